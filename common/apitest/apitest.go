@@ -1,0 +1,161 @@
+package apitest
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"example.com/userperf/common/api"
+	"example.com/userperf/common/user"
+)
+
+// Run checks stage against the API contract: statuses, headers and exact
+// bytes of every endpoint, every bad input, writes followed by reads, and
+// concurrent readers and writers (run it under -race). Each stage's
+// stage_test.go calls it with the stage's constructor.
+func Run(t *testing.T, newStage api.NewStage) {
+	t.Run("ListByRole", func(t *testing.T) { testListByRole(t, newStage) })
+	t.Run("BadInput", func(t *testing.T) { testBadInput(t, newStage) })
+	t.Run("Writes", func(t *testing.T) { testWrites(t, newStage) })
+	t.Run("OverTCP", func(t *testing.T) { testOverTCP(t, newStage) })
+	t.Run("ConcurrentReadersAndWriters", func(t *testing.T) { testConcurrent(t, newStage) })
+}
+
+// newServer returns a handler over a fresh stage holding the default data
+// set, and a model holding the same users.
+func newServer(newStage api.NewStage) (http.Handler, *Model) {
+	users := user.MustGenerate(user.DefaultCount, user.DefaultSeed)
+	model := NewModel(users)
+	return api.NewHandler(newStage(users)), model
+}
+
+// Do sends one request to h and returns the recorded response.
+func Do(h http.Handler, method, target, body string) *httptest.ResponseRecorder {
+	var r io.Reader
+	if body != "" {
+		r = strings.NewReader(body)
+	}
+	req := httptest.NewRequest(method, target, r)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, req)
+	return w
+}
+
+// ListTarget is the request path of GET /users?role=role.
+func ListTarget(role string) string {
+	return "/users?role=" + url.QueryEscape(role)
+}
+
+// wantJSON fails t unless w has status and a JSON body equal to want.
+func wantJSON(t *testing.T, what string, w *httptest.ResponseRecorder, status int, want []byte) {
+	t.Helper()
+	if w.Code != status {
+		t.Errorf("%s: status %d, want %d (body %.200s)", what, w.Code, status, w.Body)
+		return
+	}
+	if ct := w.Header().Get("Content-Type"); ct != "application/json" {
+		t.Errorf("%s: Content-Type %q, want application/json", what, ct)
+	}
+	if cl := w.Header().Get("Content-Length"); cl != strconv.Itoa(w.Body.Len()) {
+		t.Errorf("%s: Content-Length %q, body has %d bytes", what, cl, w.Body.Len())
+	}
+	if !bytes.Equal(w.Body.Bytes(), want) {
+		t.Errorf("%s: body differs from encoding/json.Marshal\n got: %.300s\nwant: %.300s\nfirst difference at byte %d",
+			what, w.Body, want, firstDifference(w.Body.Bytes(), want))
+	}
+}
+
+// wantError fails t unless w has status and a body {"error": "<non-empty>"}.
+func wantError(t *testing.T, what string, w *httptest.ResponseRecorder, status int) {
+	t.Helper()
+	if w.Code != status {
+		t.Errorf("%s: status %d, want %d (body %.200s)", what, w.Code, status, w.Body)
+		return
+	}
+	if ct := w.Header().Get("Content-Type"); ct != "application/json" {
+		t.Errorf("%s: Content-Type %q, want application/json", what, ct)
+	}
+	var body map[string]string
+	if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil || len(body) != 1 || body["error"] == "" {
+		t.Errorf(`%s: body %.200q is not {"error": "..."}`, what, w.Body)
+	}
+}
+
+func testListByRole(t *testing.T, newStage api.NewStage) {
+	h, model := newServer(newStage)
+	for _, tc := range []struct {
+		role  string
+		count int // -1: whatever the data holds
+	}{
+		{user.RoleAdmin, user.AdminCount},
+		{user.RoleEditor, user.EditorCount},
+		{"viewer", -1},     // a large result
+		{"team-0000", -1},  // the head of the long tail
+		{"team-1999", -1},  // its far end
+		{"연구원", -1},        // a non-ASCII role
+		{"nobody", 0},      // unknown: "[]", never "null"
+		{"Admin", 0},       // roles are case-sensitive
+		{"admin ", 0},      // and not trimmed
+		{"<&>\u2028", 0},   // characters an encoder escapes
+	} {
+		w := Do(h, "GET", ListTarget(tc.role), "")
+		want := model.ListBody(tc.role)
+		wantJSON(t, "GET "+ListTarget(tc.role), w, http.StatusOK, want)
+		if tc.count >= 0 {
+			var got []user.User
+			if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil || len(got) != tc.count {
+				t.Errorf("role %q: %d users (err %v), want %d", tc.role, len(got), err, tc.count)
+			}
+		}
+	}
+}
+
+func testOverTCP(t *testing.T, newStage api.NewStage) {
+	h, model := newServer(newStage)
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+
+	resp, err := http.Get(srv.URL + ListTarget(user.RoleEditor))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK || resp.ContentLength != int64(len(body)) {
+		t.Errorf("over TCP: status %d, Content-Length %d for %d bytes", resp.StatusCode, resp.ContentLength, len(body))
+	}
+	if !bytes.Equal(body, model.ListBody(user.RoleEditor)) {
+		t.Errorf("over TCP: body differs from encoding/json.Marshal")
+	}
+
+	// An oversized body is refused with 413 before it is read to the end.
+	resp, err = http.Post(srv.URL+"/users", "application/json", bytes.NewReader(bytes.Repeat([]byte(" "), 10<<20)))
+	if err != nil {
+		t.Fatalf("10 MiB POST over TCP: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("10 MiB POST over TCP: status %d, want 413", resp.StatusCode)
+	}
+}
+
+func firstDifference(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}

@@ -1,0 +1,94 @@
+package apitest
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"example.com/userperf/common/api"
+	"example.com/userperf/common/user"
+)
+
+// BadRequest is one malformed request and the status it must get.
+type BadRequest struct {
+	Name, Method, Target, Body string
+	Status                     int
+}
+
+// newUserJSON is a valid POST body with one field replaced or removed.
+func newUserJSON(id string, edit func(m map[string]any)) string {
+	m := map[string]any{"id": id, "name": "Bad Input", "email": "bad.input@example.com", "roles": []string{"admin"}}
+	if edit != nil {
+		edit(m)
+	}
+	return string(mustMarshal(m))
+}
+
+// BadRequests lists every kind of bad input the API must refuse. None of
+// them may change the store: the ids they use do not exist afterwards.
+func BadRequests() []BadRequest {
+	tooManyRoles := make([]string, api.MaxRoles+1)
+	for i := range tooManyRoles {
+		tooManyRoles[i] = fmt.Sprintf("r%d", i)
+	}
+	return []BadRequest{
+		{"missing role", "GET", "/users", "", 400},
+		{"role of another name", "GET", "/users?rol=admin", "", 400},
+		{"empty role", "GET", "/users?role=", "", 400},
+		{"10,000-byte role", "GET", "/users?role=" + strings.Repeat("a", 10_000), "", 400},
+		{"role one byte over the limit", "GET", "/users?role=" + strings.Repeat("a", api.MaxRoleBytes+1), "", 400},
+		{"role not UTF-8", "GET", "/users?role=%ff", "", 400},
+		{"role with a broken escape", "GET", "/users?role=%zz", "", 400},
+		{"repeated role", "GET", "/users?role=admin&role=editor", "", 400},
+		{"repeated role, same value", "GET", "/users?role=admin&role=admin", "", 400},
+
+		{"malformed JSON", "POST", "/users", `{"id": "bad-1", "name": `, 400},
+		{"not an object", "POST", "/users", `["bad-2"]`, 400},
+		{"two objects", "POST", "/users", newUserJSON("bad-3", nil) + newUserJSON("bad-3b", nil), 400},
+		{"unknown field", "POST", "/users", newUserJSON("bad-4", func(m map[string]any) { m["admin"] = true }), 400},
+		{"missing id", "POST", "/users", newUserJSON("", func(m map[string]any) { delete(m, "id") }), 400},
+		{"missing name", "POST", "/users", newUserJSON("bad-5", func(m map[string]any) { delete(m, "name") }), 400},
+		{"missing email", "POST", "/users", newUserJSON("bad-6", func(m map[string]any) { delete(m, "email") }), 400},
+		{"missing roles", "POST", "/users", newUserJSON("bad-7", func(m map[string]any) { delete(m, "roles") }), 400},
+		{"null name", "POST", "/users", newUserJSON("bad-8", func(m map[string]any) { m["name"] = nil }), 400},
+		{"empty name", "POST", "/users", newUserJSON("bad-9", func(m map[string]any) { m["name"] = "" }), 400},
+		{"email without @", "POST", "/users", newUserJSON("bad-10", func(m map[string]any) { m["email"] = "nobody.example.com" }), 400},
+		{"id with a space", "POST", "/users", newUserJSON("bad 11", nil), 400},
+		{"id with a slash", "POST", "/users", newUserJSON("bad/12", nil), 400},
+		{"id too long", "POST", "/users", newUserJSON(strings.Repeat("x", api.MaxIDBytes+1), nil), 400},
+		{"no roles", "POST", "/users", newUserJSON("bad-13", func(m map[string]any) { m["roles"] = []string{} }), 400},
+		{"too many roles", "POST", "/users", newUserJSON("bad-14", func(m map[string]any) { m["roles"] = tooManyRoles }), 400},
+		{"role too long", "POST", "/users", newUserJSON("bad-15", func(m map[string]any) { m["roles"] = []string{strings.Repeat("r", api.MaxRoleBytes+1)} }), 400},
+		{"empty role in roles", "POST", "/users", newUserJSON("bad-16", func(m map[string]any) { m["roles"] = []string{"admin", ""} }), 400},
+		{"role listed twice", "POST", "/users", newUserJSON("bad-17", func(m map[string]any) { m["roles"] = []string{"admin", "admin"} }), 400},
+		{"roles not strings", "POST", "/users", newUserJSON("bad-18", func(m map[string]any) { m["roles"] = []int{1} }), 400},
+		{"10 MiB body", "POST", "/users", `{"id": "bad-19", "name": "` + strings.Repeat("n", 10<<20) + `"}`, 413},
+		{"duplicate id", "POST", "/users", newUserJSON(user.FormatID(1), nil), 409},
+
+		{"DELETE of an unknown id", "DELETE", "/users/nobody", "", 404},
+		{"GET of an unknown id", "GET", "/users/nobody", "", 404},
+		{"unknown path", "GET", "/nowhere", "", 404},
+		{"unsupported method", "PUT", "/users", "", 405},
+	}
+}
+
+func testBadInput(t *testing.T, newStage api.NewStage) {
+	h, model := newServer(newStage)
+	for _, bad := range BadRequests() {
+		w := Do(h, bad.Method, bad.Target, bad.Body)
+		wantError(t, bad.Name, w, bad.Status)
+	}
+	// Still serving, and nothing was stored or lost.
+	for _, role := range []string{user.RoleAdmin, user.RoleEditor, "r0"} {
+		wantJSON(t, "GET after bad input", Do(h, "GET", ListTarget(role), ""), http.StatusOK, model.ListBody(role))
+	}
+	for i := range 20 {
+		id := fmt.Sprintf("bad-%d", i)
+		if w := Do(h, "GET", "/users/"+id, ""); w.Code != http.StatusNotFound {
+			t.Errorf("a refused POST stored %s: GET answers %d", id, w.Code)
+		}
+	}
+	dup, _ := model.Get(user.FormatID(1))
+	wantJSON(t, "GET of the id a duplicate POST tried to take", Do(h, "GET", "/users/"+dup.ID, ""), http.StatusOK, mustMarshal(dup))
+}

@@ -1,0 +1,118 @@
+package apitest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"reflect"
+	"sync"
+	"testing"
+
+	"example.com/userperf/common/api"
+	"example.com/userperf/common/user"
+)
+
+// testConcurrent runs readers of role=admin while writers add and delete
+// admins, and checks that no response is torn: every body is valid JSON,
+// every user in it holds the role, appears once, in id order, and is exactly
+// a user that existed at some point. Under -race it also proves that the
+// stage's reads and writes are synchronized.
+func testConcurrent(t *testing.T, newStage api.NewStage) {
+	const (
+		readers, reads     = 4, 60
+		writers, perWriter = 2, 25
+		rounds             = 3
+	)
+	h, model := newServer(newStage)
+
+	// Every user that may ever be returned: the generated admins and the
+	// admins the writers will add, whose ids interleave with theirs.
+	known := map[string][]user.User{}
+	for _, u := range model.WithRole(user.RoleAdmin) {
+		known[u.ID] = append(known[u.ID], u)
+	}
+	extra := make([][]user.User, writers)
+	for w := range writers {
+		for i := range perWriter {
+			u := user.User{
+				ID:    fmt.Sprintf("u%07d-w%d", i*397%user.DefaultCount, w),
+				Name:  fmt.Sprintf("writer %d \"user\" %d <&>", w, i),
+				Email: fmt.Sprintf("w%d.u%d@example.com", w, i),
+				Roles: []string{"viewer", user.RoleAdmin, fmt.Sprintf("w%d", w)},
+			}
+			extra[w] = append(extra[w], u)
+			known[u.ID] = append(known[u.ID], u)
+		}
+	}
+
+	var wg sync.WaitGroup
+	errs := make(chan error, readers+writers)
+	for w := range writers {
+		wg.Go(func() {
+			for range rounds {
+				for _, u := range extra[w] {
+					if r := Do(h, "POST", "/users", string(mustMarshal(u))); r.Code != http.StatusCreated {
+						errs <- fmt.Errorf("writer POST %s: status %d", u.ID, r.Code)
+						return
+					}
+				}
+				for _, u := range extra[w] {
+					if r := Do(h, "DELETE", "/users/"+u.ID, ""); r.Code != http.StatusNoContent {
+						errs <- fmt.Errorf("writer DELETE %s: status %d", u.ID, r.Code)
+						return
+					}
+				}
+			}
+		})
+	}
+	for range readers {
+		wg.Go(func() {
+			for range reads {
+				r := Do(h, "GET", ListTarget(user.RoleAdmin), "")
+				if err := checkSnapshot(r.Code, r.Body.Bytes(), user.RoleAdmin, known); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	// The writers deleted all they added: the list is as it was.
+	wantJSON(t, "GET after the writers", Do(h, "GET", ListTarget(user.RoleAdmin), ""), http.StatusOK, model.ListBody(user.RoleAdmin))
+}
+
+// checkSnapshot reports how a list response read during writes is torn.
+func checkSnapshot(status int, body []byte, role string, known map[string][]user.User) error {
+	if status != http.StatusOK {
+		return fmt.Errorf("reader: status %d", status)
+	}
+	var got []user.User
+	if err := json.Unmarshal(body, &got); err != nil {
+		return fmt.Errorf("reader: torn body, not JSON: %v", err)
+	}
+	for i, u := range got {
+		if !u.HasRole(role) {
+			return fmt.Errorf("reader: %s returned for role %q but holds %q", u.ID, role, u.Roles)
+		}
+		if i > 0 && got[i-1].ID >= u.ID {
+			return fmt.Errorf("reader: %s after %s: ids repeated or out of order", u.ID, got[i-1].ID)
+		}
+		if !isKnown(u, known[u.ID]) {
+			return fmt.Errorf("reader: %s as returned never existed: %+v", u.ID, u)
+		}
+	}
+	return nil
+}
+
+func isKnown(u user.User, versions []user.User) bool {
+	for _, v := range versions {
+		if reflect.DeepEqual(u, v) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,133 @@
+// Package bench is the benchmark suite that every stage runs, so that all
+// stages produce the same benchmark names and benchstat lines them up:
+//
+//	BenchmarkListByRole/users=U/matches=M   lookup and serialization, in process
+//	BenchmarkServeHTTP/users=U/matches=M    the same request through the Echo handler
+//
+// Set USERPERF_MILLION=1 to add users=1000000.
+package bench
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"slices"
+	"sync"
+	"testing"
+
+	"example.com/userperf/common/api"
+	"example.com/userperf/common/apitest"
+	"example.com/userperf/common/user"
+)
+
+// Case is one data set size and result size.
+type Case struct {
+	Users, Matches int
+}
+
+// Name is the sub-benchmark name, with its parameters as benchstat keys.
+func (c Case) Name() string { return fmt.Sprintf("users=%d/matches=%d", c.Users, c.Matches) }
+
+// Role is the role that exactly c.Matches users hold at every size.
+func (c Case) Role() string {
+	if c.Matches == user.EditorCount {
+		return user.RoleEditor
+	}
+	return user.RoleAdmin
+}
+
+// Cases are the benchmark's sizes: the case study's two result sizes at the
+// default 10,000 users, and 100 matches at 1,000 and 100,000 users to show
+// how each stage scales with the data rather than with the result.
+func Cases() []Case {
+	cases := []Case{{10_000, 100}, {10_000, 1_000}, {1_000, 100}, {100_000, 100}}
+	if os.Getenv("USERPERF_MILLION") != "" {
+		cases = append(cases, Case{1_000_000, 100})
+	}
+	return cases
+}
+
+var (
+	usersMu    sync.Mutex
+	usersCache = map[int][]user.User{}
+)
+
+// Users returns the default data set with count users. The slice is fresh
+// but the users are shared between calls; stages never modify a user.
+func Users(count int) []user.User {
+	usersMu.Lock()
+	defer usersMu.Unlock()
+	if _, ok := usersCache[count]; !ok {
+		usersCache[count] = user.MustGenerate(count, user.DefaultSeed)
+	}
+	return slices.Clone(usersCache[count])
+}
+
+// ListByRole measures Stage.ListByRole and Stage.Recycle, as a request does.
+func ListByRole(b *testing.B, newStage api.NewStage) {
+	for _, c := range Cases() {
+		b.Run(c.Name(), func(b *testing.B) {
+			users := Users(c.Users)
+			want := apitest.NewModel(users).ListBody(c.Role())
+			stage := newStage(users)
+			if got := stage.ListByRole(c.Role()); !bytes.Equal(got, want) {
+				b.Fatalf("ListByRole(%q) differs from encoding/json.Marshal", c.Role())
+			}
+			b.SetBytes(int64(len(want)))
+			b.ReportAllocs()
+			for b.Loop() {
+				stage.Recycle(stage.ListByRole(c.Role()))
+			}
+		})
+	}
+}
+
+// ServeHTTP measures GET /users?role=R through the Echo handler, with a
+// response writer that discards the body so that only the server's work is
+// measured.
+func ServeHTTP(b *testing.B, newStage api.NewStage) {
+	for _, c := range Cases() {
+		b.Run(c.Name(), func(b *testing.B) {
+			users := Users(c.Users)
+			want := apitest.NewModel(users).ListBody(c.Role())
+			handler := api.NewHandler(newStage(users))
+			req := httptest.NewRequest("GET", apitest.ListTarget(c.Role()), nil)
+			w := &discardWriter{header: http.Header{}}
+			b.SetBytes(int64(len(want)))
+			b.ReportAllocs()
+			for b.Loop() {
+				w.reset()
+				handler.ServeHTTP(w, req)
+			}
+			if w.status != http.StatusOK || w.written != len(want) {
+				b.Fatalf("last response: status %d with %d bytes, want 200 with %d", w.status, w.written, len(want))
+			}
+		})
+	}
+}
+
+// discardWriter is an http.ResponseWriter that counts the body and drops it.
+type discardWriter struct {
+	header  http.Header
+	status  int
+	written int
+}
+
+func (w *discardWriter) Header() http.Header { return w.header }
+
+func (w *discardWriter) WriteHeader(status int) { w.status = status }
+
+func (w *discardWriter) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	w.written += len(p)
+	return len(p), nil
+}
+
+func (w *discardWriter) reset() {
+	clear(w.header)
+	w.status, w.written = 0, 0
+}

@@ -1,0 +1,22 @@
+// Package user defines the record that every stage serves and the
+// deterministic generator that fills a stage with test data.
+package user
+
+// User is one account of the API. Its JSON form, as produced by
+// encoding/json.Marshal, is the byte-for-byte contract of GET /users?role=R.
+type User struct {
+	ID    string   `json:"id"`
+	Name  string   `json:"name"`
+	Email string   `json:"email"`
+	Roles []string `json:"roles"`
+}
+
+// HasRole reports whether u holds role.
+func (u *User) HasRole(role string) bool {
+	for _, r := range u.Roles {
+		if r == role {
+			return true
+		}
+	}
+	return false
+}
