@@ -1,0 +1,17 @@
+package floor
+
+import (
+	"testing"
+
+	"example.com/userperf/common/apitest"
+	"example.com/userperf/common/bench"
+)
+
+// The floor runs the suites every stage runs, so that compare.sh floor gives
+// the same benchmark names and it is checked against the same contract.
+
+func TestAPI(t *testing.T) { apitest.Run(t, New) }
+
+func BenchmarkListByRole(b *testing.B) { bench.ListByRole(b, New) }
+
+func BenchmarkServeHTTP(b *testing.B) { bench.ServeHTTP(b, New) }
