@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# report.sh: the latest results as charts and as the READMEs' tables, never typed by hand.
+#
+#   ./scripts/report.sh               from results/compare/latest, results/load/latest (if any)
+#                                     and the profiles saved in results/profile (if any)
+#   ./scripts/report.sh --profiles    profile every stage first (./scripts/profile.sh, about 10 s each)
+#
+# Run ./scripts/compare.sh first, and ./scripts/load.sh for the load table and chart. Writes
+#   docs/charts/*.svg                       time and allocations per stage, time against users,
+#                                           HTTP percentiles per stage
+#   README.md                               the blocks stages, charts and load
+#   stageN-*/README.md                      the blocks benchstat (against the previous stage and
+#                                           stage0) and profile (the CPU top table)
+# Only the text between <!-- BEGIN GENERATED: name --> and <!-- END GENERATED: name --> changes.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+profiles=false
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --profiles) profiles=true ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    *) echo "report.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+if [ ! -d results/compare/latest ]; then
+  echo "report.sh: no results/compare/latest: run ./scripts/compare.sh first" >&2
+  exit 1
+fi
+start=$(date +%s)
+
+if $profiles; then
+  for s in $(stages); do
+    ./scripts/profile.sh "$s" > /dev/null # its progress goes to stderr
+  done
+fi
+
+# Each chapter shows the CPU table of its stage's saved profile.
+for dir in results/profile/*/; do
+  s=$(basename "$dir")
+  [ -f "$dir/cpu.pprof" ] && [ -d "$s" ] || continue
+  if [ -n "$(find "$s" common -name '*.go' -newer "$dir/cpu.pprof" | head -1)" ]; then
+    echo "report.sh: warning: the profile of $s is older than its sources; --profiles makes a new one" >&2
+  fi
+  echo "== the CPU table of $s   ($(elapsed "$start"))"
+  go run ./scripts/cmd/profiles top -markdown -tables cpu "$dir" > "$dir/top.md"
+done
+
+echo "== charts and tables from results/compare/$(readlink results/compare/latest)   ($(elapsed "$start"))"
+go run ./scripts/cmd/report
+echo "== done in $(elapsed "$start"); review with: git diff README.md '*/README.md' docs/charts"
