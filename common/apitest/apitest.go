@@ -98,14 +98,14 @@ func testListByRole(t *testing.T, newStage api.NewStage) {
 	}{
 		{user.RoleAdmin, user.AdminCount},
 		{user.RoleEditor, user.EditorCount},
-		{"viewer", -1},     // a large result
-		{"team-0000", -1},  // the head of the long tail
-		{"team-1999", -1},  // its far end
-		{"연구원", -1},        // a non-ASCII role
-		{"nobody", 0},      // unknown: "[]", never "null"
-		{"Admin", 0},       // roles are case-sensitive
-		{"admin ", 0},      // and not trimmed
-		{"<&>\u2028", 0},   // characters an encoder escapes
+		{"viewer", -1},    // a large result
+		{"team-0000", -1}, // the head of the long tail
+		{"team-1999", -1}, // its far end
+		{"연구원", -1},       // a non-ASCII role
+		{"nobody", 0},     // unknown: "[]", never "null"
+		{"Admin", 0},      // roles are case-sensitive
+		{"admin ", 0},     // and not trimmed
+		{"<&>\u2028", 0},  // characters an encoder escapes
 	} {
 		w := Do(h, "GET", ListTarget(tc.role), "")
 		want := model.ListBody(tc.role)

@@ -1,0 +1,176 @@
+package apitest
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+
+	"example.com/userperf/common/api"
+	"example.com/userperf/common/user"
+)
+
+// The size of Differential's run: enough requests to hit every kind many
+// times (TestRandomSequencesCoverEveryKind checks it), few enough to stay
+// quick under -race at 10,000 users, where one list by stage0 or by the
+// Reference takes milliseconds.
+const (
+	differentialSequences = 6
+	differentialRequests  = 50 // per sequence, before the sweep
+)
+
+// Differential sends the same random sequences of requests to a stage and
+// to the Reference, each built over its own copy of the same 10,000
+// generated users, and fails at the first response that differs in status,
+// in any header (Content-Type, Content-Length, Location, ...) or in one
+// byte of the body, listing the requests that led to it.
+//
+// A sequence mixes POSTs of new users (new, non-ASCII and escape-heavy
+// roles and names), of ids that exist, of invalid and of oversized bodies;
+// DELETEs and GETs of generated, added and unknown ids; and lists of known,
+// new, unknown, empty, over-long, non-UTF-8 and repeated roles. It ends
+// with a sweep that reads back every id and role list the writes touched.
+//
+// Every stage is compared with the same Reference on the same sequences, so
+// the stages that pass answer those sequences identically to each other:
+// that is the project's "every stage gives the same status and the same
+// bytes", tested rather than promised. Subtests are named by seed, so
+// go test -run 'TestDifferential/seed=3' replays one sequence.
+func Differential(t *testing.T, newStage api.NewStage) {
+	users := user.MustGenerate(user.DefaultCount, user.DefaultSeed)
+	for seed := range uint64(differentialSequences) {
+		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
+			reqs := randomSequence(seed, differentialRequests, users)
+			if err := compareWithReference(newStage, users, reqs); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// FuzzDifferential is Differential driven by the fuzzer: the input bytes
+// choose the requests one decision at a time (at most 64 requests, then
+// the sweep), over 1,000 generated users so that an iteration is fast. Its
+// seeds start with each kind of request, and run as ordinary tests under
+// go test; go test -fuzz FuzzDifferential explores from them and saves an
+// input that fails under the stage's testdata/fuzz/FuzzDifferential.
+func FuzzDifferential(f *testing.F, newStage api.NewStage) {
+	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
+	for _, seed := range fuzzSeeds() {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := compareWithReference(newStage, users, decodeSequence(data, users)); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// fuzzSeeds are inputs whose first byte chooses each kind of request in
+// turn, followed by plain and by varied choices for its details, a write
+// followed by reads, and a few random inputs that mix many requests.
+func fuzzSeeds() [][]byte {
+	var seeds [][]byte
+	for kind := range opKind(numOpKinds) {
+		seeds = append(seeds,
+			[]byte{kindByte(kind)},
+			[]byte{kindByte(kind), 0xff, 0x80, 7, 3, 1, 200, 9, 4, 2, 0x41, 0xe2, 0x80, 0xa8})
+	}
+	seeds = append(seeds, writeThenReadSeed())
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{64, 256, 1024} {
+		seed := make([]byte, n)
+		for i := range seed {
+			seed[i] = byte(rng.Uint32())
+		}
+		seeds = append(seeds, seed)
+	}
+	return seeds
+}
+
+// writeThenReadSeed is a write followed by reads of what it touched: a POST
+// of zz-new-1 with the role brand-new, the list of brand-new, a DELETE of
+// zz-new-1, and the list again.
+func writeThenReadSeed() []byte {
+	return []byte{
+		kindByte(opAddNew), 0, 0, 0, 0, 0, 1, 0, // id zz-new-1, plain fields, one role: newRoles[0]
+		kindByte(opListNew), 0,
+		kindByte(opDelete), 0, 0, // an id POSTed earlier, the first of them
+		kindByte(opListNew), 0,
+	}
+}
+
+// compareWithReference sends reqs in order to a stage and to the Reference,
+// each over its own copy of users (a stage that wrongly changed a stored
+// user must not change the Reference's too), and describes the first
+// response that differs, or returns nil.
+func compareWithReference(newStage api.NewStage, users []user.User, reqs []request) error {
+	stage := api.NewHandler(newStage(cloneUsers(users)))
+	reference := api.NewHandler(NewReference(cloneUsers(users)))
+	for i, r := range reqs {
+		got := Do(stage, r.method, r.target, r.body)
+		want := Do(reference, r.method, r.target, r.body)
+		if diff := responseDiff(got, want); diff != "" {
+			return fmt.Errorf("request %d of %d, %s %s, differs from the Reference: %s\nthe requests so far:\n%s",
+				i+1, len(reqs), r.kind, r, diff, listRequests(reqs[:i+1]))
+		}
+	}
+	return nil
+}
+
+// responseDiff describes how got differs from want, or returns "". The
+// body comes before the headers: when a body is wrong, its Content-Length
+// usually is too, and the bytes say more about the bug.
+func responseDiff(got, want *httptest.ResponseRecorder) string {
+	if got.Code != want.Code {
+		return fmt.Sprintf("status %d, want %d\n got body: %.300q\nwant body: %.300q", got.Code, want.Code, got.Body, want.Body)
+	}
+	g, w := got.Body.Bytes(), want.Body.Bytes()
+	if !bytes.Equal(g, w) {
+		at := firstDifference(g, w)
+		return fmt.Sprintf("body of %d bytes (want %d) differs at byte %d:\n got: %s\nwant: %s",
+			len(g), len(w), at, excerpt(g, at), excerpt(w, at))
+	}
+	var keys []string
+	for key := range got.Header() {
+		keys = append(keys, key)
+	}
+	for key := range want.Header() {
+		keys = append(keys, key)
+	}
+	slices.Sort(keys)
+	for _, key := range slices.Compact(keys) {
+		if g, w := got.Header().Values(key), want.Header().Values(key); !slices.Equal(g, w) {
+			return fmt.Sprintf("header %s is %q, want %q", key, g, w)
+		}
+	}
+	return ""
+}
+
+// excerpt quotes the bytes of b around position at.
+func excerpt(b []byte, at int) string {
+	const around = 60
+	from, to := max(0, at-around), min(len(b), at+around)
+	return fmt.Sprintf("[%d:%d] %q", from, to, b[from:to])
+}
+
+func listRequests(reqs []request) string {
+	var s strings.Builder
+	for i, r := range reqs {
+		fmt.Fprintf(&s, "%4d. %-11s %s\n", i+1, r.kind, r)
+	}
+	return s.String()
+}
+
+// cloneUsers copies users deeply enough that nothing a stage may change
+// (the slice or a user's roles) is shared.
+func cloneUsers(users []user.User) []user.User {
+	c := slices.Clone(users)
+	for i := range c {
+		c[i].Roles = slices.Clone(c[i].Roles)
+	}
+	return c
+}
