@@ -174,3 +174,20 @@ func cloneUsers(users []user.User) []user.User {
 	}
 	return c
 }
+
+// Request is one request of a differential sequence, for sending to live
+// servers over HTTP.
+type Request struct {
+	Method, Target, Body string
+}
+
+// RandomRequests returns the sequence that Differential sends for seed: n
+// random requests over users, then the sweep that reads back what they
+// wrote. The cross-server check sends it to every stage's real server.
+func RandomRequests(seed uint64, n int, users []user.User) []Request {
+	var reqs []Request
+	for _, r := range randomSequence(seed, n, users) {
+		reqs = append(reqs, Request{Method: r.method, Target: r.target, Body: r.body})
+	}
+	return reqs
+}

@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"golang.org/x/perf/benchfmt"
+
+	"example.com/userperf/scripts/internal/stageserver"
 )
 
 // The tests attack only servers on 127.0.0.1, for a few hundred
@@ -79,14 +81,14 @@ func fakeList(n int) []byte {
 
 // startFake starts the test binary as a fake server in mode and registers
 // its stop with t.Cleanup.
-func startFake(t *testing.T, mode string) *server {
+func startFake(t *testing.T, mode string) *stageserver.Server {
 	t.Helper()
 	t.Setenv("LOAD_TEST_SERVER", mode)
-	s, err := startServer("fake-"+mode, os.Args[0], filepath.Join(t.TempDir(), "server.log"), "")
+	s, err := stageserver.Start("fake-"+mode, os.Args[0], filepath.Join(t.TempDir(), "server.log"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(s.stop)
+	t.Cleanup(s.Stop)
 	return s
 }
 
@@ -238,36 +240,36 @@ func TestTableComparesWithTheFloor(t *testing.T) {
 
 func TestServerStartsAnswersAndStops(t *testing.T) {
 	s := startFake(t, "serve")
-	body, err := s.waitReady(context.Background(), listPath("admin"))
+	body, err := s.WaitReady(context.Background(), listPath("admin"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(body, fakeList(100)) {
 		t.Errorf("first answer: %.80s", body)
 	}
-	s.stop()
-	if st := s.cmd.ProcessState; st == nil || !st.Exited() && !strings.Contains(st.String(), "terminated") {
+	s.Stop()
+	if st := s.ExitState(); st != "exit status 0" && !strings.Contains(st, "terminated") {
 		t.Errorf("after stop: %v, want exited or terminated by SIGTERM", st)
 	}
-	s.stop() // a second stop is harmless
+	s.Stop() // a second stop is harmless
 }
 
 func TestServerIgnoringSIGTERMIsKilled(t *testing.T) {
-	defer func(old time.Duration) { stopGrace = old }(stopGrace)
-	stopGrace = 200 * time.Millisecond
+	defer func(old time.Duration) { stageserver.StopGrace = old }(stageserver.StopGrace)
+	stageserver.StopGrace = 200 * time.Millisecond
 	s := startFake(t, "ignore-term")
-	if _, err := s.waitReady(context.Background(), listPath("admin")); err != nil {
+	if _, err := s.WaitReady(context.Background(), listPath("admin")); err != nil {
 		t.Fatal(err)
 	}
-	s.stop()
-	if st := s.cmd.ProcessState; st == nil || !strings.Contains(st.String(), "killed") {
+	s.Stop()
+	if st := s.ExitState(); !strings.Contains(st, "killed") {
 		t.Errorf("after stop: %v, want killed", st)
 	}
 }
 
 func TestServerThatFailsToStartIsReported(t *testing.T) {
 	s := startFake(t, "fail")
-	_, err := s.waitReady(context.Background(), listPath("admin"))
+	_, err := s.WaitReady(context.Background(), listPath("admin"))
 	if err == nil || !strings.Contains(err.Error(), "simulated failure") {
 		t.Errorf("waitReady: %v, want an error quoting the server's log", err)
 	}

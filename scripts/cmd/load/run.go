@@ -12,6 +12,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"example.com/userperf/scripts/internal/stageserver"
 )
 
 // roles are the case study's two result sizes, as in the in-process
@@ -59,26 +61,26 @@ func run(ctx context.Context, cfg config, stages []stageBinary, stdout, progress
 	// Every server runs for the whole measurement, so that the stages can
 	// take turns: drift on this shared machine then hits them all alike.
 	// Idle servers cost next to nothing.
-	var servers []*server
+	var servers []*stageserver.Server
 	defer func() {
 		for _, s := range servers {
-			s.stop()
+			s.Stop()
 		}
 	}()
 	for _, st := range stages {
-		s, err := startServer(st.name, st.binary, filepath.Join(cfg.out, st.name+".log"), cfg.serverCPUs)
+		s, err := stageserver.Start(st.name, st.binary, filepath.Join(cfg.out, st.name+".log"), cfg.serverCPUs)
 		if err != nil {
 			return err
 		}
 		servers = append(servers, s)
-		p.printf("started %s on %s", s.name, s.url)
+		p.printf("started %s on %s", s.Name, s.URL)
 	}
 	lengths, err := checkAnswers(ctx, servers)
 	if err != nil {
 		return err
 	}
 	for _, s := range servers {
-		p.printf("warming up %s for %v", s.name, cfg.warmup)
+		p.printf("warming up %s for %v", s.Name, cfg.warmup)
 		if err := warmUp(ctx, cfg, s, lengths); err != nil {
 			return err
 		}
@@ -91,45 +93,45 @@ func run(ctx context.Context, cfg config, stages []stageBinary, stdout, progress
 		for _, t := range ts {
 			for k := range servers {
 				s := servers[(turn+k)%len(servers)] // rotate who goes first
-				key := s.name + " " + t.name
+				key := s.Name + " " + t.name
 				if totals[key] == nil {
 					totals[key] = newTally(lengths[t.role])
 				}
 				this := newTally(lengths[t.role])
-				target := s.url + listPath(t.role)
+				target := s.URL + listPath(t.role)
 				if t.saturated {
 					saturated(ctx, target, cfg.conns, cfg.duration, this, totals[key])
 				} else {
 					fixedRate(ctx, target, cfg.rate, cfg.duration, this, totals[key])
 				}
 				if err := ctx.Err(); err != nil {
-					return fmt.Errorf("interrupted during %s of %s: %w", t.name, s.name, err)
+					return fmt.Errorf("interrupted during %s of %s: %w", t.name, s.Name, err)
 				}
 				sum := this.summary()
 				if t.saturated {
-					lines[s.name] = append(lines[s.name], saturatedLine(t.name, sum))
+					lines[s.Name] = append(lines[s.Name], saturatedLine(t.name, sum))
 				} else {
-					lines[s.name] = append(lines[s.name], fixedRateLine(t.name, sum))
+					lines[s.Name] = append(lines[s.Name], fixedRateLine(t.name, sum))
 				}
-				p.printf("round %d/%d  %-15s %-45s %s", round, cfg.rounds, s.name, t.name, describe(sum, t, cfg))
+				p.printf("round %d/%d  %-15s %-45s %s", round, cfg.rounds, s.Name, t.name, describe(sum, t, cfg))
 			}
 			turn++
 		}
 	}
 	for _, s := range servers {
 		began := time.Now()
-		s.stop()
-		p.printf("stopped %s in %v (%s)", s.name, time.Since(began).Round(time.Millisecond), s.cmd.ProcessState)
+		s.Stop()
+		p.printf("stopped %s in %v (%s)", s.Name, time.Since(began).Round(time.Millisecond), s.ExitState())
 	}
 
 	var rows []row
 	for _, r := range roles {
 		for _, s := range servers {
 			rows = append(rows, row{
-				stage:     s.name,
+				stage:     s.Name,
 				matches:   r.matches,
-				fixed:     totals[s.name+" "+fixedRateName(cfg.rate, r.matches)].summary(),
-				saturated: totals[s.name+" "+saturatedName(cfg.conns, r.matches)].summary(),
+				fixed:     totals[s.Name+" "+fixedRateName(cfg.rate, r.matches)].summary(),
+				saturated: totals[s.Name+" "+saturatedName(cfg.conns, r.matches)].summary(),
 			})
 		}
 	}
@@ -141,22 +143,22 @@ func run(ctx context.Context, cfg config, stages []stageBinary, stdout, progress
 // users: the load test compares speeds, which means nothing if the answers
 // differ. It returns each role's body size, which every answer under load
 // must then have.
-func checkAnswers(ctx context.Context, servers []*server) (map[string]int, error) {
+func checkAnswers(ctx context.Context, servers []*stageserver.Server) (map[string]int, error) {
 	lengths := map[string]int{}
 	first := map[string][]byte{}
 	for _, s := range servers {
 		for _, r := range roles {
-			body, err := s.waitReady(ctx, listPath(r.name))
+			body, err := s.WaitReady(ctx, listPath(r.name))
 			if err != nil {
 				return nil, err
 			}
 			var users []json.RawMessage
 			if err := json.Unmarshal(body, &users); err != nil || len(users) != r.matches {
 				return nil, fmt.Errorf("%s: GET %s gave %d users (%v), want %d: not the default data set?",
-					s.name, listPath(r.name), len(users), err, r.matches)
+					s.Name, listPath(r.name), len(users), err, r.matches)
 			}
 			if want, ok := first[r.name]; ok && !bytes.Equal(body, want) {
-				return nil, fmt.Errorf("%s and %s answer GET %s with different bytes", servers[0].name, s.name, listPath(r.name))
+				return nil, fmt.Errorf("%s and %s answer GET %s with different bytes", servers[0].Name, s.Name, listPath(r.name))
 			}
 			first[r.name], lengths[r.name] = body, len(body)
 		}
@@ -168,16 +170,16 @@ func checkAnswers(ctx context.Context, servers []*server) (map[string]int, error
 // that connections are open and the heap has grown to its working size
 // before anything is measured. Any error stops the run: a server that fails
 // here would only produce meaningless numbers.
-func warmUp(ctx context.Context, cfg config, s *server, lengths map[string]int) error {
+func warmUp(ctx context.Context, cfg config, s *stageserver.Server, lengths map[string]int) error {
 	for _, r := range roles {
 		t := newTally(lengths[r.name])
-		fixedRate(ctx, s.url+listPath(r.name), cfg.rate, cfg.warmup/time.Duration(len(roles)), t)
+		fixedRate(ctx, s.URL+listPath(r.name), cfg.rate, cfg.warmup/time.Duration(len(roles)), t)
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("interrupted during the warm-up of %s: %w", s.name, err)
+			return fmt.Errorf("interrupted during the warm-up of %s: %w", s.Name, err)
 		}
 		if sum := t.summary(); sum.errors > 0 {
 			return fmt.Errorf("%s failed %d of %d requests during the warm-up, the first with: %s",
-				s.name, sum.errors, sum.requests, sum.firstError)
+				s.Name, sum.errors, sum.requests, sum.firstError)
 		}
 	}
 	return nil
@@ -273,10 +275,10 @@ func headerValue(header, key string) string {
 
 // writeResults writes one benchmark file per stage and table.md, and prints
 // the table.
-func writeResults(cfg config, header string, servers []*server, lines map[string][]string, rows []row, stdout io.Writer) error {
+func writeResults(cfg config, header string, servers []*stageserver.Server, lines map[string][]string, rows []row, stdout io.Writer) error {
 	for _, s := range servers {
-		text := header + strings.Join(lines[s.name], "\n") + "\n"
-		if err := os.WriteFile(filepath.Join(cfg.out, s.name+".txt"), []byte(text), 0o644); err != nil {
+		text := header + strings.Join(lines[s.Name], "\n") + "\n"
+		if err := os.WriteFile(filepath.Join(cfg.out, s.Name+".txt"), []byte(text), 0o644); err != nil {
 			return err
 		}
 	}

@@ -1,4 +1,7 @@
-package main
+// Package stageserver starts a stage's server binary on a free loopback
+// port, waits until it answers, and stops it again, leaving no process
+// behind. The load test and the cross-server check both use it.
+package stageserver
 
 import (
 	"context"
@@ -18,24 +21,24 @@ import (
 // users first) and to exit after SIGTERM before it is killed. Variables so
 // that the tests can shorten them.
 var (
-	readyTimeout = 30 * time.Second
-	stopGrace    = 5 * time.Second
+	ReadyTimeout = 30 * time.Second
+	StopGrace    = 5 * time.Second
 )
 
-// server is one stage's server process, listening on a loopback port.
-type server struct {
-	name   string
-	url    string // http://127.0.0.1:PORT
+// Server is one stage's server process, listening on a loopback port.
+type Server struct {
+	Name   string
+	URL    string // http://127.0.0.1:PORT
 	cmd    *exec.Cmd
 	logf   *os.File
 	exited chan struct{} // closed once the process has exited
 }
 
-// startServer starts binary on a free loopback port, with its output going
+// Start starts binary on a free loopback port, with its output going
 // to logPath. cpus, if not empty, is a taskset CPU list to pin it to. The
-// caller must call stop on every exit path; on Linux the process is also
+// caller must call Stop on every exit path; on Linux the process is also
 // killed if this program dies without calling it.
-func startServer(name, binary, logPath, cpus string) (*server, error) {
+func Start(name, binary, logPath, cpus string) (*Server, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -58,7 +61,7 @@ func startServer(name, binary, logPath, cpus string) (*server, error) {
 		logf.Close()
 		return nil, fmt.Errorf("starting %s: %w", name, err)
 	}
-	s := &server{name: name, url: "http://" + addr, cmd: cmd, logf: logf, exited: make(chan struct{})}
+	s := &Server{Name: name, URL: "http://" + addr, cmd: cmd, logf: logf, exited: make(chan struct{})}
 	go func() {
 		cmd.Wait()
 		close(s.exited)
@@ -68,7 +71,7 @@ func startServer(name, binary, logPath, cpus string) (*server, error) {
 
 // freePort asks the kernel for a free loopback port. Another process could
 // take it before the server binds it; the server then exits at once, and
-// waitReady says so.
+// WaitReady says so.
 func freePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -78,23 +81,23 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// waitReady polls path until it answers 200, the server exits, ctx is
-// cancelled or readyTimeout passes, and returns the body of that answer.
-func (s *server) waitReady(ctx context.Context, path string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
+// WaitReady polls path until it answers 200, the server exits, ctx is
+// cancelled or ReadyTimeout passes, and returns the body of that answer.
+func (s *Server) WaitReady(ctx context.Context, path string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, ReadyTimeout)
 	defer cancel()
 	client := &http.Client{Timeout: time.Second}
 	defer client.CloseIdleConnections()
 	for {
-		body, err := get(ctx, client, s.url+path)
+		body, err := get(ctx, client, s.URL+path)
 		if err == nil {
 			return body, nil
 		}
 		select {
 		case <-s.exited:
-			return nil, fmt.Errorf("%s exited before answering (%s); its log:\n%s", s.name, s.cmd.ProcessState, s.logTail())
+			return nil, fmt.Errorf("%s exited before answering (%s); its log:\n%s", s.Name, s.cmd.ProcessState, s.logTail())
 		case <-ctx.Done():
-			return nil, fmt.Errorf("%s did not answer GET %s within %v: %v", s.name, path, readyTimeout, err)
+			return nil, fmt.Errorf("%s did not answer GET %s within %v: %v", s.Name, path, ReadyTimeout, err)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
@@ -117,10 +120,10 @@ func get(ctx context.Context, client *http.Client, url string) ([]byte, error) {
 	return body, err
 }
 
-// stop ends the server: SIGTERM, which it answers with a graceful shutdown,
-// then SIGKILL if it is still running after stopGrace. It returns once the
+// Stop ends the server: SIGTERM, which it answers with a graceful shutdown,
+// then SIGKILL if it is still running after StopGrace. It returns once the
 // process has exited, and may be called any number of times.
-func (s *server) stop() {
+func (s *Server) Stop() {
 	defer s.logf.Close()
 	select {
 	case <-s.exited:
@@ -132,14 +135,25 @@ func (s *server) stop() {
 	}
 	select {
 	case <-s.exited:
-	case <-time.After(stopGrace):
+	case <-time.After(StopGrace):
 		s.cmd.Process.Kill()
 		<-s.exited
 	}
 }
 
+// ExitState describes how the process ended ("exit status 0", "signal:
+// killed"), or is empty while it runs.
+func (s *Server) ExitState() string {
+	select {
+	case <-s.exited:
+		return s.cmd.ProcessState.String()
+	default:
+		return ""
+	}
+}
+
 // logTail returns the end of the server's output, for an error message.
-func (s *server) logTail() string {
+func (s *Server) logTail() string {
 	b, _ := os.ReadFile(s.logf.Name())
 	const keep = 2000
 	if len(b) > keep {
