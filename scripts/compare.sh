@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # compare.sh: the stages side by side, measured in one run on this machine.
 #
-#   ./scripts/compare.sh                      every stage in go.work, quick (about 3 minutes)
+#   ./scripts/compare.sh                      every stage in go.work and the floor, quick (about 3 minutes)
 #   ./scripts/compare.sh --thorough           more rounds, longer benchmarks (about 15 minutes)
 #   ./scripts/compare.sh stage0-linear stage1-index
 #   ./scripts/compare.sh floor stage3-parallel    (floor: the same HTTP path serving pre-built bytes)
 #
-# Options: --rounds N, --benchtime D (a go test -benchtime), --bench REGEXP.
+# Options: --rounds N, --benchtime D (a go test -benchtime), --bench REGEXP (default: the shared
+# suite, BenchmarkListByRole and BenchmarkServeHTTP; a stage's own benchmarks, such as stage3's
+# BenchmarkEncode, can be picked with it).
 #
 # Why it works this way: the machine is shared and noisy, so every stage's
 # benchmark binary is built first and then the stages run interleaved, round
@@ -18,20 +20,24 @@ source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
 invocation="./scripts/compare.sh $*"
-rounds=10 benchtime=100ms bench=. picked=()
+rounds=10 benchtime=150ms bench='^Benchmark(ListByRole|ServeHTTP)$' picked=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --thorough) rounds=20 benchtime=500ms ;;
     --rounds) rounds=$2; shift ;;
     --benchtime) benchtime=$2; shift ;;
     --bench) bench=$2; shift ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     -*) echo "compare.sh: unknown option $1" >&2; exit 2 ;;
     *) picked+=("${1%/}") ;;
   esac
   shift
 done
-[ ${#picked[@]} -gt 0 ] || mapfile -t picked < <(stages)
+if [ ${#picked[@]} -eq 0 ]; then
+  # The floor goes last: the limit of this HTTP path, for scale.
+  mapfile -t picked < <(stages)
+  picked+=(floor)
+fi
 if [ "$rounds" -lt 6 ]; then
   echo "compare.sh: benchstat needs at least 6 samples for a p-value; use --rounds 6 or more" >&2
   exit 2
@@ -76,10 +82,23 @@ rm -rf "$out/bin"
 ln -sfn "$stamp" results/compare/latest
 
 # One column per stage, the first as the base; -ignore pkg puts the stages,
-# which are different packages, into the same rows.
-args=()
-for s in "${picked[@]}"; do args+=("$s=$out/$s.txt"); done
-go tool benchstat -ignore pkg "${args[@]}" | tee "$out/benchstat.txt"
+# which are different packages, into the same rows. The floor gets a table
+# of its own: its nanoseconds in the same rows would make benchstat print
+# every stage's time in nanoseconds too.
+args=() last=
+for s in "${picked[@]}"; do
+  [ "$s" = floor ] && continue
+  args+=("$s=$out/$s.txt") last=$s
+done
+{
+  [ ${#args[@]} -eq 0 ] || go tool benchstat -ignore pkg "${args[@]}"
+  if [ -f "$out/floor.txt" ] && [ -n "$last" ]; then
+    echo
+    echo "How far $last is from the floor (pre-built bytes through the same Echo handler):"
+    go tool benchstat -ignore pkg -filter '.name:ServeHTTP' "$last=$out/$last.txt" "floor=$out/floor.txt" |
+      grep -vE '^(goos|goarch|cpu|machine-|go-version|date|commit|command):'
+  fi
+} | tee "$out/benchstat.txt"
 echo
 echo "measured on: $(grep -E '^machine-cpu|^machine-cores|^go-version|^date' "$out/machine.txt" | cut -d' ' -f2- | paste -sd ';' -)"
 echo "results: $out (benchstat.txt, one .txt per stage); charts and tables: ./scripts/report.sh"
