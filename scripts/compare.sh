@@ -96,7 +96,7 @@ done
     echo
     echo "How far $last is from the floor (pre-built bytes through the same Echo handler):"
     go tool benchstat -ignore pkg -filter '.name:ServeHTTP' "$last=$out/$last.txt" "floor=$out/floor.txt" |
-      grep -vE '^(goos|goarch|cpu|machine-|go-version|date|commit|command):'
+      grep -vE '^(goos|goarch|cpu|machine-[a-z]+|go-version|date|commit|command):'
   fi
 } | tee "$out/benchstat.txt"
 echo

@@ -44,6 +44,8 @@ func writeCompare(t *testing.T, dir string) {
 				}
 				fmt.Fprintf(&b, "BenchmarkListByRole/%s-2 \t 1000\t %.0f ns/op\t 1000 B/op\t %d allocs/op\n", sub, ns*factor, allocs)
 			}
+			// Through the handler: twice the time plus 500 ns of HTTP.
+			fmt.Fprintf(&b, "BenchmarkServeHTTP/users=10000/matches=100-2 \t 1000\t %.0f ns/op\n", (2*times["users=10000/matches=100"]+500)*factor)
 		}
 		writeFile(t, filepath.Join(dir, stage+".txt"), b.String())
 	}
