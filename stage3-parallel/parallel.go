@@ -37,10 +37,11 @@ import (
 // response on the request's own goroutine.
 var parallelMin = parallelMinFromEnv(os.Getenv("USERPERF_PARALLEL_MIN"))
 
-// defaultParallelMin: on the 2-core machine of README.md's measurements a
-// single request of 200 users or more was encoded faster in parallel in
-// every run, and concurrent requests lost nothing measurable.
-const defaultParallelMin = 200
+// defaultParallelMin: on the 2-core machine of README.md's measurements,
+// 300 users and more were encoded faster in parallel in every run, while
+// 200 users won in some runs and lost a few percent in others; concurrent
+// requests lost nothing measurable.
+const defaultParallelMin = 300
 
 // chunkUsers is the usual number of users in a chunk: a few microseconds of
 // work, long enough that claiming it costs little, short enough that the

@@ -40,7 +40,7 @@ func makeCharts(dir, format string, compare, load *resultSet) ([]chart, error) {
 	specs := []spec{
 		{chart{"time-per-stage", "Time per request, per stage (ListByRole, 10,000 users)"}, timePerStage, compare},
 		{chart{"allocs-per-stage", "Allocations per request, per stage (ListByRole, 10,000 users)"}, allocsPerStage, compare},
-		{chart{"time-vs-users", "Time per request against the number of users (ListByRole, 100 matches)"}, timeAgainstUsers, compare},
+		{chart{"time-vs-users", "Time against the number of users (ListByRole, 100 matches)"}, timeAgainstUsers, compare},
 	}
 	if load != nil {
 		specs = append(specs, spec{chart{"http-percentiles", "HTTP latency percentiles at a fixed rate, per stage"}, httpPercentiles, load})
@@ -226,7 +226,7 @@ func fixedRateTests(rs *resultSet) []fixedRateTest {
 
 // save writes plots side by side into one file.
 func save(file, format string, plots []*plot.Plot) error {
-	w, h := vg.Length(len(plots))*12*vg.Centimeter+4*vg.Centimeter, 10*vg.Centimeter
+	w, h := vg.Length(len(plots))*16*vg.Centimeter+4*vg.Centimeter, 10*vg.Centimeter
 	c, err := draw.NewFormattedCanvas(w, h, format)
 	if err != nil {
 		return err
