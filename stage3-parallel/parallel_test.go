@@ -238,35 +238,14 @@ func concurrentGets(b *testing.B, handler http.Handler, target string, perCore i
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		req := httptest.NewRequest(http.MethodGet, target, nil)
-		w := &countingWriter{header: http.Header{}}
+		w := bench.NewDiscardWriter()
 		for pb.Next() {
-			clear(w.header)
-			w.status, w.written = 0, 0
+			w.Reset()
 			handler.ServeHTTP(w, req)
-			if w.status != http.StatusOK {
-				b.Errorf("GET %s: status %d", target, w.status)
+			if w.Status != http.StatusOK {
+				b.Errorf("GET %s: status %d", target, w.Status)
 				return
 			}
 		}
 	})
-}
-
-// countingWriter is an http.ResponseWriter that drops the body, so that a
-// benchmark measures the server's work and not a copy of the response.
-type countingWriter struct {
-	header  http.Header
-	status  int
-	written int
-}
-
-func (w *countingWriter) Header() http.Header { return w.header }
-
-func (w *countingWriter) WriteHeader(status int) { w.status = status }
-
-func (w *countingWriter) Write(p []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	w.written += len(p)
-	return len(p), nil
 }

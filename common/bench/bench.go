@@ -101,39 +101,48 @@ func ServeHTTP(b *testing.B, newStage api.NewStage) {
 			want := apitest.NewModel(users).ListBody(c.Role())
 			handler := api.NewHandler(newStage(users))
 			req := httptest.NewRequest("GET", apitest.ListTarget(c.Role()), nil)
-			w := &discardWriter{header: http.Header{}}
+			w := NewDiscardWriter()
 			b.ReportAllocs()
 			for b.Loop() {
-				w.reset()
+				w.Reset()
 				handler.ServeHTTP(w, req)
 			}
-			if w.status != http.StatusOK || w.written != len(want) {
-				b.Fatalf("last response: status %d with %d bytes, want 200 with %d", w.status, w.written, len(want))
+			if w.Status != http.StatusOK || w.Written != len(want) {
+				b.Fatalf("last response: status %d with %d bytes, want 200 with %d", w.Status, w.Written, len(want))
 			}
 		})
 	}
 }
 
-// discardWriter is an http.ResponseWriter that counts the body and drops it.
-type discardWriter struct {
+// DiscardWriter is an http.ResponseWriter that counts the body and drops
+// it, so that a benchmark measures the server's work and not a copy of the
+// response. Reset it before each request.
+type DiscardWriter struct {
 	header  http.Header
-	status  int
-	written int
+	Status  int // the status written, 200 if only the body was
+	Written int // bytes of body written
 }
 
-func (w *discardWriter) Header() http.Header { return w.header }
+// NewDiscardWriter returns an empty DiscardWriter.
+func NewDiscardWriter() *DiscardWriter { return &DiscardWriter{header: http.Header{}} }
 
-func (w *discardWriter) WriteHeader(status int) { w.status = status }
+// Header returns the response headers.
+func (w *DiscardWriter) Header() http.Header { return w.header }
 
-func (w *discardWriter) Write(p []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
+// WriteHeader records status.
+func (w *DiscardWriter) WriteHeader(status int) { w.Status = status }
+
+// Write counts p and drops it.
+func (w *DiscardWriter) Write(p []byte) (int, error) {
+	if w.Status == 0 {
+		w.Status = http.StatusOK
 	}
-	w.written += len(p)
+	w.Written += len(p)
 	return len(p), nil
 }
 
-func (w *discardWriter) reset() {
+// Reset makes w ready for the next request.
+func (w *DiscardWriter) Reset() {
 	clear(w.header)
-	w.status, w.written = 0, 0
+	w.Status, w.Written = 0, 0
 }
