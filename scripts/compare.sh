@@ -33,11 +33,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-if [ ${#picked[@]} -eq 0 ]; then
-  # The floor goes last: the limit of this HTTP path, for scale.
-  mapfile -t picked < <(stages)
-  picked+=(floor)
-fi
+[ ${#picked[@]} -gt 0 ] || mapfile -t picked < <(stages_and_floor)
 if [ "$rounds" -lt 6 ]; then
   echo "compare.sh: benchstat needs at least 6 samples for a p-value; use --rounds 6 or more" >&2
   exit 2

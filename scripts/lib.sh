@@ -8,6 +8,13 @@ stages() {
   (cd "$ROOT" && go list -m -f '{{.Dir}}' | xargs -n1 basename | grep '^stage' | sort)
 }
 
+# stages_and_floor prints the stages, then the floor: the default of the
+# scripts that measure, which show every stage next to the limit of its path.
+stages_and_floor() {
+  stages
+  echo floor
+}
+
 # machine_info prints, as "key: value" lines, what a result was measured on
 # and how: every result file starts with it.
 machine_info() {

@@ -48,10 +48,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-if [ ${#picked[@]} -eq 0 ]; then
-  mapfile -t picked < <(stages)
-  picked+=(floor)
-fi
+[ ${#picked[@]} -gt 0 ] || mapfile -t picked < <(stages_and_floor)
 
 # Pinning (--pin) is off by default. Measured on this project's 2-core machine
 # while other work ran on it (3 rounds of 3 s, stage0-linear and the floor,

@@ -57,11 +57,7 @@ func New(users []user.User) api.Stage {
 		s := newStored(u)
 		f.byID[u.ID] = s
 		for _, r := range u.Roles {
-			l := f.roles[r]
-			if l == nil {
-				l = &roleList{}
-				f.roles[r] = l
-			}
+			l := f.listOf(r)
 			l.users = append(l.users, s) // users come in id order: no sorting
 		}
 	}
@@ -69,6 +65,16 @@ func New(users []user.User) api.Stage {
 		l.build()
 	}
 	return f
+}
+
+// listOf returns the list of role, made empty if nobody held it yet.
+func (f *Floor) listOf(role string) *roleList {
+	l := f.roles[role]
+	if l == nil {
+		l = &roleList{}
+		f.roles[role] = l
+	}
+	return l
 }
 
 func newStored(u user.User) *stored {
@@ -115,11 +121,7 @@ func (f *Floor) Add(u user.User) bool {
 	s := newStored(u)
 	f.byID[u.ID] = s
 	for _, r := range u.Roles {
-		l := f.roles[r]
-		if l == nil {
-			l = &roleList{}
-			f.roles[r] = l
-		}
+		l := f.listOf(r)
 		i, _ := l.search(u.ID)
 		l.users = slices.Insert(l.users, i, s)
 		l.build()
