@@ -61,9 +61,6 @@ func (s *Store) ListByRole(role string) []byte {
 	return encodeUsers(s.findByRole(role))
 }
 
-// Recycle does nothing: this stage allocates a new body for every request.
-func (s *Store) Recycle([]byte) {}
-
 // findByRole is one map lookup: its cost follows the number of matches, not
 // the number of users. The slice it returns is the index's own, a read-only
 // view that stays valid after the lock is released (see Store).

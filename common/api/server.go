@@ -21,7 +21,7 @@ import (
 //
 // Every error is a JSON object {"error": "..."} with a 4xx status, or 500
 // for a bug (a panic is recovered, logged and answered with 500).
-func NewHandler(stage Stage) *echo.Echo {
+func NewHandler(stage Stage) http.Handler {
 	e := echo.New()
 	e.HideBanner = true
 	e.HidePort = true
@@ -50,7 +50,7 @@ func (h handlers) listByRole(c echo.Context) error {
 		return err
 	}
 	body := h.stage.ListByRole(role)
-	defer h.stage.Recycle(body)
+	defer Recycle(h.stage, body)
 	return writeJSON(c, http.StatusOK, body)
 }
 

@@ -13,12 +13,12 @@ type Stage interface {
 	// every user holding role, in ascending id order, byte for byte what
 	// encoding/json.Marshal gives for those users, and "[]" when there are
 	// none. The role has already been validated.
+	//
+	// The caller only reads the body and drops it once it is written. A
+	// stage may hand out the same bytes to many callers, so nobody may
+	// write into a body after ListByRole returns it; a stage that reuses
+	// its buffers implements Recycler to get them back.
 	ListByRole(role string) []byte
-
-	// Recycle hands back a body returned by ListByRole once it has been
-	// written, so that a stage may reuse its memory. Stages that do not
-	// reuse buffers ignore it.
-	Recycle(body []byte)
 
 	// Get returns the user with id.
 	Get(id string) (user.User, bool)
@@ -36,3 +36,20 @@ type Stage interface {
 // The stage may keep the slice but must never change a user in it: like the
 // users that Add receives, stored users are replaced, never modified.
 type NewStage func(users []user.User) Stage
+
+// Recycler is implemented by a stage that reuses response buffers. The
+// handler calls Recycle with the body that ListByRole returned once the
+// response is written; from then on the stage owns those bytes again and
+// may encode the next response into them. A stage that allocates a new body
+// for every request does not implement it.
+type Recycler interface {
+	Recycle(body []byte)
+}
+
+// Recycle hands body back to stage if the stage reuses its buffers, and
+// does nothing otherwise.
+func Recycle(stage Stage, body []byte) {
+	if r, ok := stage.(Recycler); ok {
+		r.Recycle(body)
+	}
+}

@@ -73,7 +73,8 @@ func Users(count int) []user.User {
 	return slices.Clone(cachedUsers)
 }
 
-// ListByRole measures Stage.ListByRole and Stage.Recycle, as a request does.
+// ListByRole measures Stage.ListByRole, and Recycle for a stage that reuses
+// its buffers, as a request does.
 func ListByRole(b *testing.B, newStage api.NewStage) {
 	for _, c := range Cases() {
 		b.Run(c.Name(), func(b *testing.B) {
@@ -85,7 +86,7 @@ func ListByRole(b *testing.B, newStage api.NewStage) {
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				stage.Recycle(stage.ListByRole(c.Role()))
+				api.Recycle(stage, stage.ListByRole(c.Role()))
 			}
 		})
 	}
