@@ -1,41 +1,72 @@
 package main
 
-import "testing"
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
 
-// TestBufferClasses checks the pool's invariant: getBuffer(size) never
-// returns a buffer with less capacity than size, whatever was put back,
-// nor one that is not empty.
-func TestBufferClasses(t *testing.T) {
-	sizes := []int{0, 1, 1000, 1023, 1024, 1025, 1500, 2047, 2048, 2049, 100_000, 1 << 20, 1<<20 + 1, 3 << 20}
-	for range 20 {
-		for _, c := range sizes {
-			putBuffer(make([]byte, c/2, c)) // not empty: putBuffer must empty it
+	"example.com/userperf/common/user"
+)
+
+// TestPoisonedSizesDoNotInflateOtherBodies plays a client that tries to
+// make every response reserve too much: it stores users whose strings are
+// full of characters that escape to six bytes each, and reads their role
+// again and again. A request must still reserve only what its own users
+// need, so a large read afterwards allocates about the size of its body.
+func TestPoisonedSizesDoNotInflateOtherBodies(t *testing.T) {
+	s := New(user.MustGenerate(user.DefaultCount, user.DefaultSeed)).(*Store)
+	poison := strings.Repeat("<&>", 85) // 255 bytes that escape to 1,530
+	for i := range 10 {
+		u := user.User{ID: fmt.Sprintf("poison-%d", i), Name: poison, Email: poison + "@x", Roles: []string{"poison"}}
+		if !s.Add(u) {
+			t.Fatalf("Add(%s) refused", u.ID)
 		}
-		for _, size := range sizes {
-			buf := getBuffer(size)
-			if cap(buf) < size || len(buf) != 0 {
-				t.Fatalf("getBuffer(%d) gave len %d, cap %d", size, len(buf), cap(buf))
-			}
-			putBuffer(buf)
-		}
+	}
+	for range 12 {
+		s.Recycle(s.ListByRole("poison"))
+	}
+
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	body := s.ListByRole("viewer")
+	runtime.ReadMemStats(&after)
+	allocated := after.TotalAlloc - before.TotalAlloc
+	if limit := 2 * uint64(len(body)); allocated > limit {
+		t.Errorf("after the poisoning requests, GET role=%s allocated %d bytes for a body of %d: want at most %d",
+			"viewer", allocated, len(body), limit)
 	}
 }
 
-// TestSizeEstimate checks that the running average follows the measured
-// size of a user and keeps its margin above it.
-func TestSizeEstimate(t *testing.T) {
-	e := newSizeEstimate(128)
-	for _, perUser := range []int{150, 400, 90} {
-		for range 20 {
-			e.observe(100, 100*perUser+len("[]"))
-		}
-		got, body := e.estimate(1000), 1000*perUser+len("[]")
-		if got < body || got > body+body/4 {
-			t.Errorf("after responses of %d bytes per user: estimate(1000) = %d, want %d plus at most a quarter", perUser, got, body)
-		}
+// TestBufferReuse checks the free list: a buffer given back is handed out
+// again when it is large enough, and never when it is too small.
+func TestBufferReuse(t *testing.T) {
+	drainFreeList()
+	buf := getBuffer(1000)
+	putBuffer(append(buf, "leftover"...))
+	again := getBuffer(500)
+	if len(again) != 0 || cap(again) != cap(buf) || &again[:1][0] != &buf[:1][0] {
+		t.Errorf("getBuffer(500) after giving back a buffer of capacity %d: got len %d cap %d, a different buffer or not empty",
+			cap(buf), len(again), cap(again))
 	}
-	e.observe(0, 2) // an empty result says nothing about the size of a user
-	if got := e.estimate(0); got != len("[]") {
-		t.Errorf("estimate(0) = %d, want %d", got, len("[]"))
+	putBuffer(again)
+	if larger := getBuffer(cap(buf) + 1); cap(larger) < cap(buf)+1 {
+		t.Errorf("getBuffer(%d) returned capacity %d", cap(buf)+1, cap(larger))
+	}
+	drainFreeList()
+	putBuffer(make([]byte, 0, maxReusedBytes+1))
+	if huge := getBuffer(1); cap(huge) > maxReusedBytes {
+		t.Errorf("a buffer of more than maxReusedBytes was kept for reuse")
+	}
+}
+
+// drainFreeList empties the free list, which other tests fill.
+func drainFreeList() {
+	for {
+		select {
+		case <-freeList:
+		default:
+			return
+		}
 	}
 }

@@ -2,38 +2,43 @@ package main
 
 import "example.com/userperf/common/user"
 
-// encodeUsers returns the JSON array of users, byte for byte what
-// encoding/json.Marshal gives for them. Three changes from stage2, each
-// motivated by stage2's profile (see README.md):
-//
-//   - the body comes from a pool of buffers (buffer.go), sized from the
-//     measured average size of a user, so it is neither allocated nor
-//     regrown in the common case; Store.Recycle hands it back;
-//   - every user is appended straight into the body (appendUser), with no
-//     reflection and no temporary slice per user, and strings are escaped
-//     eight bytes at a time (escape.go);
-//   - a result of parallelMin users or more is split into chunks that idle
-//     workers encode at the same time (parallel.go).
+// encodeUsers returns the JSON array of users (a read-only view of the
+// store), byte for byte what encoding/json.Marshal gives, with three changes
+// from stage 2: the body is reserved for these users and reused (buffer.go);
+// each user is appended into it by hand-written code, with no reflection and
+// no temporary slice (appendUser); and a large result can be encoded in
+// parallel chunks (parallel.go), off by default.
 func encodeUsers(users []*user.User) []byte {
-	body := getBuffer(sizes.estimate(len(users)))
-	if len(users) >= parallelMin {
-		body = appendUsersParallel(body, users)
-	} else {
-		body = appendUsers(body, users)
+	body := getBuffer(encodedSize(users))
+	if parallelMin > 0 && len(users) >= parallelMin {
+		return appendUsersParallel(body, users)
 	}
-	sizes.observe(len(users), len(body))
-	return body
+	return appendUsers(body, users)
+}
+
+// encodedSize is what the body of users reserves: their size as a JSON
+// array if no string needed escaping, plus a sixteenth for the few that do
+// (if that is not enough, append grows the body). It depends on these users
+// alone, so no other request or client can make it reserve more.
+func encodedSize(users []*user.User) int {
+	const perUser = len(`{"id":"","name":"","email":"","roles":[]},`)
+	size := len("[]") + len(users)*perUser
+	for _, u := range users {
+		size += len(u.ID) + len(u.Name) + len(u.Email)
+		for _, r := range u.Roles {
+			size += len(r) + len(`"",`)
+		}
+	}
+	return size + size/16
 }
 
 // appendUsers appends the JSON array of users to dst.
 func appendUsers(dst []byte, users []*user.User) []byte {
-	dst = append(dst, '[')
-	dst = appendUserList(dst, users)
-	return append(dst, ']')
+	return append(appendUserList(append(dst, '['), users), ']')
 }
 
 // appendUserList appends users separated by commas, without the brackets,
-// so that chunks of one array can be encoded apart and joined.
+// so that the chunks of one array can be encoded apart and then joined.
 func appendUserList(dst []byte, users []*user.User) []byte {
 	for i, u := range users {
 		if i > 0 {
@@ -44,13 +49,11 @@ func appendUserList(dst []byte, users []*user.User) []byte {
 	return dst
 }
 
-// appendUser appends u as encoding/json.Marshal writes a user.User: the
-// fields in declaration order under their json tag names, no spaces, and a
-// nil Roles as null. The field names are written here by hand, so a change
-// to user.User must be made here too; the tests compare the output with
-// encoding/json to catch a forgotten one. The quotes of the strings are
-// part of the constant pieces between them, which saves two appends per
-// string.
+// appendUser appends u as encoding/json.Marshal writes a user.User: fields
+// in declaration order under their json tags, no spaces, nil Roles as null.
+// The names are written by hand, so a change to user.User must be made here
+// too; the tests compare the output with encoding/json to catch one. The
+// quotes of each string belong to the constant pieces around it.
 func appendUser(dst []byte, u *user.User) []byte {
 	dst = append(dst, `{"id":"`...)
 	dst = appendEscaped(dst, u.ID)
@@ -68,13 +71,6 @@ func appendUser(dst []byte, u *user.User) []byte {
 	for i, r := range u.Roles {
 		if i > 0 {
 			dst = append(dst, `","`...)
-		}
-		// Most roles are four to eight plain bytes: test them here, as
-		// appendEscaped would, and save a call per role (measured: some
-		// percent of the whole encoding, as users have about five roles).
-		if len(r) >= 4 && len(r) <= 8 && needsAttention(load32(r, 0)|load32(r, len(r)-4)<<32) == 0 {
-			dst = append(dst, r...)
-			continue
 		}
 		dst = appendEscaped(dst, r)
 	}

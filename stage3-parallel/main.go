@@ -1,6 +1,5 @@
-// Command stage3-parallel serves the user list API from the role index with
-// a hand-written JSON encoder that appends into reused, pre-sized buffers,
-// in parallel chunks for large results. See README.md.
+// Command stage3-parallel serves the user list with a hand-written encoder
+// that appends into a reserved, reused body. See README.md.
 package main
 
 import "example.com/userperf/common/api"

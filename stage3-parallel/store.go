@@ -61,8 +61,8 @@ func (s *Store) ListByRole(role string) []byte {
 	return encodeUsers(s.findByRole(role))
 }
 
-// Recycle returns body's memory to the buffer pool once the handler has
-// written it (see buffer.go): the next response is encoded into it.
+// Recycle gives body back once the handler has written it, so that a later
+// response is encoded into the same memory (see buffer.go).
 func (s *Store) Recycle(body []byte) { putBuffer(body) }
 
 // findByRole is one map lookup: its cost follows the number of matches, not

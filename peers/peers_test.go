@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"strings"
 	"testing"
 
@@ -16,16 +15,11 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// The peers (issue 4): the JSON libraries a Go programmer would reach for
-// instead of writing an encoder, on the payload that the API serves. They are
-// test dependencies only; the server does not link them.
-//
-//	go test -run '^$' -bench Encode -benchtime 200ms -count 6 ./stage3-parallel
-//
-// All of them escape <, > and & by default, as encoding/json does, except
-// sonic: its default configuration does not (and does not check UTF-8
-// either), so it runs here as sonic.ConfigStd, the configuration that
-// promises encoding/json's output.
+// peer is a JSON library that a Go programmer would reach for instead of
+// writing an encoder. All of them escape <, > and & by default, as
+// encoding/json does, except sonic: its default configuration does not (nor
+// does it check UTF-8), so it runs here as sonic.ConfigStd, the
+// configuration that promises encoding/json's output.
 type peer struct {
 	name    string
 	marshal func(users []*user.User) ([]byte, error)
@@ -38,66 +32,54 @@ var peers = []peer{
 	{"segmentio", func(u []*user.User) ([]byte, error) { return segjson.Marshal(u) }},
 }
 
-// peerPayloads are the two result sizes of the benchmarks, as the store
-// hands them to the encoder.
-func peerPayloads() map[int][]*user.User {
-	byRole := map[int][]*user.User{}
+// payloads are the users of the two result sizes of the shared benchmarks,
+// as the store hands them to the encoder.
+func payloads() map[int][]*user.User {
+	byMatches := map[int][]*user.User{}
 	users := bench.Users(user.DefaultCount)
 	for i := range users {
 		for role, matches := range map[string]int{user.RoleAdmin: user.AdminCount, user.RoleEditor: user.EditorCount} {
 			if users[i].HasRole(role) {
-				byRole[matches] = append(byRole[matches], &users[i])
+				byMatches[matches] = append(byMatches[matches], &users[i])
 			}
 		}
 	}
-	return byRole
+	return byMatches
 }
 
+// BenchmarkEncode encodes the same users with every peer and with the
+// stage's encoder on one goroutine, the way the stage serves by default:
+// into a reserved buffer that is given back once used.
 func BenchmarkEncode(b *testing.B) {
-	payloads := peerPayloads()
+	all := payloads()
 	for _, matches := range []int{user.AdminCount, user.EditorCount} {
-		users := payloads[matches]
+		users := all[matches]
 		want, _ := json.Marshal(users)
-		// run measures encode; release, if any, gives its result back.
-		run := func(name string, threshold int, encode func() []byte, release func([]byte)) {
-			b.Run(fmt.Sprintf("matches=%d/encoder=%s", matches, name), func(b *testing.B) {
-				setParallelMin(b, threshold)
-				if got := encode(); !bytes.Equal(got, want) {
-					b.Fatalf("output differs from encoding/json: %s", firstDifference(got, want))
+		encoders := append([]peer{}, peers...)
+		encoders = append(encoders, peer{"stage3", func(u []*user.User) ([]byte, error) {
+			return appendUsers(getBuffer(encodedSize(u)), u), nil
+		}})
+		for _, e := range encoders {
+			b.Run(fmt.Sprintf("matches=%d/encoder=%s", matches, e.name), func(b *testing.B) {
+				if got, err := e.marshal(users); err != nil || !bytes.Equal(got, want) {
+					b.Fatalf("%v; output differs from encoding/json: %s", err, firstDifference(got, want))
 				}
 				b.SetBytes(int64(len(want)))
 				b.ReportAllocs()
 				for b.Loop() {
-					body := encode()
-					if release != nil {
-						release(body)
-					}
+					body, _ := e.marshal(users)
+					putBuffer(body) // a peer's body is new each time; the list keeps a few
 				}
 			})
 		}
-		for _, p := range peers {
-			run(p.name, parallelMin, func() []byte {
-				body, err := p.marshal(users)
-				if err != nil {
-					b.Fatal(err)
-				}
-				return body
-			}, nil)
-		}
-		// stage3 as the handler uses it: into a pooled buffer, which goes
-		// back to the pool once written. First on one goroutine, like the
-		// peers, then with parallel chunks at this stage's default.
-		stage3 := func() []byte { return encodeUsers(users) }
-		run("stage3", math.MaxInt, stage3, putBuffer)
-		run("stage3-parallel", defaultParallelMin, stage3, putBuffer)
 	}
 }
 
 // TestPeersMatchEncodingJSON checks that every peer gives encoding/json's
 // bytes on the benchmark's payload, so that BenchmarkEncode compares the
-// same work, and reports where they part from it on harder strings.
+// same work, and records where they part from it on harder strings.
 func TestPeersMatchEncodingJSON(t *testing.T) {
-	for matches, users := range peerPayloads() {
+	for matches, users := range payloads() {
 		want, _ := json.Marshal(users)
 		for _, p := range peers {
 			got, err := p.marshal(users)
@@ -122,15 +104,12 @@ func TestPeersMatchEncodingJSON(t *testing.T) {
 	}
 }
 
-// knownDifference reports whether peer is known to encode s differently
-// from encoding/json. Measured with the versions in go.mod on Go 1.26:
-//
-//   - sonic.ConfigStd writes  and  as  and , as
-//     encoding/json did before Go 1.22; both are valid JSON for the same
-//     string, but not the same bytes.
-//
-// goccy/go-json and segmentio/encoding match encoding/json on every string
-// of trickyStrings, invalid UTF-8 and U+2028/U+2029 included.
+// knownDifference reports whether peer is known to encode s otherwise than
+// encoding/json. sonic.ConfigStd writes the backspace and form feed
+// characters as \u0008 and \u000c, as encoding/json did before Go 1.22,
+// where encoding/json now writes \b and \f: the same string in valid JSON,
+// but not the same bytes. goccy/go-json and segmentio/encoding match
+// encoding/json on every string of trickyStrings.
 func knownDifference(peer, s string) bool {
 	return peer == "sonic-std" && strings.ContainsAny(s, "\b\f")
 }

@@ -1,0 +1,1 @@
+../stage3-parallel/buffer.go
