@@ -1,83 +1,63 @@
 package api
 
 import (
-	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"log"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
-
-	"example.com/userperf/common/user"
 )
 
 // Server timeouts. ReadHeaderTimeout stops slow-header clients from holding
-// connections; WriteTimeout bounds a response (and so /debug/pprof/profile
-// accepts at most 25 seconds).
+// connections, and ReadTimeout slow bodies (answered with 408). WriteTimeout
+// bounds a response; a profiling request extends its own write deadline by
+// the profile's duration (net/http/pprof does), which MaxProfileSeconds
+// bounds, so no response takes longer than writeTimeout plus
+// MaxProfileSeconds. On SIGINT or SIGTERM the requests in flight get
+// drainTimeout to finish; the connections still open then are closed.
 const (
 	readHeaderTimeout = 5 * time.Second
 	readTimeout       = 10 * time.Second
 	writeTimeout      = 30 * time.Second
 	idleTimeout       = 60 * time.Second
-	shutdownTimeout   = 10 * time.Second
+	drainTimeout      = 10 * time.Second
 )
 
 // Main is the whole main function of a stage: it reads the flags, generates
-// the users, and serves them until SIGINT or SIGTERM, then drains the
-// requests in flight. Flags:
+// the users, opens the listeners, and serves until SIGINT or SIGTERM. Then
+// it lets the requests in flight finish for up to drainTimeout, closes the
+// connections still open, says how many it cut, and exits with status 0; a
+// second signal cuts them at once. Flags:
 //
-//	-addr   listen address (default 127.0.0.1:8080: loopback only)
-//	-users  number of generated users (default 10000)
-//	-seed   seed of the generated users (default user.DefaultSeed)
+//	-addr        listen address of the API (default 127.0.0.1:8080: loopback only)
+//	-pprof-addr  loopback listen address for /debug/pprof/ alone (default: none)
+//	-users       number of generated users (default user.DefaultCount)
+//	-max-users   most users the store may hold (default DefaultMaxUsers)
+//	-seed        seed of the generated users (default user.DefaultSeed)
+//
+// The profiling endpoints are served on -pprof-addr if it is given, which
+// must be a loopback address; otherwise on the API's listener if that is on
+// loopback, and nowhere if it is not. An API listening beyond loopback gets
+// a warning. A positional argument or an empty -addr is refused with exit
+// status 2.
 func Main(name string, newStage NewStage) {
-	flags := flag.NewFlagSet(name, flag.ExitOnError)
-	addr := flags.String("addr", "127.0.0.1:8080", "listen address")
-	count := flags.Int("users", user.DefaultCount, fmt.Sprintf("number of generated users, %d to %d", user.MinCount, user.MaxCount))
-	seed := flags.Uint64("seed", user.DefaultSeed, "seed of the generated users")
-	flags.Parse(os.Args[1:])
-
-	if err := run(name, *addr, *count, *seed, newStage); err != nil {
-		log.Fatalf("%s: %v", name, err)
+	cfg, err := parseFlags(name, os.Args[1:], os.Stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(0)
+	case err != nil:
+		os.Exit(2)
 	}
-}
-
-func run(name, addr string, count int, seed uint64, newStage NewStage) error {
-	users, err := user.Generate(count, seed)
+	logger := log.New(os.Stderr, "", log.LstdFlags)
+	srv, err := listen(cfg, newStage, logger)
 	if err != nil {
-		return err
+		logger.Fatalf("%s: %v", name, err)
 	}
-	srv := &http.Server{
-		Addr:              addr,
-		Handler:           NewHandler(newStage(users)),
-		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       readTimeout,
-		WriteTimeout:      writeTimeout,
-		IdleTimeout:       idleTimeout,
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	if err := srv.serve(signals); err != nil {
+		logger.Fatalf("%s: %v", name, err)
 	}
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	served := make(chan error, 1)
-	go func() { served <- srv.ListenAndServe() }()
-	log.Printf("%s: serving %d users (seed %d) on http://%s", name, count, seed, addr)
-
-	select {
-	case err := <-served:
-		return err // the listener failed, for example: address in use
-	case <-ctx.Done():
-	}
-	log.Printf("%s: shutting down", name)
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
-	defer cancel()
-	if err := srv.Shutdown(shutdownCtx); err != nil {
-		return err
-	}
-	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
-		return err
-	}
-	return nil
 }

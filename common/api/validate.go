@@ -2,11 +2,7 @@ package api
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"net/url"
 	"strings"
 	"unicode/utf8"
@@ -24,6 +20,12 @@ const (
 	MaxEmailBytes = 254      // bytes in an email address (RFC 5321's path limit)
 	MaxBodyBytes  = 64 << 10 // bytes in a POST body
 )
+
+// DefaultMaxUsers is how many users a server started by Main holds at most
+// unless its -max-users flag says otherwise: ten times the default data
+// set. A POST beyond it is refused, so that a client that keeps writing
+// cannot grow the server's memory without bound.
+const DefaultMaxUsers = 100_000
 
 // errInput is an input error: the client's fault, answered with 400.
 type errInput struct{ msg string }
@@ -63,51 +65,6 @@ func validateRole(role string) error {
 		return inputErrorf("role is not valid UTF-8")
 	}
 	return nil
-}
-
-// newUserRequest is the body of POST /users. Pointers tell a missing field
-// from an empty one.
-type newUserRequest struct {
-	ID    *string  `json:"id"`
-	Name  *string  `json:"name"`
-	Email *string  `json:"email"`
-	Roles []string `json:"roles"`
-}
-
-// decodeNewUser reads and validates the body of POST /users.
-func decodeNewUser(body io.Reader) (user.User, error) {
-	dec := json.NewDecoder(body)
-	dec.DisallowUnknownFields()
-	var req newUserRequest
-	if err := dec.Decode(&req); err != nil {
-		return user.User{}, jsonError(err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return user.User{}, inputErrorf("body must hold exactly one JSON object")
-	}
-	switch {
-	case req.ID == nil:
-		return user.User{}, inputErrorf("field id is missing")
-	case req.Name == nil:
-		return user.User{}, inputErrorf("field name is missing")
-	case req.Email == nil:
-		return user.User{}, inputErrorf("field email is missing")
-	case req.Roles == nil:
-		return user.User{}, inputErrorf("field roles is missing")
-	}
-	u := user.User{ID: *req.ID, Name: *req.Name, Email: *req.Email, Roles: req.Roles}
-	return u, validateUser(&u)
-}
-
-func jsonError(err error) error {
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
-		return err // answered with 413 by the caller
-	}
-	if strings.HasPrefix(err.Error(), "json: unknown field") {
-		return inputErrorf("unknown field %s", strings.TrimPrefix(err.Error(), "json: unknown field "))
-	}
-	return inputErrorf("malformed JSON body: %v", err)
 }
 
 func validateUser(u *user.User) error {

@@ -1,0 +1,228 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"example.com/userperf/common/user"
+)
+
+// newUserFields are the keys of a POST /users body, in the order in which
+// a missing one is reported. Keys are matched exactly: "NAME" is an unknown
+// field, not a second spelling of "name" (encoding/json would accept it,
+// and a client relying on that would break on any stricter server).
+var newUserFields = []string{"id", "name", "email", "roles"}
+
+// utf8BOM is the byte order mark some editors put before UTF-8 text. JSON
+// sent over the network must not start with one (RFC 8259, section 8.1).
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// decodeNewUser reads and validates the body of POST /users. What it
+// returns is exactly what the client sent: a body that could only be
+// stored by changing it (a string that is not valid UTF-8, a key given
+// twice so that one value would be dropped) is refused instead.
+func decodeNewUser(body io.Reader) (user.User, error) {
+	data, err := readBody(body)
+	if err != nil {
+		return user.User{}, err
+	}
+	if bytes.HasPrefix(data, utf8BOM) {
+		return user.User{}, inputErrorf("body starts with a byte order mark (EF BB BF); send the JSON without it")
+	}
+	fields, err := objectFields(data)
+	if err != nil {
+		return user.User{}, err
+	}
+	for _, name := range newUserFields {
+		if _, ok := fields[name]; !ok {
+			return user.User{}, inputErrorf("field %s is missing", name)
+		}
+	}
+	var u user.User
+	if u.ID, err = textField("id", fields["id"]); err != nil {
+		return user.User{}, err
+	}
+	if u.Name, err = textField("name", fields["name"]); err != nil {
+		return user.User{}, err
+	}
+	if u.Email, err = textField("email", fields["email"]); err != nil {
+		return user.User{}, err
+	}
+	if u.Roles, err = textList("roles", fields["roles"]); err != nil {
+		return user.User{}, err
+	}
+	return u, validateUser(&u)
+}
+
+// readBody reads a whole request body and turns a failed read into an
+// answer about the request. The error of the socket itself is never shown:
+// it names the addresses of both ends and says nothing the client can act on.
+func readBody(body io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(body)
+	if err == nil {
+		return data, nil
+	}
+	var (
+		tooLarge *http.MaxBytesError
+		netErr   net.Error
+	)
+	switch {
+	case errors.As(err, &tooLarge):
+		return nil, err // answered with 413 by writeError
+	case errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &netErr) && netErr.Timeout():
+		return nil, echo.NewHTTPError(http.StatusRequestTimeout,
+			fmt.Sprintf("request body arrived too slowly: the whole request must arrive within %v", readTimeout))
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, inputErrorf("request body ended before the length it announced")
+	default:
+		return nil, inputErrorf("request body could not be read")
+	}
+}
+
+// objectFields splits data, which must be one JSON object whose keys are
+// newUserFields, each at most once, into the raw JSON of each value.
+func objectFields(data []byte) (map[string]json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, syntaxError(err)
+	}
+	if tok != json.Delim('{') {
+		return nil, inputErrorf("body must be a JSON object, not %s", kindOfToken(tok))
+	}
+	fields := map[string]json.RawMessage{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, syntaxError(err)
+		}
+		key := tok.(string) // inside an object, the decoder yields keys as strings
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return nil, syntaxError(err)
+		}
+		if err := checkKey(key); err != nil {
+			return nil, err
+		}
+		if _, seen := fields[key]; seen {
+			return nil, inputErrorf("field %s is given twice; give it once", key)
+		}
+		fields[key] = value
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil, syntaxError(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, inputErrorf("body must hold exactly one JSON object and nothing after it")
+	}
+	return fields, nil
+}
+
+// checkKey refuses a key that is not one of newUserFields, with a hint
+// when it differs from one only in case.
+func checkKey(key string) error {
+	for _, name := range newUserFields {
+		switch {
+		case key == name:
+			return nil
+		case strings.EqualFold(key, name):
+			return inputErrorf("unknown field %q: field names are case-sensitive; did you mean %q?", key, name)
+		}
+	}
+	return inputErrorf("unknown field %q", truncate(key))
+}
+
+// syntaxError describes a body that is not well-formed JSON by the byte
+// where it went wrong.
+func syntaxError(err error) error {
+	var syntax *json.SyntaxError
+	switch {
+	case errors.As(err, &syntax):
+		return inputErrorf("malformed JSON body at byte %d: %s", syntax.Offset, syntax.Error())
+	case errors.Is(err, io.EOF):
+		return inputErrorf("body is empty; send a JSON object")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return inputErrorf("malformed JSON body: it ends in the middle of a value")
+	default:
+		return inputErrorf("malformed JSON body")
+	}
+}
+
+// textField returns the string that raw, the JSON value of field, holds.
+func textField(field string, raw json.RawMessage) (string, error) {
+	if raw[0] != '"' {
+		return "", inputErrorf("field %s must be a string, not %s", field, kindOfJSON(raw))
+	}
+	if err := checkText(raw); err != nil {
+		return "", inputErrorf("field %s %v", field, err)
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", inputErrorf("field %s is not a well-formed JSON string", field)
+	}
+	return s, nil
+}
+
+// textList returns the strings that raw, the JSON value of field, holds.
+func textList(field string, raw json.RawMessage) ([]string, error) {
+	if raw[0] != '[' {
+		return nil, inputErrorf("field %s must be an array of strings, not %s", field, kindOfJSON(raw))
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, inputErrorf("field %s is not a well-formed JSON array", field)
+	}
+	list := make([]string, len(items))
+	for i, item := range items {
+		s, err := textField(fmt.Sprintf("%s[%d]", field, i), item)
+		if err != nil {
+			return nil, err
+		}
+		list[i] = s
+	}
+	return list, nil
+}
+
+// kindOfJSON names the kind of the JSON value raw, which is well-formed, in
+// the words of JSON rather than of Go.
+func kindOfJSON(raw json.RawMessage) string {
+	switch raw[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	default:
+		return "a number"
+	}
+}
+
+// kindOfToken names the kind of the value that a json.Decoder token starts.
+func kindOfToken(tok json.Token) string {
+	switch tok.(type) {
+	case json.Delim:
+		return "an array" // the only other delimiter that can start a value
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	default:
+		return "a number"
+	}
+}

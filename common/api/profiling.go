@@ -1,0 +1,80 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/pprof"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/labstack/echo/v4"
+)
+
+// MaxProfileSeconds bounds the seconds parameter of every profiling
+// endpoint: how long a CPU profile or a trace runs, or how far apart the two
+// snapshots of a delta profile are. It is the default of the CPU profile
+// and of go tool pprof, so the usual commands work unchanged.
+const MaxProfileSeconds = 30
+
+// The process has one CPU profiler and one tracer; these say whether a
+// request is using them. They are shared by every handler in the process.
+var (
+	cpuProfileRunning atomic.Bool
+	traceRunning      atomic.Bool
+)
+
+// NewProfilingHandler returns net/http/pprof's endpoints under
+// /debug/pprof/, with two changes: seconds must be a whole number from 1 to
+// MaxProfileSeconds, and a CPU profile or trace asked for while another one
+// runs is answered with 409 at once. Both answers are JSON errors like the
+// API's. The profiles show the command line, source paths and every
+// goroutine's stack: serve them on a loopback listener only.
+func NewProfilingHandler() http.Handler {
+	e := newEcho()
+	addProfilingRoutes(e)
+	return e
+}
+
+func addProfilingRoutes(e *echo.Echo) {
+	wrap := func(h http.HandlerFunc) echo.HandlerFunc { return echo.WrapHandler(h) }
+	e.GET("/debug/pprof/*", wrap(pprof.Index), boundedSeconds)
+	e.GET("/debug/pprof/cmdline", wrap(pprof.Cmdline))
+	e.GET("/debug/pprof/profile", oneAtATime(&cpuProfileRunning, "a CPU profile", pprof.Profile), boundedSeconds)
+	e.GET("/debug/pprof/symbol", wrap(pprof.Symbol))
+	e.GET("/debug/pprof/trace", oneAtATime(&traceRunning, "an execution trace", pprof.Trace), boundedSeconds)
+}
+
+// boundedSeconds refuses a seconds parameter that is not a whole number
+// from 1 to MaxProfileSeconds. net/http/pprof would take 0, a negative or a
+// malformed value as its default, and any large value as asked, holding
+// the connection (and delaying a graceful shutdown) for that long.
+func boundedSeconds(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		values, ok := c.Request().URL.Query()["seconds"]
+		if !ok {
+			return next(c)
+		}
+		if len(values) == 1 {
+			if n, err := strconv.Atoi(values[0]); err == nil && 1 <= n && n <= MaxProfileSeconds {
+				return next(c)
+			}
+		}
+		return echo.NewHTTPError(http.StatusBadRequest,
+			fmt.Sprintf("query parameter seconds must be given once, as a whole number from 1 to %d", MaxProfileSeconds))
+	}
+}
+
+// oneAtATime serves h unless running says that another request is already
+// using what h needs, in which case it answers 409 without calling h
+// (net/http/pprof would answer with a plain-text 500).
+func oneAtATime(running *atomic.Bool, what string, h http.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if !running.CompareAndSwap(false, true) {
+			return echo.NewHTTPError(http.StatusConflict,
+				what+" is already being taken by another request; ask again once it is done")
+		}
+		defer running.Store(false)
+		h(c.Response(), c.Request())
+		return nil
+	}
+}
