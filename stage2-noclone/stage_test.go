@@ -16,3 +16,7 @@ func FuzzDifferential(f *testing.F) { apitest.FuzzDifferential(f, New) }
 func BenchmarkListByRole(b *testing.B) { bench.ListByRole(b, New) }
 
 func BenchmarkServeHTTP(b *testing.B) { bench.ServeHTTP(b, New) }
+
+func BenchmarkWrite(b *testing.B) { bench.Write(b, New) }
+
+func BenchmarkBuild(b *testing.B) { bench.Build(b, New) }

@@ -3,6 +3,8 @@
 //
 //	BenchmarkListByRole/users=U/matches=M   lookup and serialization, in process
 //	BenchmarkServeHTTP/users=U/matches=M    the same request through the Echo handler
+//	BenchmarkWrite/users=U                  one POST and one DELETE, through the stage
+//	BenchmarkBuild/users=U                  building the stage, and the memory it holds
 //
 // Set USERPERF_MILLION=1 to add users=1000000.
 package bench
@@ -43,11 +45,15 @@ func (c Case) Role() string {
 // how each stage scales with the data rather than with the result.
 func Cases() []Case {
 	cases := []Case{{10_000, 100}, {10_000, 1_000}, {1_000, 100}, {100_000, 100}}
-	if os.Getenv("USERPERF_MILLION") != "" {
+	if millionRequested() {
 		cases = append(cases, Case{1_000_000, 100})
 	}
 	return cases
 }
+
+// millionRequested reports whether USERPERF_MILLION asks for a data set of
+// a million users too.
+func millionRequested() bool { return os.Getenv("USERPERF_MILLION") != "" }
 
 var (
 	usersMu     sync.Mutex

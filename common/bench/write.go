@@ -1,0 +1,106 @@
+package bench
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"runtime"
+	"runtime/metrics"
+	"slices"
+	"strings"
+	"testing"
+
+	"example.com/userperf/common/api"
+	"example.com/userperf/common/user"
+)
+
+// writeSizes are the data sets of the write and memory benchmarks: how the
+// cost of a write and the memory held grow with the number of users.
+func writeSizes() []int {
+	sizes := []int{1_000, 10_000, 100_000}
+	if millionRequested() {
+		sizes = append(sizes, 1_000_000)
+	}
+	return sizes
+}
+
+// Write measures one POST and one DELETE through the stage: Add of a new
+// user whose id sorts into the middle of the data set, then Delete of it.
+// A stage that keeps an index, or bodies encoded in advance, pays for them
+// here. The user holds the roles that most users hold, the longest lists:
+// three at every size (roles=3), and ten at the default size (roles=10), to
+// show what one user costs when it is in many lists.
+func Write(b *testing.B, newStage api.NewStage) {
+	cases := []struct{ users, roles int }{}
+	for _, n := range writeSizes() {
+		cases = append(cases, struct{ users, roles int }{n, 3})
+	}
+	cases = append(cases, struct{ users, roles int }{user.DefaultCount, 10})
+	for _, c := range cases {
+		b.Run(fmt.Sprintf("users=%d/roles=%d", c.users, c.roles), func(b *testing.B) {
+			users := Users(c.users)
+			roles := mostHeldRoles(users, c.roles)
+			stage := newStage(users)
+			id := users[c.users/2].ID + "-written" // sorts right after the middle user
+			b.ReportAllocs()
+			for b.Loop() {
+				// The stage owns what Add receives, Roles included: a new
+				// slice every time, as a decoded request body would be.
+				u := user.User{ID: id, Name: "Written User", Email: "written@example.com", Roles: slices.Clone(roles)}
+				if !stage.Add(u) {
+					b.Fatalf("Add(%s) refused", id)
+				}
+				if !stage.Delete(id) {
+					b.Fatalf("Delete(%s) found no user", id)
+				}
+			}
+		})
+	}
+}
+
+// mostHeldRoles returns the n roles that most users hold, most held first.
+func mostHeldRoles(users []user.User, n int) []string {
+	count := map[string]int{}
+	for _, u := range users {
+		for _, r := range u.Roles {
+			count[r]++
+		}
+	}
+	roles := slices.Collect(maps.Keys(count))
+	slices.SortFunc(roles, func(a, b string) int { return cmp.Or(count[b]-count[a], strings.Compare(a, b)) })
+	return roles[:min(n, len(roles))]
+}
+
+// Build measures what it costs to start a stage: building it from the
+// generated users (the time per op), and the heap it then holds beyond the
+// users themselves, per user (held-B/user): its index, its copies, its
+// encoded bytes. The users' own memory, which every stage shares, is left
+// out, so the metric shows what each design adds.
+func Build(b *testing.B, newStage api.NewStage) {
+	for _, n := range writeSizes() {
+		b.Run(fmt.Sprintf("users=%d", n), func(b *testing.B) {
+			users := Users(n)
+			var stage api.Stage
+			b.ReportAllocs()
+			for b.Loop() {
+				stage = nil // let the previous one go before the next is built
+				stage = newStage(users)
+			}
+			stage = nil
+			before := liveHeapBytes()
+			stage = newStage(users)
+			held := liveHeapBytes() - before
+			runtime.KeepAlive(stage)
+			b.ReportMetric(float64(held)/float64(n), "held-B/user")
+		})
+	}
+}
+
+// liveHeapBytes collects garbage and returns the bytes of heap objects that
+// survived: what the program holds, without the garbage not yet collected.
+func liveHeapBytes() int64 {
+	runtime.GC()
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(sample)
+	return int64(sample[0].Value.Uint64())
+}
