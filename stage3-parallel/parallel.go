@@ -21,7 +21,7 @@ var parallelMin, _ = strconv.Atoi(os.Getenv("USERPERF_PARALLEL_MIN"))
 // other chunk encodes it into a buffer of its own, sized for that chunk.
 // Then the request appends those buffers in order and gives them back.
 func appendUsersParallel(dst []byte, users []*user.User) []byte {
-	chunks := min(runtime.GOMAXPROCS(0), len(users))
+	chunks := max(1, min(runtime.GOMAXPROCS(0), len(users)))
 	bounds := func(k int) (int, int) { return k * len(users) / chunks, (k + 1) * len(users) / chunks }
 	parts := make([][]byte, chunks)
 	var wg sync.WaitGroup

@@ -29,51 +29,79 @@ func userPointers(n int) []*user.User {
 	return ptrs
 }
 
-// TestParallelMatchesSequential checks that the parallel path gives the
-// same bytes as the sequential one for every result size around the chunk
+// TestParallelMatchesSequential checks that both parallel designs give the
+// same bytes as the sequential encoder for result sizes around the chunk
 // boundaries, with one to more chunks than users.
 func TestParallelMatchesSequential(t *testing.T) {
-	setParallelMin(t, 1)
 	for _, procs := range []int{1, 2, 3, 8} {
 		old := runtime.GOMAXPROCS(procs)
-		for _, n := range []int{0, 1, 2, 3, 7, 8, 9, 100, 1000, user.DefaultCount} {
+		for _, n := range []int{0, 1, 2, 3, 7, 8, 9, 100, 127, 128, 129, 1000, user.DefaultCount} {
 			users := userPointers(n)
 			want := appendUsers(nil, users)
-			if got := encodeUsers(users); !bytes.Equal(got, want) {
-				t.Errorf("GOMAXPROCS=%d, %d users: parallel output differs from sequential:\n got %.200q\nwant %.200q", procs, n, got, want)
+			for _, mode := range parallelModes()[1:] {
+				if got := mode.encode(users); !bytes.Equal(got, want) {
+					t.Errorf("parallel=%s, GOMAXPROCS=%d, %d users: output differs from sequential:\n got %.200q\nwant %.200q",
+						mode.name, procs, n, got, want)
+				}
 			}
 		}
 		runtime.GOMAXPROCS(old)
 	}
 }
 
+// TestParallelMinTurnsItOn checks that encodeUsers takes the parallel path
+// from parallelMin users on, and gives the same bytes there.
+func TestParallelMinTurnsItOn(t *testing.T) {
+	users := userPointers(1000)
+	want := appendUsers(nil, users)
+	for _, min := range []int{0, 1, 999, 1000, 1001} {
+		setParallelMin(t, min)
+		if got := encodeUsers(users); !bytes.Equal(got, want) {
+			t.Errorf("parallelMin=%d: 1000 users encode to other bytes", min)
+		}
+	}
+}
+
+// parallelMode is one way to encode a result, for BenchmarkParallel.
+type parallelMode struct {
+	name   string
+	encode func([]*user.User) []byte
+}
+
+// parallelModes are the request's own goroutine (off), the simple parallel
+// design of parallel.go (on), and the first version's worker pool (pool,
+// pool_test.go), each into a reserved, reused body.
+func parallelModes() []parallelMode {
+	return []parallelMode{
+		{"off", func(u []*user.User) []byte { return appendUsers(getBuffer(encodedSize(u)), u) }},
+		{"on", func(u []*user.User) []byte { return appendUsersParallel(getBuffer(encodedSize(u)), u) }},
+		{"pool", func(u []*user.User) []byte { return appendUsersPool(getBuffer(encodedSize(u)), u) }},
+	}
+}
+
 // BenchmarkParallel measures parallel chunks against the request's own
 // goroutine, with one request at a time (clients=1) and with many at once
 // (clients=16: 16 goroutines sharing the cores, as a busy server's requests
-// do). ./scripts/parallel.sh runs it on an idle machine and again while
+// do). ./scripts/stage3.sh runs it on an idle machine and again while
 // another process keeps every core busy, the three conditions of the
 // stage's chapter.
 func BenchmarkParallel(b *testing.B) {
 	for _, n := range []int{100, 300, 1000, user.DefaultCount} {
 		users := userPointers(n)
 		for _, clients := range []int{1, 16} {
-			for _, mode := range []struct {
-				name string
-				min  int
-			}{{"off", 0}, {"on", 1}} {
+			for _, mode := range parallelModes() {
 				b.Run(fmt.Sprintf("matches=%d/clients=%d/parallel=%s", n, clients, mode.name), func(b *testing.B) {
-					setParallelMin(b, mode.min)
 					b.ReportAllocs()
 					if clients == 1 {
 						for b.Loop() {
-							putBuffer(encodeUsers(users))
+							putBuffer(mode.encode(users))
 						}
 						return
 					}
 					b.SetParallelism(max(1, clients/runtime.GOMAXPROCS(0)))
 					b.RunParallel(func(pb *testing.PB) {
 						for pb.Next() {
-							putBuffer(encodeUsers(users))
+							putBuffer(mode.encode(users))
 						}
 					})
 				})
