@@ -1,0 +1,11 @@
+module example.com/userperf/workshop/solutions/quest5-cache-fixed
+
+go 1.26
+
+require example.com/userperf/common v0.0.0
+
+// origin: workshop/quest5-cache (the stage this module started from; scripts/check.sh reads this line)
+
+// The stages are built inside this repository's workspace; the replace also lets
+// one stage be built on its own with GOWORK=off.
+replace example.com/userperf/common => ../../../common

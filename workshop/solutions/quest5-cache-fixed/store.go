@@ -1,0 +1,138 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"sync"
+
+	"example.com/userperf/common/api"
+	"example.com/userperf/common/user"
+)
+
+// Store keeps every user in one slice in ascending id order, and an index
+// from each role to the users holding it, guarded by a read-write lock:
+// many requests read at once, a write excludes them all.
+//
+// The index holds pointers to the users, not their positions in s.users:
+// a position shifts for every user behind one that is inserted or deleted,
+// so an index of positions (the case study's first version) goes wrong at
+// the first delete from the middle, while a pointer names the same user
+// however the slices that hold it shift. Each role's list is kept in
+// ascending id order, the order the API answers in, so a lookup never sorts.
+//
+// On top of stage1-index it answers lists from a cache of encoded bodies,
+// which every write keeps right: see cache.go.
+type Store struct {
+	mu     sync.RWMutex
+	users  []*user.User            // ascending id
+	byRole map[string][]*user.User // role -> the users holding it, ascending id
+
+	// cacheMu guards cache between readers, who all hold mu.RLock at once.
+	// A writer holds mu.Lock, which keeps every reader out, so it needs no
+	// cacheMu of its own.
+	cacheMu sync.Mutex
+	cache   map[string][]byte // role -> its body, for roles somebody holds
+}
+
+// New returns a Store holding users, which are in ascending id order.
+func New(users []user.User) api.Stage {
+	s := &Store{users: make([]*user.User, len(users)), byRole: map[string][]*user.User{},
+		cache: map[string][]byte{}}
+	for i := range users {
+		s.users[i] = &users[i]
+		// users come in id order, so appending keeps every list sorted.
+		for _, r := range users[i].Roles {
+			s.byRole[r] = append(s.byRole[r], &users[i])
+		}
+	}
+	return s
+}
+
+// findByRole is one map lookup: its cost follows the number of matches, not
+// the number of users. Matches are returned as copies so that the caller can
+// never see or cause a change to the stored users. s.mu must be held:
+// ListByRole holds it while it fills the cache.
+func (s *Store) findByRole(role string) []user.User {
+	holders := s.byRole[role]
+	found := make([]user.User, 0, len(holders)) // the index knows the count
+	for _, u := range holders {
+		found = append(found, clone(u))
+	}
+	return found
+}
+
+// clone is a deep copy of u. In Go it copies the struct and the roles
+// slice; the strings share their bytes, because Go strings are immutable and
+// copying one copies a two-word header (unlike a C++ std::string).
+func clone(u *user.User) user.User {
+	c := *u
+	c.Roles = slices.Clone(u.Roles)
+	return c
+}
+
+// Get returns a copy of the user with id.
+func (s *Store) Get(id string) (user.User, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	i, found := s.search(id)
+	if !found {
+		return user.User{}, false
+	}
+	return clone(s.users[i]), true
+}
+
+// Add inserts u at its place in id order, in s.users and in the list of
+// each of its roles, and drops the cached bodies of those roles.
+func (s *Store) Add(u user.User) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i, found := s.search(u.ID)
+	if found {
+		return false
+	}
+	s.users = slices.Insert(s.users, i, &u)
+	for _, r := range u.Roles {
+		list := s.byRole[r]
+		j, _ := searchID(list, u.ID)
+		s.byRole[r] = slices.Insert(list, j, &u)
+		delete(s.cache, r)
+	}
+	return true
+}
+
+// Delete removes the user with id from s.users and from the list of each of
+// its roles, and drops the cached bodies of those roles. A role that nobody
+// holds any more leaves the map, so that the index does not grow with every
+// role ever written.
+func (s *Store) Delete(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	i, found := s.search(id)
+	if !found {
+		return false
+	}
+	for _, r := range s.users[i].Roles {
+		list := s.byRole[r]
+		j, _ := searchID(list, id) // found: every role of a stored user is indexed
+		delete(s.cache, r)
+		if len(list) == 1 {
+			delete(s.byRole, r)
+			continue
+		}
+		s.byRole[r] = slices.Delete(list, j, j+1)
+	}
+	s.users = slices.Delete(s.users, i, i+1)
+	return true
+}
+
+// search finds id's position in s.users by binary search; s.mu must be held.
+func (s *Store) search(id string) (int, bool) {
+	return searchID(s.users, id)
+}
+
+// searchID finds id's position in users, which are in ascending id order.
+func searchID(users []*user.User, id string) (int, bool) {
+	return slices.BinarySearchFunc(users, id, func(u *user.User, id string) int {
+		return strings.Compare(u.ID, id)
+	})
+}
