@@ -1,6 +1,6 @@
 // Package apitest is the conformance suite that every stage runs: the API
-// contract of DESIGN.md as executable checks, byte for byte against
-// encoding/json.
+// contract that the repository's README describes, as executable checks,
+// byte for byte against encoding/json.
 package apitest
 
 import (

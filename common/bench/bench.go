@@ -61,8 +61,10 @@ var (
 	cachedUsers []user.User
 )
 
-// Users returns the default data set with count users. The slice is fresh
-// but the users are shared between calls; stages never modify a user.
+// Users returns the default data set with count users. The slice and the
+// User values in it are a fresh copy, so a stage that keeps pointers to its
+// elements has them to itself; the strings and roles slices they refer to
+// are shared between calls, which is safe because stages never modify a user.
 //
 // Only the last data set asked for is kept. Keeping every size would leave
 // the 100,000 users on the heap while the 10,000-user benchmarks run after

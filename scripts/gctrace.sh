@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# gctrace.sh: how often the garbage collector runs while a stage answers requests, at each data size.
+#
+#   ./scripts/gctrace.sh              stage1-index and stage2-noclone; writes the gctrace block
+#                                     of stage1-index/README.md and prints it
+#   ./scripts/gctrace.sh --print      the same, printed only: no file changes
+#   ./scripts/gctrace.sh --requests N requests per run (default 20000)
+#
+# Each stage's BenchmarkListByRole/users=U/matches=100 runs with GODEBUG=gctrace=1, which makes
+# the runtime print one line per collection on stderr, at a fixed number of iterations
+# (-test.benchtime Nx, so that every size serves the same number of requests). Generating the
+# users and checking the first answer collect too, so a one-request run is made as well and its
+# collections are subtracted. Forced collections (runtime.GC before a benchmark) are not counted.
+# It takes about a minute; progress goes to stderr.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$ROOT"
+
+requests=20000 write=true
+stages=(stage1-index stage2-noclone) sizes=(1000 10000 100000)
+chapter=stage1-index/README.md
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --requests) requests=$2; shift ;;
+    --print) write=false ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    *) echo "gctrace.sh: unknown argument $1 (--help lists them)" >&2; exit 2 ;;
+  esac
+  shift
+done
+start=$(date +%s)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# run STAGE USERS N: runs N requests with gctrace on; the benchmark line goes
+# to $tmp/STAGE-USERS-N.out and the gctrace lines to $tmp/STAGE-USERS-N.gc.
+run() {
+  local out=$tmp/$1-$2-$3
+  if ! (cd "$1" && GODEBUG=gctrace=1 "$tmp/$1.test" -test.run '^$' -test.benchmem -test.benchtime "$3x" \
+    -test.bench "^BenchmarkListByRole\$/^users=$2\$/^matches=100\$") > "$out.out" 2> "$out.gc" ||
+    ! grep -q '^BenchmarkListByRole' "$out.out"; then
+    cat "$out.out" "$out.gc" >&2
+    echo "gctrace.sh: the benchmark of $1 at $2 users failed" >&2
+    exit 1
+  fi
+}
+
+# collections FILE: the collections the pacer started (not runtime.GC) in FILE.
+collections() { grep '^gc ' "$1" | grep -vc '(forced)$' || true; }
+
+block=$tmp/block.md
+{
+  echo "Garbage collections during $requests requests (\`BenchmarkListByRole/users=U/matches=100\` run with"
+  echo "\`GODEBUG=gctrace=1\` and \`-test.benchtime ${requests}x\`, minus the collections of a one-request run,"
+  echo "which are the set-up's). Live heap and goal are those of the last collection (its \`A->B->C MB, G MB goal\`:"
+  echo "C is what the marking found live, G the heap size at which the next collection starts)."
+  echo
+  echo "| stage | users | bytes allocated per request | collections | live heap | heap goal |"
+  echo "|---|---:|---:|---:|---:|---:|"
+} > "$block"
+for s in "${stages[@]}"; do
+  echo "== $s: building the test binary   ($(elapsed "$start"))" >&2
+  go test -c -o "$tmp/$s.test" "./$s"
+  for u in "${sizes[@]}"; do
+    echo "== $s: $requests requests at $u users   ($(elapsed "$start"))" >&2
+    run "$s" "$u" 1
+    run "$s" "$u" $((requests + 1))
+    out=$tmp/$s-$u-$((requests + 1))
+    n=$(($(collections "$out.gc") - $(collections "$tmp/$s-$u-1.gc")))
+    bytes=$(awk '/^BenchmarkListByRole/ {for (i = 2; i <= NF; i++) if ($i == "B/op") print $(i-1)}' "$out.out")
+    # "..., 3->3->1 MB, 4 MB goal, ..." in the last collection's line.
+    heap=$(grep '^gc ' "$out.gc" | tail -1 | sed -E 's/.* [0-9]+->[0-9]+->([0-9]+) MB, ([0-9]+) MB goal.*/\1 MB|\2 MB/')
+    echo "| $s | $u | $bytes | $n | ${heap%|*} | ${heap#*|} |" >> "$block"
+  done
+done
+{
+  echo
+  echo "The last two lines of gctrace in the runs of ${stages[0]} at ${sizes[0]} and ${sizes[-1]} users:"
+  echo
+  echo '```'
+  for u in "${sizes[0]}" "${sizes[-1]}"; do
+    echo "# users=$u"
+    grep '^gc ' "$tmp/${stages[0]}-$u-$((requests + 1)).gc" | tail -2
+  done
+  echo '```'
+  echo
+  # The commit is that of the measured code: stage folders and common, not the
+  # chapters or other people's work in progress.
+  info=$(machine_info "./scripts/gctrace.sh")
+  field() { echo "$info" | sed -n "s/^$1: //p"; }
+  dirty=""
+  [ -z "$(git status --porcelain -- "${stages[@]}" common ':!*.md')" ] || dirty=" (with uncommitted changes)"
+  echo "Measured on $(field machine-cpu) ($(field machine-cores) cores), $(field go-version), $(field date)," \
+    "commit \`$(field commit | cut -d' ' -f1)\`$dirty, by \`./scripts/gctrace.sh\`."
+} >> "$block"
+
+cat "$block"
+if $write; then
+  # Replace the text between the block's markers, and nothing else.
+  awk -v file="$block" '
+    /^<!-- END GENERATED: gctrace -->$/ { inside = 0; ended = found }
+    !inside { print }
+    /^<!-- BEGIN GENERATED: gctrace -->$/ { while ((getline line < file) > 0) print line; inside = 1; found = 1 }
+    END { if (!ended) exit 1 }' "$chapter" > "$tmp/chapter.md" ||
+    { echo "gctrace.sh: $chapter has no gctrace block (BEGIN and END GENERATED markers)" >&2; exit 1; }
+  cp "$tmp/chapter.md" "$chapter"
+  echo "== wrote the gctrace block of $chapter in $(elapsed "$start")" >&2
+fi
