@@ -11,7 +11,7 @@
 # (-test.benchtime Nx, so that every size serves the same number of requests). Generating the
 # users and checking the first answer collect too, so a one-request run is made as well and its
 # collections are subtracted. Forced collections (runtime.GC before a benchmark) are not counted.
-# It takes about a minute; progress goes to stderr.
+# It takes under a minute; progress goes to stderr.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --requests) requests=$2; shift ;;
     --print) write=false ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     *) echo "gctrace.sh: unknown argument $1 (--help lists them)" >&2; exit 2 ;;
   esac
   shift
@@ -84,14 +84,11 @@ done
   done
   echo '```'
   echo
-  # The commit is that of the measured code: stage folders and common, not the
-  # chapters or other people's work in progress.
   info=$(machine_info "./scripts/gctrace.sh")
   field() { echo "$info" | sed -n "s/^$1: //p"; }
-  dirty=""
-  [ -z "$(git status --porcelain -- "${stages[@]}" common ':!*.md')" ] || dirty=" (with uncommitted changes)"
+  commit=$(field commit) # a short hash, maybe followed by "(with uncommitted changes)"
   echo "Measured on $(field machine-cpu) ($(field machine-cores) cores), $(field go-version), $(field date)," \
-    "commit \`$(field commit | cut -d' ' -f1)\`$dirty, by \`./scripts/gctrace.sh\`."
+    "commit \`${commit%% *}\`${commit#"${commit%% *}"}, by \`./scripts/gctrace.sh\`."
 } >> "$block"
 
 cat "$block"
