@@ -9,8 +9,8 @@
 # Each stage's BenchmarkListByRole/users=U/matches=100 runs with GODEBUG=gctrace=1, which makes
 # the runtime print one line per collection on stderr, at a fixed number of iterations
 # (-test.benchtime Nx, so that every size serves the same number of requests). Generating the
-# users and checking the first answer collect too, so a one-request run is made as well and its
-# collections are subtracted. Forced collections (runtime.GC before a benchmark) are not counted.
+# users and checking the first answer collect too, so a one-request run counts those collections,
+# and only the ones after them are counted. Forced collections (runtime.GC) are left out.
 # It takes under a minute; progress goes to stderr.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -45,15 +45,19 @@ run() {
   fi
 }
 
-# collections FILE: the collections the pacer started (not runtime.GC) in FILE.
-collections() { grep '^gc ' "$1" | grep -vc '(forced)$' || true; }
+# steady FILE_1 FILE_N: the gctrace lines of the N-request run after the
+# set-up's, whose number the one-request run gives, without forced ones.
+steady() { tail -n +$(($(grep -c '^gc ' "$1") + 1)) "$2" | grep '^gc ' | grep -v '(forced)$' || true; }
+
+# median N: the median of the Nth field of "A B" lines on stdin.
+median() { cut -d' ' -f"$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 block=$tmp/block.md
 {
   echo "Garbage collections during $requests requests (\`BenchmarkListByRole/users=U/matches=100\` run with"
-  echo "\`GODEBUG=gctrace=1\` and \`-test.benchtime ${requests}x\`, minus the collections of a one-request run,"
-  echo "which are the set-up's). Live heap and goal are those of the last collection (its \`A->B->C MB, G MB goal\`:"
-  echo "C is what the marking found live, G the heap size at which the next collection starts)."
+  echo "\`GODEBUG=gctrace=1\` and \`-test.benchtime ${requests}x\`, after the collections of the set-up, which a"
+  echo "one-request run counts). Each gctrace line ends in \`A->B->C MB, G MB goal\`: C is the heap that the"
+  echo "collection found live, G the heap size it aimed to finish under. The table gives the median of each."
   echo
   echo "| stage | users | bytes allocated per request | collections | live heap | heap goal |"
   echo "|---|---:|---:|---:|---:|---:|"
@@ -66,21 +70,22 @@ for s in "${stages[@]}"; do
     run "$s" "$u" 1
     run "$s" "$u" $((requests + 1))
     out=$tmp/$s-$u-$((requests + 1))
-    n=$(($(collections "$out.gc") - $(collections "$tmp/$s-$u-1.gc")))
-    bytes=$(awk '/^BenchmarkListByRole/ {for (i = 2; i <= NF; i++) if ($i == "B/op") print $(i-1)}' "$out.out")
-    # "..., 3->3->1 MB, 4 MB goal, ..." in the last collection's line.
-    heap=$(grep '^gc ' "$out.gc" | tail -1 | sed -E 's/.* [0-9]+->[0-9]+->([0-9]+) MB, ([0-9]+) MB goal.*/\1 MB|\2 MB/')
-    echo "| $s | $u | $bytes | $n | ${heap%|*} | ${heap#*|} |" >> "$block"
+    steady "$tmp/$s-$u-1.gc" "$out.gc" > "$out.steady"
+    # "live goal" from "..., 3->3->1 MB, 4 MB goal, ..."
+    sed -E 's/.* [0-9]+->[0-9]+->([0-9]+) MB, ([0-9]+) MB goal.*/\1 \2/' "$out.steady" > "$out.heap"
+    bytes=$(awk '/^BenchmarkListByRole/ { for (i = 2; i <= NF; i++) if ($i == "B/op") print $(i-1) }' "$out.out")
+    echo "| $s | $u | $bytes | $(wc -l < "$out.steady") | $(median 1 < "$out.heap") MB | $(median 2 < "$out.heap") MB |" >> "$block"
   done
 done
 {
   echo
-  echo "The last two lines of gctrace in the runs of ${stages[0]} at ${sizes[0]} and ${sizes[-1]} users:"
+  echo "The last two gctrace lines with the median goal, from the runs of ${stages[0]} at ${sizes[0]} and ${sizes[-1]} users:"
   echo
   echo '```'
   for u in "${sizes[0]}" "${sizes[-1]}"; do
+    out=$tmp/${stages[0]}-$u-$((requests + 1))
     echo "# users=$u"
-    grep '^gc ' "$tmp/${stages[0]}-$u-$((requests + 1)).gc" | tail -2
+    grep ", $(median 2 < "$out.heap") MB goal," "$out.steady" | tail -2
   done
   echo '```'
   echo
