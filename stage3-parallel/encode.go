@@ -3,11 +3,10 @@ package main
 import "example.com/userperf/common/user"
 
 // encodeUsers returns the JSON array of users (a read-only view of the
-// store), byte for byte what encoding/json.Marshal gives, with three changes
-// from stage 2: the body is reserved for these users and reused (buffer.go);
-// each user is appended into it by hand-written code, with no reflection and
-// no temporary slice (appendUser); and a large result can be encoded in
-// parallel chunks (parallel.go), off by default.
+// store) as encoding/json.Marshal does, with three changes from stage 2: a
+// body reserved for these users and reused (buffer.go); users appended to it
+// by hand-written code, with no reflection and no temporary (appendUser);
+// and, off by default, parallel chunks for large results (parallel.go).
 func encodeUsers(users []*user.User) []byte {
 	body := getBuffer(encodedSize(users))
 	if parallelMin > 0 && len(users) >= parallelMin {
@@ -38,7 +37,7 @@ func appendUsers(dst []byte, users []*user.User) []byte {
 }
 
 // appendUserList appends users separated by commas, without the brackets,
-// so that the chunks of one array can be encoded apart and then joined.
+// so that chunks of one array can be encoded apart and joined.
 func appendUserList(dst []byte, users []*user.User) []byte {
 	for i, u := range users {
 		if i > 0 {

@@ -15,22 +15,19 @@ import (
 // it, set USERPERF_PARALLEL_MIN to a number of users.
 var parallelMin, _ = strconv.Atoi(os.Getenv("USERPERF_PARALLEL_MIN"))
 
-// appendUsersParallel appends the JSON array of users to dst, the same
-// bytes as appendUsers. The users are cut into one chunk per core; the
-// request encodes the first chunk straight into dst while a goroutine per
-// other chunk encodes it into a buffer of its own, sized for that chunk.
-// Then the request appends those buffers in order and gives them back.
+// appendUsersParallel appends the same bytes as appendUsers, in one chunk
+// per core: the request encodes the first into dst while a goroutine per
+// other chunk encodes it into a buffer sized for that chunk; then the
+// request appends those in order and gives them back.
 func appendUsersParallel(dst []byte, users []*user.User) []byte {
 	chunks := max(1, min(runtime.GOMAXPROCS(0), len(users)))
-	bounds := func(k int) (int, int) { return k * len(users) / chunks, (k + 1) * len(users) / chunks }
 	parts := make([][]byte, chunks)
 	var wg sync.WaitGroup
 	for k := 1; k < chunks; k++ {
-		lo, hi := bounds(k)
-		wg.Go(func() { parts[k] = appendUserList(getBuffer(encodedSize(users[lo:hi])), users[lo:hi]) })
+		chunk := users[k*len(users)/chunks : (k+1)*len(users)/chunks]
+		wg.Go(func() { parts[k] = appendUserList(getBuffer(encodedSize(chunk)), chunk) })
 	}
-	_, firstEnd := bounds(0)
-	dst = appendUserList(append(dst, '['), users[:firstEnd])
+	dst = appendUserList(append(dst, '['), users[:len(users)/chunks])
 	wg.Wait()
 	for _, part := range parts[1:] {
 		dst = append(append(dst, ','), part...)

@@ -61,8 +61,7 @@ func (s *Store) ListByRole(role string) []byte {
 	return encodeUsers(s.findByRole(role))
 }
 
-// Recycle gives body back once the handler has written it, so that a later
-// response is encoded into the same memory (see buffer.go).
+// Recycle takes body back once it is written, for a later one (buffer.go).
 func (s *Store) Recycle(body []byte) { putBuffer(body) }
 
 // findByRole is one map lookup: its cost follows the number of matches, not

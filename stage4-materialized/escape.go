@@ -5,13 +5,10 @@ import (
 	"unicode/utf8"
 )
 
-// appendEscaped appends the inside of the JSON string s, without its quotes,
-// escaped byte for byte as encoding/json.Marshal escapes it: the ASCII bytes
-// of asciiEscapes, U+2028 and U+2029 as \u2028 and \u2029, and each byte of
-// invalid UTF-8 as \ufffd. Everything else, DEL (0x7f) and valid non-ASCII
-// text included, is copied as it is. Most strings of a user need no escaping,
-// so the fast path proves that and copies the whole string in one append;
-// the loop over each byte runs only for a string that holds a special one.
+// appendEscaped appends the JSON string s without its quotes, escaped as
+// encoding/json.Marshal does: the ASCII bytes of asciiEscapes, U+2028 and
+// U+2029, and each byte of invalid UTF-8 as \ufffd; the rest is copied. Most
+// strings need no escaping: the fast path proves it and copies s in one go.
 func appendEscaped(dst []byte, s string) []byte {
 	if isPlain(s) {
 		return append(dst, s...)
@@ -29,8 +26,7 @@ func appendEscaped(dst []byte, s string) []byte {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
 			const hex = "0123456789abcdef"
-			dst = append(dst, s[start:i]...)
-			dst = append(dst, '\\', 'u', hex[r>>12], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+			dst = append(append(dst, s[start:i]...), '\\', 'u', hex[r>>12], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 			start = i + size
 		}
 		i += size
@@ -45,21 +41,27 @@ var asciiEscapes = func() (escapes [utf8.RuneSelf]string) {
 		escapes[b] = fmt.Sprintf(`\u%04x`, b)
 	}
 	escapes['\b'], escapes['\f'], escapes['\n'], escapes['\r'], escapes['\t'] = `\b`, `\f`, `\n`, `\r`, `\t`
-	escapes['"'], escapes['\\'] = `\"`, `\\`
-	escapes['<'], escapes['>'], escapes['&'] = `\u003c`, `\u003e`, `\u0026`
+	escapes['"'], escapes['\\'], escapes['<'], escapes['>'], escapes['&'] = `\"`, `\\`, `\u003c`, `\u003e`, `\u0026`
 	return escapes
 }()
 
-// isPlain reports whether s is copied as it is: printable ASCII with no
-// byte that asciiEscapes escapes. It tests eight bytes at a time while it can.
+// isPlain reports whether s is printable ASCII that asciiEscapes leaves
+// alone. It tests a word of eight bytes at a time; the last word may overlap
+// the one before (those bytes are plain), and four to seven bytes, most
+// roles, are tested as two overlapping halves of one word.
 func isPlain(s string) bool {
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		if hasSpecialByte(load64(s, i)) {
-			return false
+	switch {
+	case len(s) >= 8:
+		for i := 0; i+8 < len(s); i += 8 {
+			if hasSpecialByte(load64(s, i)) {
+				return false
+			}
 		}
+		return !hasSpecialByte(load64(s, len(s)-8))
+	case len(s) >= 4:
+		return !hasSpecialByte(load32(s, 0) | load32(s, len(s)-4)<<32)
 	}
-	for ; i < len(s); i++ {
+	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf || asciiEscapes[s[i]] != "" {
 			return false
 		}
@@ -67,13 +69,11 @@ func isPlain(s string) bool {
 	return true
 }
 
-// hasSpecialByte reports whether any of the eight bytes of w is not plain,
-// in a dozen word operations instead of eight look-ups. Subtracting 0x20
-// from every byte at once sets the high bit of each byte below 0x20; XOR
-// with a repeated byte turns "equals c" into "is zero", and subtracting 0x01
-// then sets the high bit of that byte; a byte of 0x80 or more has it set
-// already. A subtraction can borrow from the byte above and set its bit too,
-// but only when a byte below it is special itself: the answer stays exact.
+// hasSpecialByte reports whether a byte of w is not plain, in a dozen word
+// operations. Subtracting 0x20 from every byte at once sets the high bit of
+// each byte below 0x20; XOR with a repeated c turns "equals c" into "is 0",
+// which subtracting 0x01 then marks; 0x80 and above have the bit already.
+// A borrow can mark the byte above a special one, never a plain word.
 func hasSpecialByte(w uint64) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	control := w - 0x20*ones
@@ -82,10 +82,15 @@ func hasSpecialByte(w uint64) bool {
 	return (control|quote|backslash|less|greater|amp|w)&highs != 0
 }
 
-// load64 reads s[i:i+8] as one little-endian word; the compiler turns the
-// eight byte loads into a single load.
+// load64 and load32 read eight or four bytes of s from i as one
+// little-endian word; the compiler turns the byte loads into a single load.
 func load64(s string, i int) uint64 {
 	s = s[i : i+8]
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+func load32(s string, i int) uint64 {
+	s = s[i : i+4]
+	return uint64(uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24)
 }
