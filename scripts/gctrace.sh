@@ -21,7 +21,7 @@ stages=(stage1-index stage2-noclone) sizes=(1000 10000 100000)
 chapter=stage1-index/README.md
 while [ $# -gt 0 ]; do
   case "$1" in
-    --requests) requests=$2; shift ;;
+    --requests) requests=${2:?--requests needs a number}; shift ;;
     --print) write=false ;;
     -h|--help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     *) echo "gctrace.sh: unknown argument $1 (--help lists them)" >&2; exit 2 ;;
@@ -47,7 +47,7 @@ run() {
 
 # steady FILE_1 FILE_N: the gctrace lines of the N-request run after the
 # set-up's, whose number the one-request run gives, without forced ones.
-steady() { tail -n +$(($(grep -c '^gc ' "$1") + 1)) "$2" | grep '^gc ' | grep -v '(forced)$' || true; }
+steady() { grep '^gc ' "$2" | tail -n +$(($(grep -c '^gc ' "$1") + 1)) | grep -v '(forced)$' || true; }
 
 # median N: the median of the Nth field of "A B" lines on stdin.
 median() { cut -d' ' -f"$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -56,7 +56,7 @@ block=$tmp/block.md
 {
   echo "Garbage collections during $requests requests (\`BenchmarkListByRole/users=U/matches=100\` run with"
   echo "\`GODEBUG=gctrace=1\` and \`-test.benchtime ${requests}x\`, after the collections of the set-up, which a"
-  echo "one-request run counts). Each gctrace line ends in \`A->B->C MB, G MB goal\`: C is the heap that the"
+  echo "one-request run counts). Each gctrace line contains \`A->B->C MB, G MB goal\`: C is the heap that the"
   echo "collection found live, G the heap size it aimed to finish under. The table gives the median of each."
   echo
   echo "| stage | users | bytes allocated per request | collections | live heap | heap goal |"
@@ -79,13 +79,17 @@ for s in "${stages[@]}"; do
 done
 {
   echo
-  echo "The last two gctrace lines with the median goal, from the runs of ${stages[0]} at ${sizes[0]} and ${sizes[-1]} users:"
+  echo "Two consecutive gctrace lines from the runs of ${stages[0]}: the last pair at the median goal if there"
+  echo "is one, else the last two:"
   echo
   echo '```'
   for u in "${sizes[0]}" "${sizes[-1]}"; do
     out=$tmp/${stages[0]}-$u-$((requests + 1))
     echo "# users=$u"
-    grep ", $(median 2 < "$out.heap") MB goal," "$out.steady" | tail -2
+    awk -v goal=", $(median 2 < "$out.heap") MB goal," '
+      index($0, goal) && prev && $2 == n + 1 { a = prev; b = $0 }
+      { prev = index($0, goal) ? $0 : ""; n = $2; l1 = l2; l2 = $0 }
+      END { if (a) print a "\n" b; else print l1 "\n" l2 }' "$out.steady"
   done
   echo '```'
   echo
