@@ -10,9 +10,10 @@ package main
 // the test that runs it as failed, and a data race or a concurrent map
 // write may end the process, so the parent can only watch from outside.
 //
-// scripts/new-stage.sh leaves this file out of a learner's copy and puts
-// the usual stage_test.go in its place, so that the copy runs the suites
-// directly and fails until the learner's fix is right.
+// scripts/new-stage.sh leaves this file and start_race_test.go out of a
+// learner's copy and puts the usual stage_test.go in their place, so that
+// the copy runs the suites directly and fails until the learner's fix is
+// right.
 
 import (
 	"os"
@@ -25,6 +26,9 @@ import (
 
 // suiteEnv names the suite that TestSuiteInChild and FuzzSuiteInChild run.
 const suiteEnv = "QUEST5_SUITE"
+
+// raceEnabled is set by start_race_test.go when the tests are built with -race.
+var raceEnabled bool
 
 // TestSuiteInChild runs one shared suite on the sketch when the parent asks
 // for it, and is skipped in an ordinary go test.
