@@ -42,13 +42,19 @@ while [ $# -gt 0 ]; do
     --rounds) rounds=$2; shift ;;
     --pin) pin=yes ;;
     --no-pin) pin=no ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    -h|--help) usage "$0"; exit 0 ;;
     -*) echo "load.sh: unknown option $1" >&2; exit 2 ;;
     *) picked+=("${1%/}") ;;
   esac
   shift
 done
-[ ${#picked[@]} -gt 0 ] || mapfile -t picked < <(stages_and_floor)
+if [ ${#picked[@]} -eq 0 ]; then
+  list=$(stages_and_floor)
+  mapfile -t picked <<< "$list"
+fi
+# Every name is checked before anything is built.
+packages=$(stage_servers "${picked[@]}") || exit 2
+mapfile -t packages <<< "$packages"
 
 # Pinning (--pin) is off by default. Measured on this project's 2-core machine
 # while other work ran on it (3 rounds of 3 s, stage0-linear and the floor,
@@ -70,17 +76,6 @@ if [ "$pin" = yes ]; then
   pin_load=(taskset -c 1) server_cpus=(-server-cpus 0)
 fi
 
-# main_package maps a stage name to the package of its server.
-main_package() {
-  case "$1" in
-    floor) echo ./common/cmd/floor ;;
-    *) echo "./$1" ;;
-  esac
-}
-for s in "${picked[@]}"; do
-  [ "$s" = floor ] || [ -f "$s/go.mod" ] || { echo "load.sh: no stage $s (no $s/go.mod)" >&2; exit 2; }
-done
-
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 out=results/load/$stamp
 mkdir -p "$out/bin"
@@ -91,8 +86,9 @@ start=$(date +%s)
 
 echo "== building ${#picked[@]} servers and the load generator into $out/bin"
 servers=()
-for s in "${picked[@]}"; do
-  go build -o "$out/bin/$s" "$(main_package "$s")"
+for k in "${!picked[@]}"; do
+  s=${picked[$k]}
+  go build -o "$out/bin/$s" "./${packages[$k]}"
   servers+=("$s=$out/bin/$s")
 done
 go build -o "$out/bin/load" ./scripts/cmd/load
@@ -116,5 +112,5 @@ done
 
 ln -sfn "$stamp" results/load/latest
 echo
-echo "measured on: $(grep -E '^machine-cpu|^machine-cores|^go-version|^date' "$out/machine.txt" | cut -d' ' -f2- | paste -sd ';' -)"
+echo "measured on: $(measured_on "$out/machine.txt")"
 echo "results: $out (one .txt per stage in benchmark format, table.md) in $(elapsed "$start")"

@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
     --markdown) markdown=true ;;
     --diff) diff=true ;;
     --fresh) fresh=true ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) usage "$0"; exit 0 ;;
     -*) echo "profile.sh: unknown option $1" >&2; exit 2 ;;
     *) picked+=("${1%/}") ;;
   esac
@@ -49,12 +49,15 @@ start=$(date +%s)
 # progress goes to stderr, so that --markdown leaves only the tables on stdout.
 progress() { echo "== $*   ($(elapsed "$start"))" >&2; }
 
-# package_dir maps a stage name to its package folder.
-package_dir() {
-  case "$1" in
-    floor) echo ./common/floor ;;
-    *) [ -f "$1/go.mod" ] || { echo "profile.sh: no stage $1 (no $1/go.mod)" >&2; exit 2; }; echo "./$1" ;;
-  esac
+# Every name is checked before anything is built; dir_of maps a stage's
+# name to its package folder.
+dirs=$(stage_dirs "${picked[@]}") || exit 2
+mapfile -t dirs <<< "$dirs"
+dir_of() {
+  local k
+  for k in "${!picked[@]}"; do
+    [ "${picked[$k]}" = "$1" ] && { echo "./${dirs[$k]}"; return; }
+  done
 }
 
 # anchored turns a benchmark name into the -test.bench pattern that matches it
@@ -65,7 +68,7 @@ anchored() { echo "$1" | sed 's#[^/][^/]*#^&$#g'; }
 # profile runs stage $1's benchmark with both profilers into results/profile/$1.
 profile() {
   local s=$1 pkg dir=results/profile/$1
-  pkg=$(package_dir "$s")
+  pkg=$(dir_of "$s")
   mkdir -p "$dir"
   progress "$s: building the test binary"
   go test -c -o "$dir/$s.test" "$pkg"
@@ -90,7 +93,7 @@ profile() {
 # up_to_date: stage $1 was profiled with this benchmark after its last source change.
 up_to_date() {
   local dir=results/profile/$1 pkg
-  pkg=$(package_dir "$1")
+  pkg=$(dir_of "$1")
   [ -f "$dir/cpu.pprof" ] && [ -f "$dir/mem.pprof" ] && grep -qxF "profile-bench: $bench" "$dir/bench.txt" &&
     [ -z "$(find "$pkg" common -name '*.go' -newer "$dir/cpu.pprof" | head -1)" ]
 }
@@ -107,14 +110,16 @@ if ! $diff; then
   profile "$s"
   progress "$s: top functions"
   tables top "$dir"
-  open="go tool pprof -http=127.0.0.1:0"
+  # Fixed ports, one per command, so that the address to open is known
+  # before the browser is and two of them can run side by side.
+  open="go tool pprof -http=127.0.0.1"
   if $markdown; then
     echo
-    echo "Flame graph: \`$open $dir/$s.test $dir/cpu.pprof\` after \`./scripts/profile.sh $s\`."
+    echo "Flame graph: \`$open:8081 $dir/$s.test $dir/cpu.pprof\` after \`./scripts/profile.sh $s\`, then open http://127.0.0.1:8081."
   else
-    echo "Flame graph and source view (a browser on a local port; the binary gives the source lines):"
-    echo "  $open $dir/$s.test $dir/cpu.pprof"
-    echo "  $open -sample_index=alloc_space $dir/$s.test $dir/mem.pprof"
+    echo "Flame graph and source view (open the address it prints; the binary gives the source lines):"
+    echo "  $open:8081 $dir/$s.test $dir/cpu.pprof"
+    echo "  $open:8082 -sample_index=alloc_space $dir/$s.test $dir/mem.pprof"
     echo "Who calls a function, and how much each caller spends in it:"
     echo "  go tool pprof -peek 'runtime.growslice\$' $dir/$s.test $dir/cpu.pprof"
   fi
@@ -134,4 +139,4 @@ tables diff "$a" "$b"
 echo
 echo "Flame graph of the difference, names normalized as above (-normalize scales ${picked[0]} to the"
 echo "same total, so that, as in the table, shares are compared rather than seconds):"
-echo "  go tool pprof -http=127.0.0.1:0 -normalize -diff_base $a/cpu.normalized.pprof $b/cpu.normalized.pprof"
+echo "  go tool pprof -http=127.0.0.1:8083 -normalize -diff_base $a/cpu.normalized.pprof $b/cpu.normalized.pprof"

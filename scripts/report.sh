@@ -4,14 +4,20 @@
 #   ./scripts/report.sh               from results/compare/latest, results/load/latest (if any)
 #                                     and the profiles saved in results/profile (if any)
 #   ./scripts/report.sh --profiles    profile every stage first (./scripts/profile.sh, about 10 s each)
+#   ./scripts/report.sh --check       list every generated block and chart whose measured code (the
+#                                     stage folders, common, the benchmark harness) changed after the
+#                                     commit it records, or that records none; exits 1 if there is any
 #
 # Run ./scripts/compare.sh first, and ./scripts/load.sh for the load table and chart. Writes
 #   docs/charts/*.svg                       time and allocations per stage, time against users,
-#                                           HTTP percentiles per stage
+#                                           HTTP percentiles per stage, write cost and memory
 #   README.md                               the blocks stages, charts and load
-#   stageN-*/README.md                      the blocks benchstat (against the previous stage and
-#                                           stage0) and profile (the CPU top table)
+#   <stage>/README.md                       the blocks benchstat (against the previous stage and
+#                                           the first) and profile (the CPU top table)
 # Only the text between <!-- BEGIN GENERATED: name --> and <!-- END GENERATED: name --> changes.
+# Every block and chart ends with a provenance line: machine, date, commit `<sha>` and command.
+# A hand-run script writes a block of benchstat tables the same way:
+#   go run ./scripts/cmd/report block -file FILE.md -name NAME -- BENCHSTAT_ARGS...
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -20,8 +26,9 @@ profiles=false
 while [ $# -gt 0 ]; do
   case "$1" in
     --profiles) profiles=true ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
-    *) echo "report.sh: unknown argument $1" >&2; exit 2 ;;
+    --check) exec go run ./scripts/cmd/report check ;;
+    -h|--help) usage "$0"; exit 0 ;;
+    *) echo "report.sh: unknown argument $1 (--help lists them)" >&2; exit 2 ;;
   esac
   shift
 done
@@ -30,18 +37,20 @@ if [ ! -d results/compare/latest ]; then
   exit 1
 fi
 start=$(date +%s)
+list=$(stages)
 
 if $profiles; then
-  for s in $(stages); do
+  for s in $list; do
     ./scripts/profile.sh "$s" > /dev/null # its progress goes to stderr
   done
 fi
 
 # Each chapter shows the CPU table of its stage's saved profile.
-for dir in results/profile/*/; do
-  s=$(basename "$dir")
-  [ -f "$dir/cpu.pprof" ] && [ -d "$s" ] || continue
-  if [ -n "$(find "$s" common -name '*.go' -newer "$dir/cpu.pprof" | head -1)" ]; then
+for s in $list; do
+  dir=results/profile/$s
+  [ -f "$dir/cpu.pprof" ] || continue
+  pkg=$(stage_dirs "$s")
+  if [ -n "$(find "$pkg" common -name '*.go' -newer "$dir/cpu.pprof" | head -1)" ]; then
     echo "report.sh: warning: the profile of $s is older than its sources; --profiles makes a new one" >&2
   fi
   echo "== the CPU table of $s   ($(elapsed "$start"))"

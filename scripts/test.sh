@@ -4,10 +4,17 @@
 #   2. go test -race: the conformance suite, the differential tests, the
 #      seed corpora of the fuzz targets, and the unit tests
 #   3. every benchmark once (-benchtime 1x), so that none can rot
-# Exits non-zero on the first failure.
+#   4. ./scripts/report.sh --check: the README's figures against the code they
+#      measured; printed, never a failure (code changes before it is measured)
+# Exits non-zero on the first failure of 1 to 3.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
+case "${1:-}" in
+  "") ;;
+  -h|--help) usage "$0"; exit 0 ;;
+  *) echo "test.sh: takes no arguments (--help says what it runs)" >&2; exit 2 ;;
+esac
 
 # Every package of every module in the workspace shares this prefix.
 all=example.com/userperf/...
@@ -22,4 +29,8 @@ go test -race "$all"
 echo "== every benchmark once   ($(elapsed "$start"))"
 go test -run '^$' -bench . -benchtime 1x "$all"
 
-echo "== all checks passed in $(elapsed "$start")"
+echo "== figures against the code they measured   ($(elapsed "$start"))"
+verdict="every figure measured the code at HEAD"
+./scripts/report.sh --check || verdict="stale figures above: regenerate them before a release (not a test failure)"
+
+echo "== all checks passed in $(elapsed "$start"); figures: $verdict"

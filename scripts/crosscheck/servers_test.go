@@ -16,6 +16,7 @@ import (
 
 	"example.com/userperf/common/apitest"
 	"example.com/userperf/common/user"
+	"example.com/userperf/scripts/internal/stages"
 	"example.com/userperf/scripts/internal/stageserver"
 )
 
@@ -34,11 +35,11 @@ func TestStageServersAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stages := stageFolders(t, root)
-	if len(stages) < 2 {
-		t.Fatalf("found %d stages in %s; need two to compare", len(stages), root)
+	list := stageFolders(t, root)
+	if len(list) < 2 {
+		t.Fatalf("found %d stages in %s; need two to compare", len(list), root)
 	}
-	binaries := buildAll(t, root, stages)
+	binaries := buildAll(t, root, list)
 	users := user.MustGenerate(user.DefaultCount, user.DefaultSeed)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -70,30 +71,27 @@ func TestStageServersAgree(t *testing.T) {
 	}
 }
 
-// stageFolders lists the stage modules of the workspace.
-func stageFolders(t *testing.T, root string) []string {
-	matches, err := filepath.Glob(filepath.Join(root, "stage*", "go.mod"))
+// stageFolders lists the stages of the workspace, without the floor,
+// which serves bytes made in advance and takes no writes.
+func stageFolders(t *testing.T, root string) []stages.Stage {
+	list, err := stages.List(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stages []string
-	for _, m := range matches {
-		stages = append(stages, filepath.Base(filepath.Dir(m)))
-	}
-	return stages
+	return slices.DeleteFunc(list, func(s stages.Stage) bool { return s.Name == stages.Floor.Name })
 }
 
 // buildAll builds every stage's server into a temporary folder and returns
 // the binaries' paths by stage name.
-func buildAll(t *testing.T, root string, stages []string) map[string]string {
+func buildAll(t *testing.T, root string, list []stages.Stage) map[string]string {
 	bin := t.TempDir()
 	binaries := map[string]string{}
-	for _, stage := range stages {
-		binaries[stage] = filepath.Join(bin, stage)
-		build := exec.Command("go", "build", "-o", binaries[stage], "./"+stage)
+	for _, s := range list {
+		binaries[s.Name] = filepath.Join(bin, s.Name)
+		build := exec.Command("go", "build", "-o", binaries[s.Name], "./"+s.Server)
 		build.Dir = root
 		if out, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("go build ./%s: %v\n%s", stage, err, out)
+			t.Fatalf("go build ./%s: %v\n%s", s.Server, err, out)
 		}
 	}
 	return binaries
@@ -103,7 +101,7 @@ func buildAll(t *testing.T, root string, stages []string) map[string]string {
 func startAll(t *testing.T, binaries map[string]string) []*stageserver.Server {
 	logs := t.TempDir()
 	var servers []*stageserver.Server
-	for _, stage := range slices.Sorted(maps.Keys(binaries)) {
+	for _, stage := range slices.SortedFunc(maps.Keys(binaries), stages.Compare) {
 		s, err := stageserver.Start(stage, binaries[stage], filepath.Join(logs, stage+".log"), "")
 		if err != nil {
 			t.Fatal(err)

@@ -21,6 +21,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
+	"example.com/userperf/scripts/internal/results"
 	"example.com/userperf/scripts/internal/stageserver"
 )
 
@@ -168,40 +169,28 @@ func TestAttackStopsWhenCancelled(t *testing.T) {
 	}
 }
 
-func TestBenchmarkLinesParseAsGoBenchmarks(t *testing.T) {
+func TestResultsParseAsGoBenchmarks(t *testing.T) {
 	s := summary{requests: 2000, errors: 3, p50: 312 * time.Microsecond, p95: time.Millisecond,
-		p99: 2 * time.Millisecond, max: 40 * time.Millisecond, perSecond: 1234.5}
-	text := "machine-cores: 2\n" +
-		fixedRateLine(fixedRateName(100, 1000), s) + "\n" +
-		saturatedLine(saturatedName(32, 100), s) + "\n"
-	r := benchfmt.NewReader(strings.NewReader(text), "stage.txt")
-	var got []string
-	for r.Scan() {
-		res, ok := r.Result().(*benchfmt.Result)
-		if !ok {
-			t.Fatalf("not a result: %v", r.Result())
-		}
-		line := fmt.Sprintf("%s %d", res.Name.Full(), res.Iters)
-		for _, v := range res.Values {
-			if v.OrigUnit != "" { // benchfmt turned ns into sec
-				v.Value, v.Unit = v.OrigValue, v.OrigUnit
-			}
-			line += fmt.Sprintf(" %g %s", v.Value, v.Unit)
-		}
-		if res.GetConfig("machine-cores") != "2" {
-			t.Errorf("%s: header line machine-cores not read", res.Name.Full())
-		}
-		got = append(got, line)
-	}
-	if err := r.Err(); err != nil {
+		p99: 2 * time.Millisecond, max: 40 * time.Millisecond, perSecond: 1234.54}
+	path := filepath.Join(t.TempDir(), "stage.txt")
+	header := []benchfmt.Config{{Key: "machine-cores", Value: []byte("2"), File: true}}
+	rs := []*benchfmt.Result{fixedRateResult(fixedRateName(100, 1000), s), saturatedResult(saturatedName(32, 100), s)}
+	if err := results.WriteFile(path, header, rs); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{
-		"HTTPFixedRate/rate=100/matches=1000 2000 312000 p50-ns 1e+06 p95-ns 2e+06 p99-ns 4e+07 max-ns 3 errors",
-		"HTTPSaturated/conns=32/matches=100 2000 1234.5 req/s 312000 p50-ns 2e+06 p99-ns",
+	text, _ := os.ReadFile(path)
+	want := "machine-cores: 2\n\n" +
+		"BenchmarkHTTPFixedRate/rate=100/matches=1000 2000 312000 p50-ns 1e+06 p95-ns 2e+06 p99-ns 4e+07 max-ns 3 errors\n" +
+		"BenchmarkHTTPSaturated/conns=32/matches=100 2000 1234.5 req/s 312000 p50-ns 2e+06 p99-ns\n"
+	if string(text) != want {
+		t.Errorf("wrote\n%s\nwant\n%s", text, want)
 	}
-	if !slices.Equal(got, want) {
-		t.Errorf("parsed\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	f, err := results.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := f.Median("HTTPFixedRate/rate=100/matches=1000", "p99-sec"); v != 2e-3 || f.Config["machine-cores"] != "2" {
+		t.Errorf("read back p99 %v and header %v", v, f.Config)
 	}
 }
 
@@ -216,17 +205,17 @@ func TestTableComparesWithTheFloor(t *testing.T) {
 	writeTable(&text, rows, false)
 	writeTable(&md, rows, true)
 	wantText := "" +
-		"stage          matches     p50     p95     p99     max  errors  saturated req/s  p50 ÷ floor\n" +
-		"stage0-linear      100  1.50ms  3.00ms  7.00ms   1.20s       3             1139        3.00x\n" +
-		"floor              100   500µs   999µs  2.00ms  9.00ms       0             5128        1.00x\n"
+		"stage          matches      p50      p95      p99      max  errors  saturated req/s  p50 ÷ floor\n" +
+		"stage0-linear      100  1.500ms  3.000ms  7.000ms   1.200s       3             1139        3.00x\n" +
+		"floor              100  500.0µs  999.0µs  2.000ms  9.000ms       0             5128        1.00x\n"
 	if text.String() != wantText {
 		t.Errorf("text table:\n%s\nwant:\n%s", &text, wantText)
 	}
 	wantMD := "" +
 		"| stage | matches | p50 | p95 | p99 | max | errors | saturated req/s | p50 ÷ floor |\n" +
 		"| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n" +
-		"| stage0-linear | 100 | 1.50ms | 3.00ms | 7.00ms | 1.20s | 3 | 1139 | 3.00x |\n" +
-		"| floor | 100 | 500µs | 999µs | 2.00ms | 9.00ms | 0 | 5128 | 1.00x |\n"
+		"| stage0-linear | 100 | 1.500ms | 3.000ms | 7.000ms | 1.200s | 3 | 1139 | 3.00x |\n" +
+		"| floor | 100 | 500.0µs | 999.0µs | 2.000ms | 9.000ms | 0 | 5128 | 1.00x |\n"
 	if md.String() != wantMD {
 		t.Errorf("markdown table:\n%s\nwant:\n%s", &md, wantMD)
 	}

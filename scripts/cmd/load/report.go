@@ -3,36 +3,50 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"time"
+
+	"golang.org/x/perf/benchfmt"
+
+	"example.com/userperf/scripts/internal/results"
 )
 
 // floorName is the pseudo-stage that every stage is compared with.
 const floorName = "floor"
 
-// Benchmark names of the two tests, with their settings as sub-benchmark
-// keys so that benchstat can group and filter by them, like the in-process
-// benchmarks' users=U/matches=M.
+// Benchmark names of the two tests, without the Benchmark prefix (benchfmt
+// adds it), with their settings as sub-benchmark keys so that benchstat can
+// group and filter by them, like the in-process benchmarks' users=U/matches=M.
 func fixedRateName(rate, matches int) string {
-	return fmt.Sprintf("BenchmarkHTTPFixedRate/rate=%d/matches=%d", rate, matches)
+	return fmt.Sprintf("HTTPFixedRate/rate=%d/matches=%d", rate, matches)
 }
 
 func saturatedName(conns, matches int) string {
-	return fmt.Sprintf("BenchmarkHTTPSaturated/conns=%d/matches=%d", conns, matches)
+	return fmt.Sprintf("HTTPSaturated/conns=%d/matches=%d", conns, matches)
 }
 
-// fixedRateLine is one round of the open-loop test in Go benchmark format:
-// the iterations are the requests sent, the values are latencies in
+// fixedRateResult is one round of the open-loop test as a Go benchmark
+// result: the iterations are the requests sent, the values are latencies in
 // nanoseconds (benchstat shows them as seconds) and the failed requests.
-func fixedRateLine(name string, s summary) string {
-	return fmt.Sprintf("%s %d %d p50-ns %d p95-ns %d p99-ns %d max-ns %d errors",
-		name, s.requests, s.p50.Nanoseconds(), s.p95.Nanoseconds(), s.p99.Nanoseconds(), s.max.Nanoseconds(), s.errors)
+func fixedRateResult(name string, s summary) *benchfmt.Result {
+	return &benchfmt.Result{Name: benchfmt.Name(name), Iters: int(s.requests), Values: []benchfmt.Value{
+		{Value: float64(s.p50.Nanoseconds()), Unit: "p50-ns"},
+		{Value: float64(s.p95.Nanoseconds()), Unit: "p95-ns"},
+		{Value: float64(s.p99.Nanoseconds()), Unit: "p99-ns"},
+		{Value: float64(s.max.Nanoseconds()), Unit: "max-ns"},
+		{Value: float64(s.errors), Unit: "errors"},
+	}}
 }
 
-// saturatedLine is one round of the closed-loop test in Go benchmark format.
-func saturatedLine(name string, s summary) string {
-	return fmt.Sprintf("%s %d %.1f req/s %d p50-ns %d p99-ns",
-		name, s.requests, s.perSecond, s.p50.Nanoseconds(), s.p99.Nanoseconds())
+// saturatedResult is one round of the closed-loop test as a Go benchmark
+// result.
+func saturatedResult(name string, s summary) *benchfmt.Result {
+	return &benchfmt.Result{Name: benchfmt.Name(name), Iters: int(s.requests), Values: []benchfmt.Value{
+		{Value: math.Round(s.perSecond*10) / 10, Unit: "req/s"},
+		{Value: float64(s.p50.Nanoseconds()), Unit: "p50-ns"},
+		{Value: float64(s.p99.Nanoseconds()), Unit: "p99-ns"},
+	}}
 }
 
 // row is one line of the final table: one stage at one result size.
@@ -121,26 +135,5 @@ func writeMarkdown(w io.Writer, cells [][]string) {
 	}
 }
 
-// formatLatency prints d with three significant digits in the unit that
-// suits it: 87.3µs, 1.25ms, 2.10s.
-func formatLatency(d time.Duration) string {
-	switch {
-	case d >= time.Second:
-		return threeDigits(d.Seconds()) + "s"
-	case d >= time.Millisecond:
-		return threeDigits(float64(d)/float64(time.Millisecond)) + "ms"
-	default:
-		return threeDigits(float64(d)/float64(time.Microsecond)) + "µs"
-	}
-}
-
-func threeDigits(v float64) string {
-	switch {
-	case v >= 100:
-		return fmt.Sprintf("%.0f", v)
-	case v >= 10:
-		return fmt.Sprintf("%.1f", v)
-	default:
-		return fmt.Sprintf("%.2f", v)
-	}
-}
+// formatLatency prints d as every table of the project does: 1.436ms.
+func formatLatency(d time.Duration) string { return results.Duration(d.Seconds()) }

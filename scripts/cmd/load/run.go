@@ -13,6 +13,9 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/perf/benchfmt"
+
+	"example.com/userperf/scripts/internal/results"
 	"example.com/userperf/scripts/internal/stageserver"
 )
 
@@ -86,8 +89,8 @@ func run(ctx context.Context, cfg config, stages []stageBinary, stdout, progress
 		}
 	}
 
-	totals := map[string]*tally{}  // stage + " " + test name: every round
-	lines := map[string][]string{} // stage: benchmark lines
+	totals := map[string]*tally{}                // stage + " " + test name: every round
+	measured := map[string][]*benchfmt.Result{} // stage: one result per test and round
 	turn := 0
 	for round := 1; round <= cfg.rounds; round++ {
 		for _, t := range ts {
@@ -109,9 +112,9 @@ func run(ctx context.Context, cfg config, stages []stageBinary, stdout, progress
 				}
 				sum := this.summary()
 				if t.saturated {
-					lines[s.Name] = append(lines[s.Name], saturatedLine(t.name, sum))
+					measured[s.Name] = append(measured[s.Name], saturatedResult(t.name, sum))
 				} else {
-					lines[s.Name] = append(lines[s.Name], fixedRateLine(t.name, sum))
+					measured[s.Name] = append(measured[s.Name], fixedRateResult(t.name, sum))
 				}
 				p.printf("round %d/%d  %-15s %-45s %s", round, cfg.rounds, s.Name, t.name, describe(sum, t, cfg))
 			}
@@ -135,7 +138,7 @@ func run(ctx context.Context, cfg config, stages []stageBinary, stdout, progress
 			})
 		}
 	}
-	return writeResults(cfg, header, servers, lines, rows, stdout)
+	return writeResults(cfg, header, servers, measured, rows, stdout)
 }
 
 // checkAnswers fetches every role from every server once it answers, and
@@ -208,26 +211,26 @@ func describe(s summary, t test, cfg config) string {
 	return d
 }
 
-// resultHeader is the "key: value" lines every result file starts with:
-// those of cfg.header (machine_info of scripts/lib.sh), then this run's.
-func resultHeader(cfg config) (string, error) {
-	var b strings.Builder
+// resultHeader is the configuration every result file starts with: that
+// of cfg.header (machine_info of scripts/lib.sh), then this run's.
+func resultHeader(cfg config) ([]benchfmt.Config, error) {
+	var header []benchfmt.Config
 	if cfg.header != "" {
-		machine, err := os.ReadFile(cfg.header)
-		if err != nil {
-			return "", err
-		}
-		b.Write(machine)
-		if len(machine) > 0 && machine[len(machine)-1] != '\n' {
-			b.WriteByte('\n')
+		var err error
+		if header, err = results.ReadHeader(cfg.header); err != nil {
+			return nil, err
 		}
 	}
-	fmt.Fprintf(&b, "load-generator: vegeta %s, on this machine, over loopback\n", vegetaVersion())
-	fmt.Fprintf(&b, "load-cpus: %s\n", cpuNote(cfg))
-	fmt.Fprintf(&b, "load-fixed-rate: %d req/s for %v per round (open loop)\n", cfg.rate, cfg.duration)
-	fmt.Fprintf(&b, "load-saturated: %d connections for %v per round (closed loop)\n", cfg.conns, cfg.duration)
-	fmt.Fprintf(&b, "load-rounds: %d, stages interleaved, after a %v warm-up\n", cfg.rounds, cfg.warmup)
-	return b.String(), nil
+	for _, kv := range [][2]string{
+		{"load-generator", fmt.Sprintf("vegeta %s, on this machine, over loopback", vegetaVersion())},
+		{"load-cpus", cpuNote(cfg)},
+		{"load-fixed-rate", fmt.Sprintf("%d req/s for %v per round (open loop)", cfg.rate, cfg.duration)},
+		{"load-saturated", fmt.Sprintf("%d connections for %v per round (closed loop)", cfg.conns, cfg.duration)},
+		{"load-rounds", fmt.Sprintf("%d, stages interleaved, after a %v warm-up", cfg.rounds, cfg.warmup)},
+	} {
+		header = append(header, benchfmt.Config{Key: kv[0], Value: []byte(kv[1]), File: true})
+	}
+	return header, nil
 }
 
 // cpuNote says which cores the servers and the load generator ran on.
@@ -263,22 +266,12 @@ func vegetaVersion() string {
 	return "v12"
 }
 
-// headerValue returns the value of key in header's "key: value" lines.
-func headerValue(header, key string) string {
-	for _, line := range strings.Split(header, "\n") {
-		if v, ok := strings.CutPrefix(line, key+": "); ok {
-			return v
-		}
-	}
-	return "unknown"
-}
-
 // writeResults writes one benchmark file per stage and table.md, and prints
-// the table.
-func writeResults(cfg config, header string, servers []*stageserver.Server, lines map[string][]string, rows []row, stdout io.Writer) error {
+// the table. The report adds where and when it was measured to the table.
+func writeResults(cfg config, header []benchfmt.Config, servers []*stageserver.Server,
+	measured map[string][]*benchfmt.Result, rows []row, stdout io.Writer) error {
 	for _, s := range servers {
-		text := header + strings.Join(lines[s.Name], "\n") + "\n"
-		if err := os.WriteFile(filepath.Join(cfg.out, s.Name+".txt"), []byte(text), 0o644); err != nil {
+		if err := results.WriteFile(filepath.Join(cfg.out, s.Name+".txt"), header, measured[s.Name]); err != nil {
 			return err
 		}
 	}
@@ -288,9 +281,7 @@ func writeResults(cfg config, header string, servers []*stageserver.Server, line
 		cfg.conns, time.Duration(cfg.rounds)*cfg.duration)
 	var md bytes.Buffer
 	writeTable(&md, rows, true)
-	fmt.Fprintf(&md, "\n%s\n\nLoad generator: vegeta %s on the same machine; %s. Machine: %s, %s cores, %s, %s.\n",
-		caption, vegetaVersion(), cpuNote(cfg), headerValue(header, "machine-cpu"),
-		headerValue(header, "machine-cores"), headerValue(header, "go-version"), headerValue(header, "date"))
+	fmt.Fprintf(&md, "\n%s\n\nLoad generator: vegeta %s on the same machine; %s.\n", caption, vegetaVersion(), cpuNote(cfg))
 	if err := os.WriteFile(filepath.Join(cfg.out, "table.md"), md.Bytes(), 0o644); err != nil {
 		return err
 	}

@@ -79,14 +79,14 @@ func TestTopCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(out.String(), "\n")
-	if !strings.HasPrefix(lines[0], "CPU time of BenchmarkListByRole/users=10000/matches=100-2 in stage0-linear (250.0µs/op), 100.0ms of samples in 3.000s") {
+	if !strings.HasPrefix(lines[0], "CPU time of BenchmarkListByRole/users=10000/matches=100 in stage0-linear (250.0µs/op), 100.0ms of samples in 3.000s") {
 		t.Errorf("title: %q", lines[0])
 	}
 	if !strings.HasSuffix(lines[2], "main.(*Store).findByRole") {
 		t.Errorf("first row %q does not name the scan", lines[2])
 	}
 	for _, want := range []string{"Allocated bytes of", "Allocated objects of", "slices.Clone[...]",
-		"Measured on Test CPU, 2 cores, go1.26.8, 2026-01-02T03:04:05Z, by ./scripts/profile.sh stage0-linear."} {
+		"Measured on Test CPU (2 cores), go1.26.8, 2026-01-02T03:04Z, commit `8899ddb`, by `./scripts/profile.sh stage0-linear`."} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
@@ -103,6 +103,9 @@ func TestDiffCommand(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "| 65.0 | 0.0 | -65.0 | `main.(*Store).findByRole` |\n") {
 		t.Errorf("the scan's time did not move:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "\nstage1-index: Measured on Test CPU (2 cores), go1.26.8, 2026-01-02T03:04Z, commit `8899ddb`, by `./scripts/profile.sh stage1-index`.\n") {
+		t.Errorf("the diff does not say where each profile was made:\n%s", out.String())
 	}
 	for _, dir := range []string{a, b} {
 		f, err := os.Open(filepath.Join(dir, "cpu.normalized.pprof"))

@@ -111,7 +111,7 @@ func writeRun(t *testing.T, root, stage string, cpu, mem *profile.Profile) strin
 	}
 	bench := strings.Join([]string{
 		"machine-cpu: Test CPU", "machine-cores: 2", "go-version: go1.26.8", "date: 2026-01-02T03:04:05Z",
-		"command: ./scripts/profile.sh " + stage, "profile-bench: BenchmarkListByRole/users=10000/matches=100",
+		"commit: 8899ddb", "command: ./scripts/profile.sh " + stage, "profile-bench: BenchmarkListByRole/users=10000/matches=100",
 		"goos: linux", "goarch: amd64", "pkg: example.com/userperf/" + stage, "cpu: Test CPU",
 		"BenchmarkListByRole/users=10000/matches=100-2   1000   250000 ns/op   110000 B/op   222 allocs/op", "",
 	}, "\n")

@@ -21,6 +21,8 @@ import (
 	"strings"
 
 	"github.com/google/pprof/profile"
+
+	"example.com/userperf/scripts/internal/provenance"
 )
 
 func main() {
@@ -110,7 +112,7 @@ func top(w io.Writer, args []string) error {
 		writeTop(w, s, o.n, o.markdown)
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "%s\nMeasured on %s.\n", legend, r.machine(o.markdown))
+	fmt.Fprintf(w, "%s\n%s\n", legend, provenance.Line(r.config))
 	return nil
 }
 
@@ -151,6 +153,6 @@ func diff(w io.Writer, args []string) error {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "Each share is a percentage of its own profile's total: a function can keep its share while its time shrinks with the total.\n%s\n", legend)
-	fmt.Fprintf(w, "%s measured on %s.\n%s measured on %s.\n", a.stage, a.machine(o.markdown), b.stage, b.machine(o.markdown))
+	fmt.Fprintf(w, "%s: %s\n%s: %s\n", a.stage, provenance.Line(a.config), b.stage, provenance.Line(b.config))
 	return nil
 }

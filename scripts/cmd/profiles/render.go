@@ -6,6 +6,8 @@ import (
 
 	"github.com/google/pprof/profile"
 	"golang.org/x/perf/benchunit"
+
+	"example.com/userperf/scripts/internal/results"
 )
 
 // legend explains what the normalizer merged, under every table.
@@ -75,9 +77,7 @@ func functions(n int, adjective string) string {
 func describe(p *profile.Profile, m measure, total int64) string {
 	switch m {
 	case cpuTime:
-		return fmt.Sprintf("%ss of samples in %ss",
-			benchunit.Scale(float64(total)/1e9, benchunit.Decimal),
-			benchunit.Scale(float64(p.DurationNanos)/1e9, benchunit.Decimal))
+		return fmt.Sprintf("%s of samples in %s", results.Duration(float64(total)/1e9), results.Duration(float64(p.DurationNanos)/1e9))
 	case allocatedBytes:
 		return benchunit.Scale(float64(total), benchunit.Binary) + "B allocated (sampled)"
 	default:
@@ -86,6 +86,4 @@ func describe(p *profile.Profile, m measure, total int64) string {
 }
 
 // perOp formats a benchmark's time per operation: "253.9µs/op".
-func perOp(sec float64) string {
-	return benchunit.Scale(sec, benchunit.Decimal) + "s/op"
-}
+func perOp(sec float64) string { return results.Duration(sec) + "/op" }

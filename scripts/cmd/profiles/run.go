@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/google/pprof/profile"
-	"golang.org/x/perf/benchfmt"
+
+	"example.com/userperf/scripts/internal/results"
 )
 
 // run is what profile.sh leaves in results/profile/<stage>/: bench.txt (the
@@ -16,7 +16,7 @@ import (
 // mem.pprof.
 type run struct {
 	stage     string
-	benchmark string  // the full name, as go test prints it
+	benchmark string  // its name, as go test prints it without -GOMAXPROCS
 	secPerOp  float64 // the benchmark's own measurement, for scale
 	// config holds bench.txt's "key: value" lines: machine-cpu,
 	// machine-cores, go-version, date, command, and go test's pkg.
@@ -43,26 +43,16 @@ func loadRun(dir string) (*run, error) {
 
 // readBench reads the benchmark's result and the configuration it ran with.
 func (r *run) readBench(name string) error {
-	f, err := os.Open(name)
+	f, err := results.Read(name)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	reader := benchfmt.NewReader(f, name)
-	for reader.Scan() {
-		switch rec := reader.Result().(type) {
-		case *benchfmt.SyntaxError:
-			return rec
-		case *benchfmt.Result:
-			r.benchmark = "Benchmark" + rec.Name.String() // benchfmt drops the prefix
-			r.secPerOp, _ = rec.Value("sec/op")
-			for _, c := range rec.Config {
-				r.config[c.Key] = strings.TrimSpace(string(c.Value))
-			}
+	r.config = f.Config
+	for _, m := range f.Measurements() {
+		if m.Unit == "sec/op" {
+			r.benchmark = "Benchmark" + m.Bench
+			r.secPerOp, _ = f.Median(m.Bench, m.Unit)
 		}
-	}
-	if err := reader.Err(); err != nil {
-		return err
 	}
 	if r.benchmark == "" {
 		return fmt.Errorf("%s: no benchmark result (did the benchmark run?)", name)
@@ -82,27 +72,6 @@ func readProfile(name string, n normalizer) (*profile.Profile, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return n.normalize(p), nil
-}
-
-// machine says where, when and by which command the run was made.
-func (r *run) machine(markdown bool) string {
-	c := r.config
-	command := or(c["command"])
-	if markdown {
-		command = "`" + command + "`"
-	}
-	return fmt.Sprintf("%s, %s cores, %s, %s, by %s",
-		or(c["machine-cpu"], c["cpu"]), or(c["machine-cores"]), or(c["go-version"]), or(c["date"]), command)
-}
-
-// or is the first of values that is not empty, or "unknown".
-func or(values ...string) string {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return "unknown"
 }
 
 // writeProfile writes p to name, creating or replacing it.

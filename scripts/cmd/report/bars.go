@@ -114,10 +114,9 @@ func addBars(p *plot.Plot, all []series, logScale bool, format func(float64) str
 		l.Offset = vg.Point{X: b.offset, Y: 2}
 		p.Add(l)
 	}
-	p.Legend.Top = true // on the right, where the later stages' bars are short
 	if logScale {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = logTicks{tickSeconds}
+		p.Y.Tick.Marker = logTicks{format}
 		p.Y.Min = math.Pow(10, math.Floor(math.Log10(p.Y.Min)))
 		p.Y.Max *= 10 // room for the labels above the tallest bar
 	} else {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"go/doc"
 	"go/parser"
@@ -10,64 +9,21 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+
+	"example.com/userperf/scripts/internal/provenance"
+	"example.com/userperf/scripts/internal/results"
+	"example.com/userperf/scripts/internal/stages"
 )
-
-// block is generated text for the markers
-// <!-- BEGIN GENERATED: name --> and <!-- END GENERATED: name --> of a markdown file.
-type block struct{ name, content string }
-
-// replaceBlock puts content between the markers of block name in doc.
-func replaceBlock(doc, name, content string) (string, error) {
-	begin, end := "<!-- BEGIN GENERATED: "+name+" -->", "<!-- END GENERATED: "+name+" -->"
-	i, j := strings.Index(doc, begin), strings.Index(doc, end)
-	if i < 0 || j < i || strings.Count(doc, begin) != 1 || strings.Count(doc, end) != 1 {
-		return "", fmt.Errorf("want one %s followed by one %s", begin, end)
-	}
-	return doc[:i+len(begin)] + "\n" + content + doc[j:], nil
-}
-
-// updateFile replaces the blocks in the markdown file at path, and writes
-// it only if that changed it. A block without markers is an error, after
-// the others have been replaced.
-func updateFile(path string, blocks ...block) error {
-	old, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	text := string(old)
-	var errs []error
-	for _, b := range blocks {
-		replaced, err := replaceBlock(text, b.name, b.content)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", path, err))
-			continue
-		}
-		text = replaced
-	}
-	if text != string(old) {
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			return err
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// stageDir is the folder of a stage's package; the floor lives in common.
-func stageDir(root, stage string) string {
-	if stage == "floor" {
-		return filepath.Join(root, "common", "floor")
-	}
-	return filepath.Join(root, stage)
-}
 
 // describe says what a stage changes, for the README's table: the title of
 // its chapter ("# Stage 1: an index" gives "an index"), or else the start
 // of its package comment ("Package floor is the limit of ...: ..." gives
 // "the limit of ...").
-func describe(root, stage string) string {
-	dir := stageDir(root, stage)
+func describe(root string, s stages.Stage) string {
+	dir := filepath.Join(root, filepath.FromSlash(s.Dir))
 	if readme, err := os.ReadFile(filepath.Join(dir, "README.md")); err == nil {
 		title, _, _ := strings.Cut(string(readme), "\n")
 		if _, what, ok := strings.Cut(title, ": "); ok && strings.HasPrefix(title, "# ") {
@@ -80,12 +36,12 @@ func describe(root, stage string) string {
 		if err != nil || f.Doc == nil || strings.HasSuffix(file, "_test.go") {
 			continue
 		}
-		s := new(doc.Package).Synopsis(f.Doc.Text())
-		for _, prefix := range []string{"Command " + stage + " ", "Package " + f.Name.Name + " ", "is "} {
-			s = strings.TrimPrefix(s, prefix)
+		synopsis := new(doc.Package).Synopsis(f.Doc.Text())
+		for _, prefix := range []string{"Command " + s.Name + " ", "Package " + f.Name.Name + " ", "is "} {
+			synopsis = strings.TrimPrefix(synopsis, prefix)
 		}
-		s, _, _ = strings.Cut(s, ":")
-		return strings.TrimSuffix(s, ".")
+		synopsis, _, _ = strings.Cut(synopsis, ":")
+		return strings.TrimSuffix(synopsis, ".")
 	}
 	return ""
 }
@@ -101,7 +57,7 @@ func goToolBenchstat(args ...string) (string, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return "", fmt.Errorf("go tool benchstat %s: %v: %s", strings.Join(args, " "), err, stderr.String())
+		return "", fmt.Errorf("go tool benchstat %s: %v: %s", shellQuote(args), err, stderr.String())
 	}
 	return string(out), nil
 }
@@ -109,42 +65,56 @@ func goToolBenchstat(args ...string) (string, error) {
 // benchstatFilter keeps the tables a chapter discusses: time and allocations.
 const benchstatFilter = ".unit:(sec/op OR allocs/op)"
 
-// benchstatBlock compares stage i of rs with the stage before it and with
-// the first stage (stage 0 shows its own figures), as benchstat prints them.
-func benchstatBlock(rs *resultSet, i int, benchstat benchstatRunner) (string, error) {
-	s := rs.stages[i]
-	bases := []*stageResult{nil}
+// benchstatBlock compares stage i of files with the stage before it and
+// with the first stage (the first shows its own figures), as benchstat
+// prints them.
+func benchstatBlock(files []*results.File, i int, benchstat benchstatRunner) (string, error) {
+	bases := []*results.File{nil}
 	if i > 0 {
-		bases = []*stageResult{rs.stages[i-1]}
+		bases = []*results.File{files[i-1]}
 		if i > 1 {
-			bases = append(bases, rs.stages[0])
+			bases = append(bases, files[0])
 		}
 	}
 	var b strings.Builder
+	measured := []*results.File{files[i]}
 	for _, base := range bases {
 		args := []string{"-ignore", "pkg", "-filter", benchstatFilter}
 		if base != nil {
-			args = append(args, base.name+"="+base.file)
+			args = append(args, base.Name+"="+base.Path)
+			measured = append(measured, base)
 		}
-		args = append(args, s.name+"="+s.file)
+		args = append(args, files[i].Name+"="+files[i].Path)
 		out, err := benchstat(args...)
 		if err != nil {
 			return "", err
 		}
 		if base == nil {
-			fmt.Fprintf(&b, "%s on its own:\n\n", s.name)
+			fmt.Fprintf(&b, "%s on its own:\n\n", files[i].Name)
 		} else {
-			fmt.Fprintf(&b, "%s against %s:\n\n", s.name, base.name)
+			fmt.Fprintf(&b, "%s against %s:\n\n", files[i].Name, base.Name)
 		}
-		fmt.Fprintf(&b, "```\n%s```\n\n`go tool benchstat %s`\n\n", tablesOnly(out), quoteFilter(args))
+		fmt.Fprintf(&b, "```\n%s```\n\n`go tool benchstat %s`\n\n", tablesOnly(out), shellQuote(args))
 	}
-	fmt.Fprintf(&b, "Measured on %s.\n", rs.machine())
-	return b.String(), nil
+	return b.String() + provenanceOf(measured...), nil
 }
 
-// quoteFilter is args as a shell command line: the filter needs quotes.
-func quoteFilter(args []string) string {
-	return strings.Replace(strings.Join(args, " "), benchstatFilter, "'"+benchstatFilter+"'", 1)
+// provenanceOf is the provenance of figures from files: one line if they
+// were measured together, as compare.sh's are, or else one line per file,
+// after its name.
+func provenanceOf(files ...*results.File) string {
+	lines := map[string]bool{}
+	for _, f := range files {
+		lines[provenance.Line(f.Config)] = true
+	}
+	if len(lines) == 1 {
+		return provenance.Line(files[0].Config) + "\n"
+	}
+	var b strings.Builder
+	for _, f := range files {
+		fmt.Fprintf(&b, "%s: %s\n\n", f.Name, provenance.Line(f.Config))
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // tablesOnly is benchstat's output from its first table on, without the
@@ -158,4 +128,19 @@ func tablesOnly(out string) string {
 		lines[i] = strings.TrimRight(l, " \t")
 	}
 	return strings.Join(lines, "\n") + "\n"
+}
+
+// plainWord is an argument that a shell takes as it is.
+var plainWord = regexp.MustCompile(`^[A-Za-z0-9_./=:,+@%-]+$`)
+
+// shellQuote is args as a command line to paste into a shell.
+func shellQuote(args []string) string {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = a
+		if !plainWord.MatchString(a) {
+			quoted[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(quoted, " ")
 }

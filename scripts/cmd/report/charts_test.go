@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -41,15 +42,11 @@ func checkSVG(t *testing.T, file string, want ...string) {
 }
 
 func TestMakeCharts(t *testing.T) {
-	compare := readFixture(t)
+	compare := readFixture(t, false)
 	loadDir := t.TempDir()
 	writeLoad(t, loadDir)
-	load, err := readResultSet(loadDir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
-	charts, err := makeCharts(dir, "svg", compare, load)
+	charts, err := makeCharts(dir, "svg", compare, readDir(t, loadDir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,36 +54,49 @@ func TestMakeCharts(t *testing.T) {
 		t.Fatalf("%d charts, want 4: %v", len(charts), charts)
 	}
 	file := func(name string) string { return filepath.Join(dir, name+".svg") }
-	checkSVG(t, file("time-per-stage"), "stage0-linear", "stage1-index", "floor", "200.0µs", "50.00µs", "100.0ns", "1,000 matches")
-	checkSVG(t, file("allocs-per-stage"), "222", "2033", "215")
-	checkSVG(t, file("time-vs-users"), "stage0-linear", "floor", "100000")
+	footer := "Measured on Test CPU (2 cores), go1.26.8, 2026-01-02T03:04Z, commit `8899ddb`,"
+	checkSVG(t, file("time-per-stage"), "stage0", "linear", "floor", "200.0µs", "50.00µs", "100.0ns", "1,000 matches",
+		footer, "by `./scripts/compare.sh --rounds 3`.")
+	checkSVG(t, file("allocs-per-stage"), "222", "2033", "215", footer)
+	checkSVG(t, file("time-vs-users"), "stage0-linear", "floor", "100000", footer)
 	if data, _ := os.ReadFile(file("time-per-stage")); !strings.Contains(string(data), "Arial,Helvetica,sans-serif") {
 		t.Error("the SVG names no fallback for the font it does not embed")
 	}
-	checkSVG(t, file("http-percentiles"), "p50", "p99", "1.500ms", "800.0µs", "100 matches at 100 requests/s", "1000 matches at 100 requests/s")
+	checkSVG(t, file("http-percentiles"), "p50", "p99", "1.500ms", "800.0µs", "100 matches at 100 requests/s",
+		"1000 matches at 100 requests/s", footer, "by `./scripts/load.sh --quick`.")
+	if _, err := os.Stat(file("writes-and-memory")); err == nil {
+		t.Error("a chart of writes without write results")
+	}
+}
+
+func TestMakeChartsOfWritesAndMemory(t *testing.T) {
+	dir := t.TempDir()
+	charts, err := makeCharts(dir, "svg", readFixture(t, true), nil)
+	if err != nil || len(charts) != 4 || charts[3].file != "writes-and-memory.svg" {
+		t.Fatalf("charts %v, error %v; want the three of compare and writes-and-memory", charts, err)
+	}
+	checkSVG(t, filepath.Join(dir, "writes-and-memory.svg"), "Time of one Add and one Delete", "3.000µs", "9.000µs",
+		"Heap held per user", "700.0B", "1.465KiB", "commit `8899ddb`")
 }
 
 func TestMakeChartsWithoutLoad(t *testing.T) {
-	charts, err := makeCharts(t.TempDir(), "svg", readFixture(t), nil)
+	charts, err := makeCharts(t.TempDir(), "svg", readFixture(t, false), nil)
 	if err != nil || len(charts) != 3 {
 		t.Errorf("without load results: %d charts, error %v; want 3", len(charts), err)
 	}
 }
 
 func TestMakeChartsWithoutResults(t *testing.T) {
-	rs := readFixture(t)
-	for _, s := range rs.stages {
-		s.samples = map[measurement][]float64{}
-	}
-	if _, err := makeCharts(t.TempDir(), "svg", rs, nil); err == nil {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "stage0-linear.txt"), header+"BenchmarkOther-2 1 1 ns/op\n")
+	if _, err := makeCharts(t.TempDir(), "svg", readDir(t, dir), nil); err == nil {
 		t.Error("no ListByRole results: no error")
 	}
 }
 
-func TestTickSeconds(t *testing.T) {
-	for sec, want := range map[float64]string{10: "10s", 1e-3: "1ms", 1e-4: "100µs", 2.5e-6: "2.5µs", 1e-8: "10ns"} {
-		if got := tickSeconds(sec); got != want {
-			t.Errorf("tickSeconds(%v) = %q, want %q", sec, got, want)
-		}
+func TestFooterLines(t *testing.T) {
+	got := footerLines("Measured on X, commit `abc1234`, by `./scripts/compare.sh --thorough`.")
+	if want := []string{"Measured on X, commit `abc1234`,", "by `./scripts/compare.sh --thorough`."}; !slices.Equal(got, want) {
+		t.Errorf("footerLines = %q, want %q", got, want)
 	}
 }

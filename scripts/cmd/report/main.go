@@ -1,5 +1,12 @@
 // Command report turns the latest results into the charts and the tables of
-// the READMEs; scripts/report.sh runs it. It reads
+// the READMEs; scripts/report.sh runs it.
+//
+//	report [flags]                  write the charts and the generated blocks
+//	report check                    list the blocks and charts that no longer measure the code
+//	report block [-file F -name N] -- BENCHSTAT_ARGS...
+//	                                benchstat's tables as a generated block, with their provenance
+//
+// Without a subcommand it reads
 //
 //	results/compare/latest/<stage>.txt   compare.sh's benchmarks (required)
 //	results/load/latest/<stage>.txt      load.sh's HTTP tests, and its table.md (if present)
@@ -7,7 +14,8 @@
 //
 // and writes docs/charts/*.svg and the generated blocks of README.md (stages,
 // charts, load) and of every stage's README.md (benchstat, profile). Text
-// outside the blocks is never touched.
+// outside the blocks is never touched. Every block and chart ends with the
+// provenance line of its results: machine, date, commit and command.
 package main
 
 import (
@@ -17,32 +25,62 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"example.com/userperf/scripts/internal/provenance"
+	"example.com/userperf/scripts/internal/results"
+	"example.com/userperf/scripts/internal/stages"
 )
 
 func main() {
-	var o options
-	flag.StringVar(&o.root, "root", ".", "the repository: README.md and the stage folders")
-	flag.StringVar(&o.compare, "compare", "results/compare/latest", "compare.sh's results")
-	flag.StringVar(&o.load, "load", "results/load/latest", "load.sh's results, if any")
-	flag.StringVar(&o.profiles, "profiles", "results/profile", "folder of <stage>/top.md profile tables, if any")
-	flag.StringVar(&o.charts, "charts", "docs/charts", "where the charts go, under -root")
-	flag.StringVar(&o.png, "png", "", "also draw the charts as PNG into this folder, to look at them")
-	flag.Parse()
-	if err := o.run(); err != nil {
+	var err error
+	switch sub := append(os.Args[1:], "")[0]; sub {
+	case "check":
+		var ok bool
+		if ok, err = check(os.Stdout, "."); err == nil && !ok {
+			os.Exit(1)
+		}
+	case "block":
+		err = handBlock(os.Stdout, os.Args[2:], goToolBenchstat)
+	default:
+		err = generate(os.Args[1:])
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
-		os.Exit(1)
+		os.Exit(2)
 	}
 }
 
-// options are the command's flags.
+// options are the flags of the command without a subcommand.
 type options struct{ root, compare, load, profiles, charts, png string }
 
+func generate(args []string) error {
+	var o options
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	fs.StringVar(&o.root, "root", ".", "the repository: README.md and the stage folders")
+	fs.StringVar(&o.compare, "compare", "results/compare/latest", "compare.sh's results")
+	fs.StringVar(&o.load, "load", "results/load/latest", "load.sh's results, if any")
+	fs.StringVar(&o.profiles, "profiles", "results/profile", "folder of <stage>/top.md profile tables, if any")
+	fs.StringVar(&o.charts, "charts", "docs/charts", "where the charts go, under -root")
+	fs.StringVar(&o.png, "png", "", "also draw the charts as PNG into this folder, to look at them")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unknown subcommand %q: want check or block", fs.Arg(0))
+	}
+	return o.run()
+}
+
 func (o options) run() error {
-	compare, err := readResultSet(o.compare)
+	compare, err := results.ReadDir(o.compare)
 	if err != nil {
 		return err
 	}
 	load, loadTable, err := o.readLoad()
+	if err != nil {
+		return err
+	}
+	list, err := stages.List(o.root)
 	if err != nil {
 		return err
 	}
@@ -59,38 +97,56 @@ func (o options) run() error {
 			return err
 		}
 	}
-	blocks := []block{
-		{"stages", stagesTable(compare, func(s string) string { return describe(o.root, s) })},
-		{"charts", chartsBlock(o.charts, charts, compare)},
+	about := func(name string) (change, chapter string) {
+		for _, s := range list {
+			if s.Name == name {
+				return describe(o.root, s), o.chapter(s)
+			}
+		}
+		return "", "" // measured, but no longer in the workspace
+	}
+	blocks := []provenance.Block{
+		{Name: "stages", Content: stagesTable(compare, about)},
+		{Name: "charts", Content: chartsBlock(o.charts, charts, compare, load)},
 	}
 	if loadTable != "" {
-		blocks = append(blocks, block{"load", loadBlock(loadTable, load)})
+		blocks = append(blocks, provenance.Block{Name: "load", Content: loadBlock(loadTable, load)})
 	}
 	o.update(filepath.Join(o.root, "README.md"), blocks)
-	for i, s := range compare.stages {
-		readme := filepath.Join(o.root, s.name, "README.md")
-		if _, err := os.Stat(readme); s.name == "floor" || err != nil {
-			continue // the floor and a stage without a chapter have nowhere to go
+	for i, f := range compare {
+		_, chapter := about(f.Name)
+		if chapter == "" {
+			continue // the floor, and a stage without a chapter, have nowhere to go
 		}
 		stat, err := benchstatBlock(compare, i, goToolBenchstat)
 		if err != nil {
 			return err
 		}
-		blocks := []block{{"benchstat", stat}}
-		if top, err := os.ReadFile(filepath.Join(o.profiles, s.name, "top.md")); err == nil {
-			blocks = append(blocks, block{"profile", string(top)})
+		blocks := []provenance.Block{{Name: "benchstat", Content: stat}}
+		if top, err := os.ReadFile(filepath.Join(o.profiles, f.Name, "top.md")); err == nil {
+			blocks = append(blocks, provenance.Block{Name: "profile", Content: string(top)})
 		}
-		o.update(readme, blocks)
+		o.update(filepath.Join(o.root, filepath.FromSlash(chapter)), blocks)
 	}
 	return nil
 }
 
+// chapter is the README.md of stage s relative to the root, or "" if it
+// has none. The floor is not a step and has no chapter.
+func (o options) chapter(s stages.Stage) string {
+	path := s.Dir + "/README.md"
+	if _, err := os.Stat(filepath.Join(o.root, filepath.FromSlash(path))); s.Name == stages.Floor.Name || err != nil {
+		return ""
+	}
+	return path
+}
+
 // readLoad reads load.sh's results and table, or nothing if there are none.
-func (o options) readLoad() (*resultSet, string, error) {
+func (o options) readLoad() ([]*results.File, string, error) {
 	if _, err := os.Stat(o.load); errors.Is(err, fs.ErrNotExist) {
 		return nil, "", nil
 	}
-	load, err := readResultSet(o.load)
+	load, err := results.ReadDir(o.load)
 	if err != nil { // an interrupted load.sh should not hold the rest back
 		fmt.Fprintf(os.Stderr, "report: warning: no load table or chart: %v\n", err)
 		return nil, "", nil
@@ -105,11 +161,11 @@ func (o options) readLoad() (*resultSet, string, error) {
 // update replaces blocks in one markdown file and says so. A block whose
 // markers are missing is reported and skipped: a chapter being written may
 // not have them yet, and the others still get their figures.
-func (o options) update(path string, blocks []block) {
-	err := updateFile(path, blocks...)
+func (o options) update(path string, blocks []provenance.Block) {
+	err := provenance.UpdateFile(path, blocks...)
 	var names []string
 	for _, b := range blocks {
-		names = append(names, b.name)
+		names = append(names, b.Name)
 	}
 	fmt.Printf("updated %s %v\n", path, names)
 	if err != nil {

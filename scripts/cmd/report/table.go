@@ -7,6 +7,9 @@ import (
 	"strings"
 
 	"golang.org/x/perf/benchunit"
+
+	"example.com/userperf/scripts/internal/provenance"
+	"example.com/userperf/scripts/internal/results"
 )
 
 // headline is the benchmark of the README's table: the case study's main
@@ -18,63 +21,110 @@ const headline = "ListByRole/users=10000/matches=100"
 // same footing as the stages.
 const throughEcho = "ServeHTTP/users=10000/matches=100"
 
+// The columns that appear once the results hold them: what one write
+// costs, and what the stage's data structure holds per user.
+const (
+	writeBench = "Write/users=10000" // one Add and one Delete through the stage
+	buildBench = "Build/users=10000"
+	heldUnit   = "held-B/user"
+)
+
+// has reports whether any of files measured bench in unit.
+func has(files []*results.File, bench, unit string) bool {
+	for _, f := range files {
+		if f.Runs(bench, unit) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// bytesPerUser formats a byte count as benchstat does: 812.0B, 1.465KiB.
+func bytesPerUser(b float64) string { return benchunit.Scale(b, benchunit.Binary) + "B" }
+
 // stagesTable is the README's table: for every stage, what it changes, the
 // median time of the headline benchmark, the speed-up against the previous
-// stage and against the first, the allocations per request, and the time
-// of the same request through the Echo handler.
-func stagesTable(rs *resultSet, change func(stage string) string) string {
+// stage and against the first, the allocations per request, the time of
+// the same request through the Echo handler, and, where the results have
+// them, the time of one write and the heap held per user.
+func stagesTable(files []*results.File, about func(stage string) (change, chapter string)) string {
+	withWrite, withHeld := has(files, writeBench, "sec/op"), has(files, buildBench, heldUnit)
+	head := []string{"stage", "change", "time/op", "speed-up vs previous", "speed-up vs " + files[0].Name, "allocs/op", "through Echo"}
+	align := "|---|---|---:|---:|---:|---:|---:|"
+	if withWrite {
+		head, align = append(head, "write"), align+"---:|"
+	}
+	if withHeld {
+		head, align = append(head, "held/user"), align+"---:|"
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "| stage | change | time/op | speed-up vs previous | speed-up vs %s | allocs/op | through Echo |\n", rs.stages[0].name)
-	b.WriteString("|---|---|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(&b, "| %s |\n%s\n", strings.Join(head, " | "), align)
 	var first, previous float64 // 0 where unknown
 	runs := 0
-	for i, s := range rs.stages {
-		t, ok := s.median(headline, "sec/op")
-		allocs, okAllocs := s.median(headline, "allocs/op")
-		cells := []string{link(s.name), change(s.name), "—", "—", "—", "—", "—"}
-		if ok && t > 0 {
-			cells[2] = seconds(t)
+	for i, f := range files {
+		change, chapter := about(f.Name)
+		cells := []string{link(f.Name, chapter), change, "—", "—", "—", "—", "—"}
+		t, ok := f.Median(headline, "sec/op")
+		if !ok || t <= 0 {
+			t = 0
+		} else {
+			cells[2] = results.Duration(t)
 			if i == 0 {
 				first = t
 			}
-			if i > 0 && previous > 0 && s.name != "floor" {
+			if i > 0 && previous > 0 && f.Name != "floor" {
 				cells[3] = speedup(previous / t)
 			}
-			if i > 0 && first > 0 && s.name != "floor" {
+			if i > 0 && first > 0 && f.Name != "floor" {
 				cells[4] = speedup(first / t)
 			}
-			runs = max(runs, s.runs(headline, "sec/op"))
-		} else {
-			t = 0
+			runs = max(runs, f.Runs(headline, "sec/op"))
 		}
 		previous = t
-		if okAllocs {
+		if allocs, ok := f.Median(headline, "allocs/op"); ok {
 			cells[5] = fmt.Sprintf("%.0f", allocs)
 		}
-		if te, ok := s.median(throughEcho, "sec/op"); ok && te > 0 {
-			cells[6] = seconds(te)
+		if te, ok := f.Median(throughEcho, "sec/op"); ok && te > 0 {
+			cells[6] = results.Duration(te)
+		}
+		if withWrite {
+			cells = append(cells, cell(f, writeBench, "sec/op", results.Duration))
+		}
+		if withHeld {
+			cells = append(cells, cell(f, buildBench, heldUnit, bytesPerUser))
 		}
 		fmt.Fprintf(&b, "| %s |\n", strings.Join(cells, " | "))
 	}
 	fmt.Fprintf(&b, "\nMedian of %d runs of `Benchmark%s`: the lookup and the JSON encoding of the 100 users "+
 		"with role admin among 10,000, in process. A speed-up is the other stage's time divided by this one's. "+
 		"Through Echo: the median of `Benchmark%s`, the same request through the Echo handler. "+
-		"The floor serves bytes encoded in advance: the limit of this path, not a step, so it gets no speed-up.\n",
+		"The floor serves bytes encoded in advance: the limit of this path, not a step, so it gets no speed-up.",
 		runs, headline, throughEcho)
-	fmt.Fprintf(&b, "Measured on %s.\n", rs.machine())
+	if withWrite {
+		fmt.Fprintf(&b, " Write: the median of `Benchmark%s`, one Add and one Delete through the stage.", writeBench)
+	}
+	if withHeld {
+		fmt.Fprintf(&b, " Held/user: the heap the stage holds per user (`%s` of `Benchmark%s`).", heldUnit, buildBench)
+	}
+	fmt.Fprintf(&b, "\n%s\n", provenance.Line(files[0].Config))
 	return b.String()
 }
 
-// link is the stage's name linked to its chapter; the floor has none.
-func link(stage string) string {
-	if stage == "floor" {
-		return "floor"
+// cell is f's median of bench in unit, formatted, or a dash.
+func cell(f *results.File, bench, unit string, format func(float64) string) string {
+	if v, ok := f.Median(bench, unit); ok {
+		return format(v)
 	}
-	return fmt.Sprintf("[%s](%s/README.md)", stage, stage)
+	return "—"
 }
 
-// seconds formats a time as benchstat does: 253.9µs.
-func seconds(sec float64) string { return benchunit.Scale(sec, benchunit.Decimal) + "s" }
+// link is the stage's name linked to its chapter, if it has one.
+func link(stage, chapter string) string {
+	if chapter == "" {
+		return stage
+	}
+	return fmt.Sprintf("[%s](%s)", stage, chapter)
+}
 
 // speedup formats a ratio: 4.7x, 16x, 3200x.
 func speedup(r float64) string {
@@ -84,19 +134,27 @@ func speedup(r float64) string {
 	return fmt.Sprintf("%.0fx", r)
 }
 
-// chartsBlock shows the charts, which are in dir, in the README.
-func chartsBlock(dir string, charts []chart, rs *resultSet) string {
+// chartsBlock shows the charts, which are in dir, in the README, with the
+// provenance of the benchmarks and, if a chart comes from them, of the
+// load test.
+func chartsBlock(dir string, charts []chart, compare, load []*results.File) string {
 	var b strings.Builder
+	fromLoad := false
 	for _, c := range charts {
 		fmt.Fprintf(&b, "![%s](%s)\n\n", c.title, path.Join(filepath.ToSlash(dir), c.file))
+		fromLoad = fromLoad || c.fromLoad
 	}
-	fmt.Fprintf(&b, "Measured on %s.\n", rs.machine())
+	if !fromLoad {
+		fmt.Fprintf(&b, "%s\n", provenance.Line(compare[0].Config))
+		return b.String()
+	}
+	fmt.Fprintf(&b, "Benchmarks: %s\n\nHTTP: %s\n", provenance.Line(compare[0].Config), provenance.Line(load[0].Config))
 	return b.String()
 }
 
 // loadBlock is the table that load.sh wrote (table.md: latencies at a fixed
-// rate, saturated throughput, each stage against the floor), and the command
-// that measured it.
-func loadBlock(table string, load *resultSet) string {
-	return strings.TrimSpace(table) + "\n\nMeasured on " + load.machine() + ".\n"
+// rate, saturated throughput, each stage against the floor), and where,
+// when and by which command it was measured.
+func loadBlock(table string, load []*results.File) string {
+	return strings.TrimSpace(table) + "\n\n" + provenance.Line(load[0].Config) + "\n"
 }

@@ -1,13 +1,22 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
+// about is what the tables say of a fixture stage: a change, and a chapter
+// for every stage but the floor.
+func about(stage string) (change, chapter string) {
+	if stage == "floor" {
+		return "change of floor", ""
+	}
+	return "change of " + stage, stage + "/README.md"
+}
+
 func TestStagesTable(t *testing.T) {
-	rs := readFixture(t)
-	got := stagesTable(rs, func(stage string) string { return "change of " + stage })
+	got := stagesTable(readFixture(t, false), about)
 	want := "| stage | change | time/op | speed-up vs previous | speed-up vs stage0-linear | allocs/op | through Echo |\n" +
 		"|---|---|---:|---:|---:|---:|---:|\n" +
 		"| [stage0-linear](stage0-linear/README.md) | change of stage0-linear | 200.0µs | — | — | 222 | 400.5µs |\n" +
@@ -16,19 +25,38 @@ func TestStagesTable(t *testing.T) {
 	if !strings.HasPrefix(got, want) {
 		t.Errorf("table:\n%s\nwant it to start with:\n%s", got, want)
 	}
-	for _, line := range []string{"Median of 3 runs of `BenchmarkListByRole/users=10000/matches=100`",
-		"Measured on Test CPU, 2 cores, go1.26.8, 2026-01-02T03:04:05Z, by `./scripts/compare.sh --rounds 3`."} {
+	for _, line := range []string{"Median of 3 runs of `BenchmarkListByRole/users=10000/matches=100`", "\n" + fixtureLine + "\n"} {
 		if !strings.Contains(got, line) {
 			t.Errorf("table lacks %q:\n%s", line, got)
+		}
+	}
+	if strings.Contains(got, "write") || strings.Contains(got, "held") {
+		t.Errorf("results without writes, but the table has their columns:\n%s", got)
+	}
+}
+
+func TestStagesTableWithWritesAndMemory(t *testing.T) {
+	got := stagesTable(readFixture(t, true), about)
+	for _, want := range []string{
+		"| allocs/op | through Echo | write | held/user |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n",
+		"| 222 | 400.5µs | 3.000µs | 700.0B |\n",
+		"| 215 | 100.5µs | 9.000µs | 1.465KiB |\n",
+		"| floor | change of floor | 100.0ns | — | — | 0 | 700.0ns | — | — |\n",
+		"Write: the median of `BenchmarkWrite/users=10000`",
+		"(`held-B/user` of `BenchmarkBuild/users=10000`)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("table lacks %q:\n%s", want, got)
 		}
 	}
 }
 
 func TestStagesTableWithoutTheHeadline(t *testing.T) {
-	rs := readFixture(t)
-	rs.stages[1].samples = map[measurement][]float64{}
-	got := stagesTable(rs, func(string) string { return "x" })
-	if !strings.Contains(got, "| [stage1-index](stage1-index/README.md) | x | — | — | — | — | — |\n") {
+	dir := t.TempDir()
+	writeCompare(t, dir)
+	writeFile(t, filepath.Join(dir, "stage1-index.txt"), header+"BenchmarkOther-2 1 1 ns/op\n")
+	got := stagesTable(readDir(t, dir), func(string) (string, string) { return "x", "" })
+	if !strings.Contains(got, "| stage1-index | x | — | — | — | — | — |\n") {
 		t.Errorf("a stage without results should have dashes:\n%s", got)
 	}
 	if !strings.Contains(got, "| floor | x | 100.0ns | — | — | 0 | 700.0ns |") {
@@ -45,14 +73,21 @@ func TestSpeedup(t *testing.T) {
 }
 
 func TestChartsAndLoadBlocks(t *testing.T) {
-	rs := readFixture(t)
-	charts := chartsBlock("docs/charts", []chart{{"time-per-stage.svg", "Time per stage"}}, rs)
-	if !strings.HasPrefix(charts, "![Time per stage](docs/charts/time-per-stage.svg)\n") ||
-		!strings.Contains(charts, "Measured on Test CPU") {
+	compare := readFixture(t, false)
+	loadDir := t.TempDir()
+	writeLoad(t, loadDir)
+	load := readDir(t, loadDir)
+	charts := chartsBlock("docs/charts", []chart{{"time-per-stage.svg", "Time per stage", false}}, compare, nil)
+	if charts != "![Time per stage](docs/charts/time-per-stage.svg)\n\n"+fixtureLine+"\n" {
 		t.Errorf("charts block:\n%s", charts)
 	}
-	load := loadBlock("| stage | p50 |\n|---|---:|\n| floor | 1ms |\n\n", rs)
-	if load != "| stage | p50 |\n|---|---:|\n| floor | 1ms |\n\nMeasured on "+rs.machine()+".\n" {
-		t.Errorf("load block:\n%s", load)
+	charts = chartsBlock("docs/charts", []chart{{"t.svg", "T", false}, {"http.svg", "HTTP", true}}, compare, load)
+	if !strings.Contains(charts, "Benchmarks: "+fixtureLine) || !strings.Contains(charts, "HTTP: Measured on") ||
+		!strings.Contains(charts, "by `./scripts/load.sh --quick`") {
+		t.Errorf("charts block with the load chart does not cite both commands:\n%s", charts)
+	}
+	block := loadBlock("| stage | p50 |\n|---|---:|\n| floor | 1ms |\n\n", load)
+	if !strings.HasPrefix(block, "| stage | p50 |\n|---|---:|\n| floor | 1ms |\n\nMeasured on ") || !strings.Contains(block, "load.sh --quick") {
+		t.Errorf("load block:\n%s", block)
 	}
 }

@@ -6,19 +6,6 @@ import (
 	"gonum.org/v1/plot"
 )
 
-// tickSeconds labels a time on an axis: 10ms, 1µs.
-func tickSeconds(sec float64) string {
-	for _, u := range []struct {
-		name  string
-		scale float64
-	}{{"s", 1}, {"ms", 1e-3}, {"µs", 1e-6}} {
-		if sec >= u.scale {
-			return strconv.FormatFloat(sec/u.scale, 'g', 3, 64) + u.name
-		}
-	}
-	return strconv.FormatFloat(sec/1e-9, 'g', 3, 64) + "ns"
-}
-
 // plainTicks are plot.DefaultTicks labelled without trailing zeros.
 type plainTicks struct{}
 

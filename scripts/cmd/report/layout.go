@@ -1,0 +1,85 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Sizes of a chart: a panel per plot, a column for the legend if there is
+// one, and a strip along the bottom for the footer.
+const (
+	panelWidth  = 15 * vg.Centimeter
+	chartHeight = 10.5 * vg.Centimeter
+	margin      = 0.3 * vg.Centimeter
+)
+
+// save writes plots side by side into one file, in format. The legend of
+// the first plot goes into a column of its own on the right, where it
+// covers neither a title nor the data, and footer, the provenance line of
+// the figures, goes along the bottom.
+func save(file, format string, plots []*plot.Plot, footer string) error {
+	legend := plots[0].Legend
+	legend.TextStyle.Font.Size = 10
+	legend.Top, legend.Left = true, true
+	for _, p := range plots {
+		p.Legend = plot.NewLegend() // drawn once, below, outside the panels
+	}
+	legendWidth := legend.Rectangle(draw.Canvas{}).Size().X
+	if legendWidth > 0 {
+		legendWidth += 2 * margin
+	}
+	w := vg.Length(len(plots))*panelWidth + legendWidth
+	c, err := draw.NewFormattedCanvas(w, chartHeight, format)
+	if err != nil {
+		return err
+	}
+	dc := draw.New(c)
+
+	style := text.Style{Font: plot.DefaultFont, Handler: plot.DefaultTextHandler, XAlign: draw.XLeft, YAlign: draw.YBottom}
+	style.Font.Size = 7
+	lines := footerLines(footer)
+	lineHeight := style.Height("M")
+	for i, line := range lines {
+		dc.FillText(style, vg.Point{X: margin, Y: margin + vg.Length(len(lines)-1-i)*lineHeight}, line)
+	}
+	footerHeight := 2*margin + vg.Length(len(lines))*lineHeight
+
+	area := draw.Crop(dc, 0, -legendWidth, footerHeight, 0)
+	tiles := draw.Tiles{Rows: 1, Cols: len(plots), PadX: vg.Centimeter, PadTop: 2, PadBottom: 2, PadLeft: 2, PadRight: 4}
+	canvases := plot.Align([][]*plot.Plot{plots}, tiles, area)
+	for i, p := range plots {
+		p.Draw(canvases[0][i])
+	}
+	// The legend starts level with the top of the data, below the titles.
+	legend.Draw(draw.Crop(dc, w-legendWidth+margin, 0, footerHeight, -1.5*vg.Centimeter))
+
+	var out bytes.Buffer
+	if _, err := c.WriteTo(&out); err != nil {
+		return err
+	}
+	data := out.Bytes()
+	if format == "svg" {
+		// The SVG names the font it was measured with and does not embed it
+		// (that would add 300 KB to each chart). Arial has the same metrics,
+		// so a browser without Liberation Sans still lays the text out right.
+		data = bytes.ReplaceAll(data, []byte("font-family:Liberation Sans;"),
+			[]byte("font-family:'Liberation Sans',Arial,Helvetica,sans-serif;"))
+	}
+	return os.WriteFile(file, data, 0o644)
+}
+
+// footerLines breaks a provenance line before its command, which can be
+// long, keeping the machine, the date and the commit on the first line.
+func footerLines(footer string) []string {
+	before, command, ok := strings.Cut(footer, ", by `")
+	if !ok {
+		return []string{footer}
+	}
+	return []string{before + ",", "by `" + command}
+}

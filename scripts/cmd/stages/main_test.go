@@ -1,0 +1,29 @@
+package main
+
+import (
+	"slices"
+	"testing"
+)
+
+// The answers come from the repository itself: the floor and stage0 are
+// there in every version of it.
+func TestAnswer(t *testing.T) {
+	root := "../../.."
+	list, err := answer(root, []string{"list"})
+	if err != nil || len(list) < 2 || list[0] != "stage0-linear" || list[len(list)-1] != "floor" {
+		t.Errorf("list = %q, %v; want stage0-linear first and the floor last", list, err)
+	}
+	dirs, err := answer(root, []string{"dir", "floor", "stage0-linear"})
+	if want := []string{"common/floor", "stage0-linear"}; err != nil || !slices.Equal(dirs, want) {
+		t.Errorf("dir = %q, %v; want %q", dirs, err, want)
+	}
+	servers, err := answer(root, []string{"server", "floor"})
+	if want := []string{"common/cmd/floor"}; err != nil || !slices.Equal(servers, want) {
+		t.Errorf("server = %q, %v; want %q", servers, err, want)
+	}
+	for _, args := range [][]string{{}, {"dir"}, {"dir", "stage0-linear", "nosuch"}, {"what"}} {
+		if out, err := answer(root, args); err == nil {
+			t.Errorf("answer(%q) = %q, no error", args, out)
+		}
+	}
+}

@@ -1,0 +1,131 @@
+package results
+
+import (
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"golang.org/x/perf/benchfmt"
+)
+
+const header = "machine-cpu: Test CPU\nmachine-cores: 2\ncommit: 8899ddb (with uncommitted changes)\ncommand: ./scripts/compare.sh --rounds 6 (bench=^Benchmark(A|B)$)\n"
+
+func write(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestRead(t *testing.T) {
+	path := write(t, t.TempDir(), "stage1-index.txt", header+"goos: linux\npkg: example.com/userperf/stage1-index\n"+
+		"BenchmarkListByRole/users=10000/matches=100-2 \t 100\t 4000 ns/op\t 3 allocs/op\n"+
+		"BenchmarkListByRole/users=10000/matches=100-2 \t 100\t 1000 ns/op\t 3 allocs/op\n"+
+		"BenchmarkListByRole/users=10000/matches=100-2 \t 100\t 3000 ns/op\t 3 allocs/op\n"+
+		"BenchmarkListByRole/users=10000/matches=100-2 \t 100\t 2000 ns/op\t 3 allocs/op\n"+
+		"BenchmarkBuild/users=10000-2 \t 1\t 5 ns/op\t 812.5 held-B/user\n")
+	f, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Name != "stage1-index" || f.Config["commit"] != "8899ddb (with uncommitted changes)" || f.Config["pkg"] != "example.com/userperf/stage1-index" ||
+		f.Config["command"] != "./scripts/compare.sh --rounds 6 (bench=^Benchmark(A|B)$)" {
+		t.Errorf("name %q, config %v", f.Name, f.Config)
+	}
+	if v, ok := f.Median("ListByRole/users=10000/matches=100", "sec/op"); !ok || v != 2.5e-6 {
+		t.Errorf("median = %v, %v; want 2.5µs (ns tidied to seconds, the -2 dropped)", v, ok)
+	}
+	if v, ok := f.Median("Build/users=10000", "held-B/user"); !ok || v != 812.5 {
+		t.Errorf("custom metric = %v, %v; want 812.5", v, ok)
+	}
+	if _, ok := f.Median("ListByRole/users=5/matches=100", "sec/op"); ok {
+		t.Error("a benchmark that did not run has a median")
+	}
+	if n := f.Runs("ListByRole/users=10000/matches=100", "allocs/op"); n != 4 {
+		t.Errorf("runs = %d, want 4", n)
+	}
+	if got := len(f.Measurements()); got != 4 {
+		t.Errorf("%d measurements, want 4: %v", got, f.Measurements())
+	}
+}
+
+func TestReadRefusesSyntaxErrors(t *testing.T) {
+	path := write(t, t.TempDir(), "a.txt", "BenchmarkA 10 five ns/op\n")
+	if _, err := Read(path); err == nil {
+		t.Error("a malformed result line: no error")
+	}
+}
+
+func TestReadDir(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"floor", "mystage", "stage10-x", "stage2-y"} {
+		write(t, dir, name+".txt", header+"BenchmarkA 1 1 ns/op\n")
+	}
+	write(t, dir, "machine.txt", header)
+	write(t, dir, "benchstat.txt", "not results\n")
+	files, err := ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, f.Name)
+	}
+	if want := []string{"stage2-y", "stage10-x", "mystage", "floor"}; !slices.Equal(names, want) {
+		t.Errorf("files %q, want %q", names, want)
+	}
+	if _, err := ReadDir(t.TempDir()); err == nil {
+		t.Error("a folder without results: no error")
+	}
+}
+
+func TestHeaderRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	config, err := ReadHeader(write(t, dir, "machine.txt", header+"date: 2026-01-02T03:04:05Z")) // no final newline
+	if err != nil {
+		t.Fatal(err)
+	}
+	results := []*benchfmt.Result{
+		{Name: benchfmt.Name("HTTPFixedRate/rate=100/matches=100"), Iters: 400,
+			Values: []benchfmt.Value{{Value: 1.5e6, Unit: "p50-ns"}, {Value: 0, Unit: "errors"}}},
+		{Name: benchfmt.Name("HTTPSaturated/conns=32/matches=100"), Iters: 9000, Values: []benchfmt.Value{{Value: 5127.5, Unit: "req/s"}}},
+	}
+	path := filepath.Join(dir, "floor.txt")
+	if err := WriteFile(path, config, results); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"machine-cpu": "Test CPU", "machine-cores": "2", "commit": "8899ddb (with uncommitted changes)",
+		"command": "./scripts/compare.sh --rounds 6 (bench=^Benchmark(A|B)$)", "date": "2026-01-02T03:04:05Z"}
+	if !maps.Equal(f.Config, want) {
+		t.Errorf("config read back %v, want %v", f.Config, want)
+	}
+	if v, _ := f.Median("HTTPFixedRate/rate=100/matches=100", "p50-sec"); v != 1.5e-3 {
+		t.Errorf("p50 read back %v, want 1.5ms", v)
+	}
+	if v, _ := f.Median("HTTPSaturated/conns=32/matches=100", "req/s"); v != 5127.5 {
+		t.Errorf("req/s read back %v", v)
+	}
+}
+
+func TestNameKeys(t *testing.T) {
+	base, keys := NameKeys("HTTPFixedRate/rate=100/matches=1000")
+	if base != "HTTPFixedRate" || !maps.Equal(keys, map[string]string{"rate": "100", "matches": "1000"}) {
+		t.Errorf("NameKeys = %q, %v", base, keys)
+	}
+}
+
+func TestDuration(t *testing.T) {
+	for sec, want := range map[float64]string{178.9e-6: "178.9µs", 1.43612e-3: "1.436ms", 20.9e-9: "20.90ns", 1.2: "1.200s", 1e-3: "1.000ms"} {
+		if got := Duration(sec); got != want {
+			t.Errorf("Duration(%v) = %q, want %q", sec, got, want)
+		}
+	}
+}

@@ -1,0 +1,90 @@
+package stages
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// workspace writes a go.work that uses dirs under a new root, and a
+// stage_test.go in each of stageDirs.
+func workspace(t *testing.T, dirs []string, stageDirs ...string) string {
+	t.Helper()
+	root := t.TempDir()
+	work := "go 1.26.0\n\nuse (\n"
+	for _, d := range dirs {
+		work += "\t./" + d + "\n"
+		write(t, filepath.Join(root, d, "go.mod"), "module example.com/"+d+"\n")
+	}
+	write(t, filepath.Join(root, "go.work"), work+")\n")
+	for _, d := range stageDirs {
+		write(t, filepath.Join(root, d, "stage_test.go"), "package main\n")
+	}
+	return root
+}
+
+func write(t *testing.T, file, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestList(t *testing.T) {
+	root := workspace(t,
+		[]string{"common", "scripts", "stage10-later", "stage1-index", "workshop/mystage", "peers", "stage0-linear", "tools"},
+		"stage10-later", "stage1-index", "workshop/mystage", "stage0-linear", "unlisted")
+	list, err := List(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Stage{
+		{"stage0-linear", "stage0-linear", "stage0-linear"},
+		{"stage1-index", "stage1-index", "stage1-index"},
+		{"stage10-later", "stage10-later", "stage10-later"},
+		{"mystage", "workshop/mystage", "workshop/mystage"},
+		Floor,
+	}
+	if !slices.Equal(list, want) {
+		t.Errorf("List =\n%v\nwant\n%v\n(modules without stage_test.go and folders outside go.work are no stages)", list, want)
+	}
+}
+
+func TestListRefusesTwoStagesOfOneName(t *testing.T) {
+	root := workspace(t, []string{"a/stage1-x", "b/stage1-x"}, "a/stage1-x", "b/stage1-x")
+	if _, err := List(root); err == nil || !strings.Contains(err.Error(), "stage1-x") {
+		t.Errorf("two stages named stage1-x: error %v", err)
+	}
+}
+
+func TestListWithoutGoWork(t *testing.T) {
+	if _, err := List(t.TempDir()); err == nil {
+		t.Error("no go.work: no error")
+	}
+}
+
+func TestFind(t *testing.T) {
+	root := workspace(t, []string{"stage0-linear", "stage1-index"}, "stage0-linear", "stage1-index")
+	found, err := Find(root, "floor", "stage1-index")
+	if err != nil || !slices.Equal(Names(found), []string{"floor", "stage1-index"}) || found[0].Dir != "common/floor" {
+		t.Errorf("Find = %v, %v; want the floor and stage1-index, in the order asked", found, err)
+	}
+	_, err = Find(root, "stage0-linear", "stage9-nope", "nope")
+	if err == nil || !strings.Contains(err.Error(), "no stage stage9-nope, nope (the stages: stage0-linear, stage1-index, floor)") {
+		t.Errorf("unknown names: error %v", err)
+	}
+}
+
+func TestCompare(t *testing.T) {
+	names := []string{"floor", "zeta", "stage10-x", "alpha", "stage2-y", "stage0-z", "stage-1", "stage3"}
+	slices.SortFunc(names, Compare)
+	want := []string{"stage0-z", "stage2-y", "stage10-x", "alpha", "stage-1", "stage3", "zeta", "floor"}
+	if !slices.Equal(names, want) {
+		t.Errorf("order %q, want %q", names, want)
+	}
+}
