@@ -89,7 +89,7 @@ func run(ctx context.Context, cfg config, stages []stageBinary, stdout, progress
 		}
 	}
 
-	totals := map[string]*tally{}                // stage + " " + test name: every round
+	totals := map[string]*tally{}               // stage + " " + test name: every round
 	measured := map[string][]*benchfmt.Result{} // stage: one result per test and round
 	turn := 0
 	for round := 1; round <= cfg.rounds; round++ {
