@@ -32,6 +32,6 @@ require (
 	golang.org/x/time v0.15.0 // indirect
 )
 
-// The stages are built inside this repository's workspace; the replace also lets
-// one stage be built on its own with GOWORK=off.
+// This module is built inside the repository's workspace (go.work at the root).
+// The replace says where the shared module is: it is not published anywhere.
 replace example.com/userperf/common => ../common
