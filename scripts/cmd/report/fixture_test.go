@@ -70,7 +70,7 @@ func addWrites(t *testing.T, dir string) {
 			t.Fatal(err)
 		}
 		for range 3 {
-			fmt.Fprintf(f, "BenchmarkWrite/users=10000-2 \t 1000\t %.0f ns/op\t 300 B/op\t 4 allocs/op\n", v[0])
+			fmt.Fprintf(f, "BenchmarkWrite/users=10000/roles=3-2 \t 1000\t %.0f ns/op\t 300 B/op\t 4 allocs/op\n", v[0])
 			fmt.Fprintf(f, "BenchmarkBuild/users=10000-2 \t 10\t 5000000 ns/op\t %.0f held-B/user\n", v[1])
 		}
 		f.Close()

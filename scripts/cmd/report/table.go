@@ -24,7 +24,7 @@ const throughEcho = "ServeHTTP/users=10000/matches=100"
 // The columns that appear once the results hold them: what one write
 // costs, and what the stage's data structure holds per user.
 const (
-	writeBench = "Write/users=10000" // one Add and one Delete through the stage
+	writeBench = "Write/users=10000/roles=3" // one Add and one Delete, the case measured at every size
 	buildBench = "Build/users=10000"
 	heldUnit   = "held-B/user"
 )
@@ -101,7 +101,7 @@ func stagesTable(files []*results.File, about func(stage string) (change, chapte
 		"The floor serves bytes encoded in advance: the limit of this path, not a step, so it gets no speed-up.",
 		runs, headline, throughEcho)
 	if withWrite {
-		fmt.Fprintf(&b, " Write: the median of `Benchmark%s`, one Add and one Delete through the stage.", writeBench)
+		fmt.Fprintf(&b, " Write: the median of `Benchmark%s`, one Add and one Delete of a user with three roles.", writeBench)
 	}
 	if withHeld {
 		fmt.Fprintf(&b, " Held/user: the heap the stage holds per user (`%s` of `Benchmark%s`).", heldUnit, buildBench)

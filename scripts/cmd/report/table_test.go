@@ -42,7 +42,7 @@ func TestStagesTableWithWritesAndMemory(t *testing.T) {
 		"| 222 | 400.5µs | 3.000µs | 700.0B |\n",
 		"| 215 | 100.5µs | 9.000µs | 1.465KiB |\n",
 		"| floor | change of floor | 100.0ns | — | — | 0 | 700.0ns | — | — |\n",
-		"Write: the median of `BenchmarkWrite/users=10000`",
+		"Write: the median of `BenchmarkWrite/users=10000/roles=3`",
 		"(`held-B/user` of `BenchmarkBuild/users=10000`)",
 	} {
 		if !strings.Contains(got, want) {
