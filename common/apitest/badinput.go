@@ -63,6 +63,11 @@ func BadRequests() []BadRequest {
 		{"empty role in roles", "POST", "/users", newUserJSON("bad-16", func(m map[string]any) { m["roles"] = []string{"admin", ""} }), 400},
 		{"role listed twice", "POST", "/users", newUserJSON("bad-17", func(m map[string]any) { m["roles"] = []string{"admin", "admin"} }), 400},
 		{"roles not strings", "POST", "/users", newUserJSON("bad-18", func(m map[string]any) { m["roles"] = []int{1} }), 400},
+		{"name not UTF-8", "POST", "/users", rawUser(`"bad-20"`, "\"bad \xff\"", `"bad@example.com"`, `["admin"]`), 400},
+		{"name in upper case", "POST", "/users", newUserJSON("bad-21", func(m map[string]any) { m["NAME"] = m["name"]; delete(m, "name") }), 400},
+		{"id given twice", "POST", "/users", strings.Replace(newUserJSON("bad-22", nil), `"id":"bad-22"`, `"id":"bad-22","id":"bad-23"`, 1), 400},
+		{"name a number", "POST", "/users", newUserJSON("bad-24", func(m map[string]any) { m["name"] = 24 }), 400},
+		{"byte order mark", "POST", "/users", "\xef\xbb\xbf" + newUserJSON("bad-25", nil), 400},
 		{"10 MiB body", "POST", "/users", `{"id": "bad-19", "name": "` + strings.Repeat("n", 10<<20) + `"}`, 413},
 		{"duplicate id", "POST", "/users", newUserJSON(user.FormatID(1), nil), 409},
 
@@ -78,12 +83,13 @@ func testBadInput(t *testing.T, newStage api.NewStage) {
 	for _, bad := range BadRequests() {
 		w := Do(h, bad.Method, bad.Target, bad.Body)
 		wantError(t, bad.Name, w, bad.Status)
+		wantNoLeak(t, bad.Name, w.Body.String())
 	}
 	// Still serving, and nothing was stored or lost.
 	for _, role := range []string{user.RoleAdmin, user.RoleEditor, "r0"} {
 		wantJSON(t, "GET after bad input", Do(h, "GET", ListTarget(role), ""), http.StatusOK, model.ListBody(role))
 	}
-	for i := range 20 {
+	for i := range 30 {
 		id := fmt.Sprintf("bad-%d", i)
 		if w := Do(h, "GET", "/users/"+id, ""); w.Code != http.StatusNotFound {
 			t.Errorf("a refused POST stored %s: GET answers %d", id, w.Code)
@@ -91,4 +97,8 @@ func testBadInput(t *testing.T, newStage api.NewStage) {
 	}
 	dup, _ := model.Get(user.FormatID(1))
 	wantJSON(t, "GET of the id a duplicate POST tried to take", Do(h, "GET", "/users/"+dup.ID, ""), http.StatusOK, mustMarshal(dup))
+
+	t.Run("StrictBodies", func(t *testing.T) { testBadBodies(t, newStage) })
+	t.Run("MaxUsers", func(t *testing.T) { testMaxUsers(t, newStage) })
+	t.Run("HeadLikeGet", func(t *testing.T) { testHead(t, newStage) })
 }
