@@ -69,6 +69,12 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+// appendUsers appends the JSON array of users to dst, on the request's own
+// goroutine, as encodeUsers does with parallel chunks off.
+func appendUsers(dst []byte, users []*user.User) []byte {
+	return append(appendUserList(append(dst, '['), users), ']')
+}
+
 // appendString appends s as a quoted JSON string, as appendUser writes each
 // string field.
 func appendString(dst []byte, s string) []byte {

@@ -5,29 +5,32 @@ import (
 	"unicode/utf8"
 )
 
-// appendEscaped appends the JSON string s without its quotes, escaped as
-// encoding/json.Marshal does: the ASCII bytes of asciiEscapes, U+2028 and
-// U+2029, and each byte of invalid UTF-8 as \ufffd; the rest is copied. Most
-// strings need no escaping: the fast path proves it and copies s in one go.
+// appendEscaped appends the JSON string s, unquoted, escaped as encoding/json
+// does: the bytes of asciiEscapes, U+2028, U+2029, and each byte of invalid
+// UTF-8 as \ufffd. Most strings need none: isPlain proves it, and s is copied.
 func appendEscaped(dst []byte, s string) []byte {
 	if isPlain(s) {
 		return append(dst, s...)
 	}
 	start := 0 // s[start:i] is plain and not appended yet
 	for i := 0; i < len(s); {
-		if b := s[i]; b < utf8.RuneSelf {
-			if escape := asciiEscapes[b]; escape != "" {
+		c, size := s[i], 1
+		switch {
+		case c < utf8.RuneSelf:
+			if escape := asciiEscapes[c]; escape != "" {
 				dst = append(append(dst, s[start:i]...), escape...)
 				start = i + 1
 			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
-			const hex = "0123456789abcdef"
-			dst = append(append(dst, s[start:i]...), '\\', 'u', hex[r>>12], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
-			start = i + size
+		case i+2 < len(s) && c >= 0xe1 && c <= 0xec && c != 0xe2 && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80:
+			size = 3 // a valid three-byte rune other than U+2028 and U+2029: Hangul, most CJK
+		default:
+			var r rune
+			r, size = utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+				const hex = "0123456789abcdef"
+				dst = append(append(dst, s[start:i]...), '\\', 'u', hex[r>>12], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+				start = i + size
+			}
 		}
 		i += size
 	}
@@ -46,9 +49,8 @@ var asciiEscapes = func() (escapes [utf8.RuneSelf]string) {
 }()
 
 // isPlain reports whether s is printable ASCII that asciiEscapes leaves
-// alone. It tests a word of eight bytes at a time; the last word may overlap
-// the one before (those bytes are plain), and four to seven bytes, most
-// roles, are tested as two overlapping halves of one word.
+// alone, testing eight bytes at a time; the last word may overlap the one
+// before, and four to seven bytes are tested as two overlapping halves.
 func isPlain(s string) bool {
 	switch {
 	case len(s) >= 8:

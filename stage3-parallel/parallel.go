@@ -9,10 +9,9 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// parallelMin is the smallest result, in users, that is encoded in parallel
-// chunks; 0, the default, turns it off, for the measurements in README.md
-// (idle, concurrent requests, another process holding the cores). To try
-// it, set USERPERF_PARALLEL_MIN to a number of users.
+// parallelMin is the smallest result, in users, encoded in parallel chunks;
+// 0, the default, turns them off, for the measurements in README.md. To try
+// them, set USERPERF_PARALLEL_MIN to a number of users.
 var parallelMin, _ = strconv.Atoi(os.Getenv("USERPERF_PARALLEL_MIN"))
 
 // appendUsersParallel appends the same bytes as appendUsers, in one chunk
