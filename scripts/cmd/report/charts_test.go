@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"example.com/userperf/scripts/internal/results"
 )
 
 // checkSVG fails unless file is well-formed XML whose text includes every
@@ -95,8 +97,26 @@ func TestMakeChartsWithoutResults(t *testing.T) {
 }
 
 func TestFooterLines(t *testing.T) {
-	got := footerLines("Measured on X, commit `abc1234`, by `./scripts/compare.sh --thorough`.")
-	if want := []string{"Measured on X, commit `abc1234`,", "by `./scripts/compare.sh --thorough`."}; !slices.Equal(got, want) {
+	footer := "Measured on X, commit `abc1234`, by `./scripts/compare.sh --rounds 6 stage0-linear`."
+	wide := func(string) bool { return true }
+	if got, want := footerLines(footer, wide), []string{"Measured on X, commit `abc1234`,", "by `./scripts/compare.sh --rounds 6 stage0-linear`."}; !slices.Equal(got, want) {
 		t.Errorf("footerLines = %q, want %q", got, want)
+	}
+	narrow := func(line string) bool { return len(line) <= 26 }
+	want := []string{"Measured on X, commit `abc1234`,", "by `./scripts/compare.sh", "--rounds 6 stage0-linear`."}
+	if got := footerLines(footer, narrow); !slices.Equal(got, want) {
+		t.Errorf("footerLines, narrow = %q, want %q", got, want)
+	}
+}
+
+func TestLogTicks(t *testing.T) {
+	var labels []string
+	for _, tick := range (logTicks{results.Duration}).Ticks(1e-8, 0.2) {
+		if tick.Label != "" {
+			labels = append(labels, tick.Label)
+		}
+	}
+	if want := []string{"10ns", "100ns", "1µs", "10µs", "100µs", "1ms", "10ms", "100ms", "1s"}; !slices.Equal(labels, want) {
+		t.Errorf("labels %q, want %q", labels, want)
 	}
 }

@@ -43,7 +43,7 @@ func save(file, format string, plots []*plot.Plot, footer string) error {
 
 	style := text.Style{Font: plot.DefaultFont, Handler: plot.DefaultTextHandler, XAlign: draw.XLeft, YAlign: draw.YBottom}
 	style.Font.Size = 7
-	lines := footerLines(footer)
+	lines := footerLines(footer, func(line string) bool { return style.Width(line) <= w-2*margin })
 	lineHeight := style.Height("M")
 	for i, line := range lines {
 		dc.FillText(style, vg.Point{X: margin, Y: margin + vg.Length(len(lines)-1-i)*lineHeight}, line)
@@ -57,7 +57,8 @@ func save(file, format string, plots []*plot.Plot, footer string) error {
 		p.Draw(canvases[0][i])
 	}
 	// The legend starts level with the top of the data, below the titles.
-	legend.Draw(draw.Crop(dc, w-legendWidth+margin, 0, footerHeight, -1.5*vg.Centimeter))
+	dataTop := plots[0].DataCanvas(canvases[0][0]).Max.Y
+	legend.Draw(draw.Crop(dc, w-legendWidth+margin, 0, footerHeight, dataTop-chartHeight))
 
 	var out bytes.Buffer
 	if _, err := c.WriteTo(&out); err != nil {
@@ -74,12 +75,21 @@ func save(file, format string, plots []*plot.Plot, footer string) error {
 	return os.WriteFile(file, data, 0o644)
 }
 
-// footerLines breaks a provenance line before its command, which can be
-// long, keeping the machine, the date and the commit on the first line.
-func footerLines(footer string) []string {
-	before, command, ok := strings.Cut(footer, ", by `")
+// footerLines breaks a provenance line into lines that fit: the machine,
+// the date and the commit on the first, and the command, which can be long,
+// on as many as it needs, broken at its spaces.
+func footerLines(footer string, fits func(line string) bool) []string {
+	first, command, ok := strings.Cut(footer, ", by `")
 	if !ok {
 		return []string{footer}
 	}
-	return []string{before + ",", "by `" + command}
+	lines := []string{first + ","}
+	line := ""
+	for _, word := range strings.Fields("by `" + command) {
+		if line != "" && !fits(line+" "+word) {
+			lines, line = append(lines, line), ""
+		}
+		line = strings.TrimPrefix(line+" "+word, " ")
+	}
+	return append(lines, line)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -20,7 +21,9 @@ func (plainTicks) Ticks(min, max float64) []plot.Tick {
 	return ticks
 }
 
-// logTicks labels the powers of ten of a log axis with format.
+// logTicks labels the powers of ten of a log axis with format, without the
+// zeros after the point that a power of ten does not need: 10ms, not
+// 10.00ms.
 type logTicks struct{ format func(float64) string }
 
 // Ticks implements plot.Ticker.
@@ -28,8 +31,11 @@ func (t logTicks) Ticks(min, max float64) []plot.Tick {
 	ticks := plot.LogTicks{}.Ticks(min, max)
 	for i := range ticks {
 		if ticks[i].Label != "" {
-			ticks[i].Label = t.format(ticks[i].Value)
+			ticks[i].Label = zeroFraction.ReplaceAllString(t.format(ticks[i].Value), "$1$2")
 		}
 	}
 	return ticks
 }
+
+// zeroFraction is a decimal point followed by zeros only: 10.00ms, 1.000µs.
+var zeroFraction = regexp.MustCompile(`^(\d+)\.0+(\D|$)`)
