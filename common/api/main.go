@@ -12,11 +12,12 @@ import (
 
 // Server timeouts. ReadHeaderTimeout stops slow-header clients from holding
 // connections, and ReadTimeout slow bodies (answered with 408). WriteTimeout
-// bounds a response; a profiling request extends its own write deadline by
-// the profile's duration (net/http/pprof does), which MaxProfileSeconds
-// bounds, so no response takes longer than writeTimeout plus
-// MaxProfileSeconds. On SIGINT or SIGTERM the requests in flight get
-// drainTimeout to finish; the connections still open then are closed.
+// bounds the writing of a response; a profiling request extends its own
+// write deadline by the profile's duration (net/http/pprof does), which
+// MaxProfileSeconds bounds, so no response is written later than
+// writeTimeout plus MaxProfileSeconds after its request was read. On SIGINT
+// or SIGTERM the requests in flight get drainTimeout to finish; the
+// connections still open then are closed.
 const (
 	readHeaderTimeout = 5 * time.Second
 	readTimeout       = 10 * time.Second

@@ -21,8 +21,8 @@ type server struct {
 	name      string
 	log       *log.Logger
 	drain     time.Duration // how long requests in flight may take to finish after a signal
-	https     []*http.Server
-	listeners []net.Listener // listeners[i] is served by https[i]
+	servers   []*http.Server
+	listeners []net.Listener // listeners[i] is served by servers[i]
 	open      atomic.Int64   // connections open on any of the listeners
 }
 
@@ -85,7 +85,7 @@ func newServer(cfg config, stage Stage, stored int, api, profiling net.Listener,
 
 // add has h served on l with the project's timeouts.
 func (s *server) add(h http.Handler, l net.Listener) {
-	s.https = append(s.https, &http.Server{
+	s.servers = append(s.servers, &http.Server{
 		Handler:           h,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
@@ -114,8 +114,8 @@ func (s *server) countConn(_ net.Conn, state http.ConnState) {
 // The connections still open after that, or at a second signal, are closed
 // and counted in the log. A shutdown is no failure: serve returns nil.
 func (s *server) serve(signals <-chan os.Signal) error {
-	served := make(chan error, len(s.https))
-	for i, srv := range s.https {
+	served := make(chan error, len(s.servers))
+	for i, srv := range s.servers {
 		go func() { served <- srv.Serve(s.listeners[i]) }()
 	}
 	select {
@@ -146,7 +146,7 @@ func (s *server) serve(signals <-chan os.Signal) error {
 	} else {
 		s.log.Printf("%s: stopped; every request finished", s.name)
 	}
-	for range s.https {
+	for range s.servers {
 		if err := <-served; !errors.Is(err, http.ErrServerClosed) {
 			return err
 		}
@@ -157,9 +157,9 @@ func (s *server) serve(signals <-chan os.Signal) error {
 // shutdown shuts every server down gracefully at once, and returns an
 // error if ctx ends before they are all done.
 func (s *server) shutdown(ctx context.Context) error {
-	errs := make([]error, len(s.https))
+	errs := make([]error, len(s.servers))
 	var wg sync.WaitGroup
-	for i, srv := range s.https {
+	for i, srv := range s.servers {
 		wg.Go(func() { errs[i] = srv.Shutdown(ctx) })
 	}
 	wg.Wait()
@@ -168,7 +168,7 @@ func (s *server) shutdown(ctx context.Context) error {
 
 // closeAll closes every listener and connection at once.
 func (s *server) closeAll() {
-	for _, srv := range s.https {
+	for _, srv := range s.servers {
 		srv.Close()
 	}
 }

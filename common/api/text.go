@@ -11,8 +11,8 @@ import (
 // each offending byte or escape with U+FFFD, so the user stored would not be
 // the user sent; the API refuses the request instead.
 var (
-	errNotUTF8        = errors.New("is not valid UTF-8")
-	errLoneSurrogate  = errors.New(`holds an unpaired surrogate escape (\uD800 to \uDFFF), which is not a character`)
+	errNotUTF8         = errors.New("is not valid UTF-8")
+	errLoneSurrogate   = errors.New(`holds an unpaired surrogate escape (\uD800 to \uDFFF), which is not a character`)
 	errMalformedEscape = errors.New("holds a malformed escape")
 )
 

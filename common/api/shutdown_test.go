@@ -1,0 +1,109 @@
+package api
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"example.com/userperf/common/user"
+)
+
+// stuckStage is a stage whose lists never finish: a request for one stays
+// in flight until the test ends.
+type stuckStage struct {
+	Stage
+	entered chan struct{} // receives once per list that has started
+	release chan struct{} // closed when the test ends
+}
+
+func (s stuckStage) ListByRole(role string) []byte {
+	s.entered <- struct{}{}
+	<-s.release
+	return s.Stage.ListByRole(role)
+}
+
+// newStuckServer returns a server on l whose lists never finish.
+func newStuckServer(t *testing.T, l net.Listener) (*server, stuckStage, *syncBuffer) {
+	t.Helper()
+	logger, logs := newTestLogger()
+	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
+	stage := stuckStage{newMapStage(users), make(chan struct{}, 1), make(chan struct{})}
+	t.Cleanup(func() { close(stage.release) })
+	s, err := newServer(testConfig(), stage, len(users), l, nil, logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, stage, logs
+}
+
+// stuckRequest sends a list request to addr and returns once the handler
+// is running it. The connection is closed when the test ends.
+func stuckRequest(t *testing.T, stage stuckStage, addr string) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	if _, err := io.WriteString(conn, "GET /users?role=admin HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	<-stage.entered
+	return conn
+}
+
+func TestShutdownCutsWhatTheDrainLeaves(t *testing.T) {
+	l := listenLoopback(t)
+	s, stage, logs := newStuckServer(t, l)
+	s.drain = 50 * time.Millisecond
+	r := startServer(t, s)
+	conn := stuckRequest(t, stage, l.Addr().String())
+
+	r.signals <- syscall.SIGTERM
+	if err := r.wait(); err != nil {
+		t.Errorf("serve after the drain: %v, want nil (exit status 0)", err)
+	}
+	if out := logs.String(); !strings.Contains(out, "cut 1 connection(s) still open after the") {
+		t.Errorf("the log does not count the connection cut:\n%s", out)
+	}
+	if _, err := io.ReadAll(conn); err != nil && !strings.Contains(err.Error(), "reset") {
+		t.Errorf("reading the cut connection: %v, want its end", err)
+	}
+}
+
+func TestSecondSignalStopsAtOnce(t *testing.T) {
+	l := listenLoopback(t)
+	s, stage, logs := newStuckServer(t, l)
+	s.drain = time.Hour // only the second signal can end this test
+	r := startServer(t, s)
+	stuckRequest(t, stage, l.Addr().String())
+
+	r.signals <- syscall.SIGTERM
+	r.signals <- syscall.SIGINT
+	if err := r.wait(); err != nil {
+		t.Errorf("serve after a second signal: %v, want nil", err)
+	}
+	if out := logs.String(); !strings.Contains(out, "cut 1 connection(s) still open at the second signal") {
+		t.Errorf("the log does not say the second signal cut the connection:\n%s", out)
+	}
+}
+
+func TestShutdownWithNothingInFlight(t *testing.T) {
+	l := listenLoopback(t)
+	s, logs := newTestServer(t, l, nil)
+	r := startServer(t, s)
+	if status, _ := get(t, "http://"+l.Addr().String()+"/users/"+user.FormatID(1)); status != http.StatusOK {
+		t.Fatalf("GET of a user: status %d", status)
+	}
+	r.signals <- syscall.SIGTERM
+	if err := r.wait(); err != nil {
+		t.Errorf("serve: %v", err)
+	}
+	if out := logs.String(); !strings.Contains(out, "every request finished") || strings.Contains(out, "cut") {
+		t.Errorf("an idle server's shutdown is logged as:\n%s", out)
+	}
+}
