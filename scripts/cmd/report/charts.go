@@ -96,7 +96,8 @@ func medians(files []*results.File, label, bench, unit string) series {
 
 // newPlot is a plot with the stages on the x axis, each name broken after
 // its number (stage3 over parallel) so that long names do not run into
-// their neighbours.
+// their neighbours. The titles say what is measured; yLabel stays short,
+// because the plot keeps room above the data for the length of it.
 func newPlot(title, yLabel string, stages []string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
@@ -114,7 +115,7 @@ func newPlot(title, yLabel string, stages []string) *plot.Plot {
 // timePerStage draws the median time of ListByRole at 100 and 1,000
 // matches per stage, on a log scale: the floor is orders of magnitude below.
 func timePerStage(files []*results.File, title string) ([]*plot.Plot, error) {
-	p := newPlot(title, "time per request (median, log scale)", stageNames(files))
+	p := newPlot(title, "median time, log scale", stageNames(files))
 	err := addBars(p, []series{
 		medians(files, "100 matches", matchesOf(100), "sec/op"),
 		medians(files, "1,000 matches", matchesOf(1000), "sec/op"),
@@ -125,7 +126,7 @@ func timePerStage(files []*results.File, title string) ([]*plot.Plot, error) {
 // allocsPerStage draws the allocations per request of ListByRole at 100
 // and 1,000 matches per stage, on a linear scale: zero must show.
 func allocsPerStage(files []*results.File, title string) ([]*plot.Plot, error) {
-	p := newPlot(title, "allocations per request (median)", stageNames(files))
+	p := newPlot(title, "median allocations", stageNames(files))
 	err := addBars(p, []series{
 		medians(files, "100 matches", matchesOf(100), "allocs/op"),
 		medians(files, "1,000 matches", matchesOf(1000), "allocs/op"),
@@ -139,14 +140,14 @@ func allocsPerStage(files []*results.File, title string) ([]*plot.Plot, error) {
 func writesAndMemory(files []*results.File, title string) ([]*plot.Plot, error) {
 	var plots []*plot.Plot
 	if has(files, writeBench, "sec/op") {
-		p := newPlot("Time of one Add and one Delete", "time per write (median, log scale)", stageNames(files))
+		p := newPlot("Time of one Add and one Delete", "median time, log scale", stageNames(files))
 		if err := addBars(p, []series{medians(files, "write", writeBench, "sec/op")}, true, results.Duration); err != nil {
 			return nil, err
 		}
 		plots = append(plots, p)
 	}
 	if has(files, buildBench, heldUnit) {
-		p := newPlot("Heap held per user", "bytes per user (median)", stageNames(files))
+		p := newPlot("Heap held per user", "median bytes", stageNames(files))
 		if err := addBars(p, []series{medians(files, "held per user", buildBench, heldUnit)}, false, bytesPerUser); err != nil {
 			return nil, err
 		}
@@ -168,7 +169,7 @@ func timeAgainstUsers(files []*results.File, title string) ([]*plot.Plot, error)
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "users (log scale)"
-	p.Y.Label.Text = "time per request (median, log scale)"
+	p.Y.Label.Text = "median time, log scale"
 	p.X.Label.TextStyle.Font.Size, p.Y.Label.TextStyle.Font.Size = 10, 10
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker = logTicks{func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }}
@@ -219,7 +220,7 @@ func usersAt100(f *results.File) []int {
 func httpPercentiles(files []*results.File, title string) ([]*plot.Plot, error) {
 	var plots []*plot.Plot
 	for _, t := range fixedRateTests(files[0]) {
-		p := newPlot(fmt.Sprintf("%d matches at %d requests/s", t.matches, t.rate), "latency (log scale)", stageNames(files))
+		p := newPlot(fmt.Sprintf("%d matches at %d requests/s", t.matches, t.rate), "latency, log scale", stageNames(files))
 		if len(plots) == 0 {
 			p.Title.Text = title + "\n" + p.Title.Text
 		} else {
