@@ -31,9 +31,7 @@ func save(file, format string, plots []*plot.Plot, footer string) error {
 		p.Legend = plot.NewLegend() // drawn once, below, outside the panels
 	}
 	legendWidth := legend.Rectangle(draw.Canvas{}).Size().X
-	if legendWidth > 0 {
-		legendWidth += 2 * margin
-	}
+	legendWidth += 2 * margin // without a legend, a margin on the right
 	w := vg.Length(len(plots))*panelWidth + legendWidth
 	c, err := draw.NewFormattedCanvas(w, chartHeight, format)
 	if err != nil {
