@@ -24,7 +24,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
-invocation="./scripts/compare.sh $*"
+invocation=$(command_line ./scripts/compare.sh "$@")
 rounds=10 benchtime=150ms bench='^Benchmark(ListByRole|ServeHTTP)$' picked=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -50,7 +50,9 @@ fi
 dirs=$(stage_dirs "${picked[@]}") || exit 2
 mapfile -t dirs <<< "$dirs"
 
-stamp=$(date -u +%Y%m%dT%H%M%SZ)
+# A folder of its own, even when another run started in the same second.
+mkdir -p results/compare
+until stamp=$(date -u +%Y%m%dT%H%M%SZ) && mkdir "results/compare/$stamp" 2>/dev/null; do sleep 1; done
 out=results/compare/$stamp
 measured=false
 # On any exit the binaries go. A run stopped before its last round leaves
@@ -65,7 +67,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 mkdir -p "$out/bin"
-machine_info "$invocation (rounds=$rounds, benchtime=$benchtime, bench=$bench)" > "$out/machine.txt"
+{ machine_info "$invocation"; echo "compare-settings: rounds=$rounds, benchtime=$benchtime, bench=$bench"; } > "$out/machine.txt"
 start=$(date +%s)
 
 echo "== building ${#picked[@]} benchmark binaries into $out/bin"
@@ -125,7 +127,7 @@ done
     echo
     echo "How far $last is from the floor (pre-built bytes through the same Echo handler):"
     go tool benchstat -ignore pkg -filter '.name:ServeHTTP' "$last=$out/$last.txt" "floor=$out/floor.txt" |
-      sed -E '/^(goos|goarch|cpu|machine-[a-z]+|go-version|date|commit|command):/d'
+      sed -E '/^[a-z][a-z-]*: /d' # the configuration lines, which the table above has shown
   fi
 } | tee "$out/benchstat.txt"
 ln -sfn "$stamp" results/compare/latest

@@ -39,6 +39,19 @@ usage() {
   awk 'NR == 1 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$1"
 }
 
+# command_line prints its arguments as a command line that a shell reads
+# back as the same words: a word with special characters in single quotes.
+command_line() {
+  local line= word q="'"
+  for word in "$@"; do
+    if ! [[ "$word" =~ ^[A-Za-z0-9_./=:,+@%-]+$ ]]; then
+      word="'${word//$q/$q\\$q$q}'"
+    fi
+    line+=" $word"
+  done
+  echo "${line# }"
+}
+
 # machine_info prints, as "key: value" lines, what a result was measured on
 # and how: every result file starts with it. The commit is followed by
 # "(with uncommitted changes)" when the measured code differs from it.

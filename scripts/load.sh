@@ -26,7 +26,7 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
-command="./scripts/load.sh $*"
+command=$(command_line ./scripts/load.sh "$@")
 # 100 req/s: a fixed-rate test above what a stage can serve measures the
 # queue in front of it, not the stage. stage0-linear spends milliseconds of
 # CPU on one role=editor request, and shares two cores with the load

@@ -23,7 +23,7 @@ source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
 bench=BenchmarkListByRole/users=10000/matches=100 benchtime=3s top=12
-markdown=false diff=false fresh=false picked=() command="./scripts/profile.sh $*"
+markdown=false diff=false fresh=false picked=() command=$(command_line ./scripts/profile.sh "$@")
 while [ $# -gt 0 ]; do
   case "$1" in
     --bench) bench=$2; shift ;;

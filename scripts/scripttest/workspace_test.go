@@ -1,0 +1,105 @@
+//go:build unix
+
+package scripttest
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// badStage is a stage's test file whose benchmarks pass, fail, panic, or
+// take their time.
+const badStage = `package bad
+
+import (
+	"testing"
+	"time"
+)
+
+func BenchmarkGood(b *testing.B) { for b.Loop() {} }
+
+func BenchmarkFails(b *testing.B) { b.Fatal("the answer is wrong") }
+
+func BenchmarkPanics(b *testing.B) { panic("boom") }
+
+func BenchmarkSlow(b *testing.B) {
+	for b.Loop() {
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+`
+
+// workspace is a git repository with a go.work that uses this folder's
+// scripts and one stage, bad; it returns its root.
+func workspace(t *testing.T) string {
+	t.Helper()
+	scripts, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	if err := os.Symlink(scripts, filepath.Join(root, "scripts")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(root, "go.work"), "go 1.26.0\n\nuse (\n\t./bad\n\t./scripts\n)\n")
+	write(t, filepath.Join(root, "bad", "go.mod"), "module example.com/bad\n\ngo 1.26.0\n")
+	write(t, filepath.Join(root, "bad", "stage_test.go"), badStage)
+	for _, args := range [][]string{{"init", "-q"}, {"add", "go.work", "bad"}, {"commit", "-q", "-m", "a stage"}} {
+		git := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+		git.Dir = root
+		if out, err := git.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return root
+}
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// script is a script of the workspace at root, ready to run.
+func script(root, name string, args ...string) *exec.Cmd {
+	return exec.Command(filepath.Join(root, "scripts", name), args...)
+}
+
+// run runs cmd and returns its exit code and its output, stdout and stderr
+// together.
+func run(t *testing.T, cmd *exec.Cmd) (int, string) {
+	t.Helper()
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), out.String()
+}
+
+// leftovers lists what the runs left under results/compare, and every
+// test binary in the workspace.
+func leftovers(t *testing.T, root string) []string {
+	t.Helper()
+	var found []string
+	entries, _ := os.ReadDir(filepath.Join(root, "results", "compare"))
+	for _, e := range entries {
+		found = append(found, "results/compare/"+e.Name())
+	}
+	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(path, ".test") {
+			found = append(found, path)
+		}
+		return nil
+	})
+	return found
+}
