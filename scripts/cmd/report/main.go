@@ -33,7 +33,11 @@ import (
 
 func main() {
 	var err error
-	switch sub := append(os.Args[1:], "")[0]; sub {
+	sub := ""
+	if len(os.Args) > 1 {
+		sub = os.Args[1]
+	}
+	switch sub {
 	case "check":
 		var ok bool
 		if ok, err = check(os.Stdout, "."); err == nil && !ok {
