@@ -122,6 +122,19 @@ func TestStoreEditedAfterTheFigures(t *testing.T) {
 	}
 }
 
+func TestHarnessEditedAfterTheFigures(t *testing.T) {
+	r := newRepo(t)
+	r.figures(r.git("rev-parse", "--short", "HEAD"))
+	r.write("scripts/gctrace.sh", "#!/bin/sh\n# a script that measures, added later\n")
+	r.write("scripts/internal/stageserver/server.go", "package stageserver\n")
+	r.write("scripts/internal/stageserver/server_test.go", "package stageserver // tests measure nothing\n")
+	r.commit("harness")
+	got := stale(r.check())
+	if len(got) != 2 || !strings.HasSuffix(got[0], "changed since: scripts/gctrace.sh, scripts/internal/stageserver/server.go") {
+		t.Errorf("after changing the harness: stale %q", got)
+	}
+}
+
 func TestUncommittedMeasuredCode(t *testing.T) {
 	r := newRepo(t)
 	r.figures(r.git("rev-parse", "--short", "HEAD"))
