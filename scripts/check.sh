@@ -21,14 +21,16 @@
 # names the request that went wrong; the whole output of every step is in results/check/STAGE/.
 #
 # Which stages it compares with: the origin is the stage STAGE was copied from, read from the
-# "// origin:" line that new-stage.sh writes in its go.mod (--from overrides it; with neither,
-# stage0-linear). A side quest's starting point is no stage of its own, so the comparison uses the stage
-# it was built on. The reference is the stage that solves the exercise: stage0-linear -> stage1-index,
-# stage1-index -> stage2-noclone, stage2-noclone -> stage3-parallel, stage3-parallel -> stage4-materialized,
+# "// origin:" line that new-stage.sh writes in its go.mod (--from overrides it). A side quest's
+# starting point is no stage of its own, so the comparison uses the stage it was built on. The
+# reference is the stage that solves the exercise: stage0-linear -> stage1-index, stage1-index ->
+# stage2-noclone, stage2-noclone -> stage3-parallel, stage3-parallel -> stage4-materialized,
 # workshop/quest5-cache -> quest5-cache-fixed, workshop/quest6-logging -> quest6-logging-fixed
-# (--against overrides it). The figure quoted is the median of ListByRole/users=10000/matches=100, the
-# case study's request; compare.sh's table above it has every row. Six short rounds on a busy laptop
-# are noisy: read the verdict's ratios as a rough guide, and run compare.sh longer before quoting one.
+# (--against overrides it). A stage with no origin, such as one of the project's own, is compared with
+# stage0-linear, and with a reference only if --against names one. The figure quoted is the median of
+# ListByRole/users=10000/matches=100, the case study's request; compare.sh's table above it has every
+# row. Six short rounds on a busy laptop are noisy: the line says "(within the noise)" when benchstat
+# finds no significant difference, and a figure worth quoting needs a longer compare.sh run.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -91,7 +93,13 @@ name=$(basename "$dir")
 base= reference= note=
 if $compare; then
   origin=${from:-$(origin_of "$dir")}
-  [ -n "$origin" ] || [ "$dir" = stage0-linear ] || origin=stage0-linear
+  # A stage with no recorded origin (one of the project's own) is compared
+  # with the baseline, and with a reference only if --against names one.
+  exercise=true
+  if [ -z "$origin" ]; then
+    exercise=false
+    [ "$dir" = stage0-linear ] || origin=stage0-linear
+  fi
   if [ -n "$origin" ]; then
     origin=$(folder_of "$origin") || die "the origin $origin of $stage is no stage or folder here"
   fi
@@ -99,7 +107,7 @@ if $compare; then
   for _ in 1 2 3 4 5 6 7 8; do
     [ -n "$walk" ] || break
     if [ -z "$base" ] && is_stage "$walk"; then base=$walk; fi
-    if [ -z "$reference" ]; then reference=$(reference_for "$walk"); fi
+    if [ -z "$reference" ] && $exercise; then reference=$(reference_for "$walk"); fi
     [ -z "$base" ] || [ -z "$reference" ] || break
     walk=$(origin_of "$walk")
   done
