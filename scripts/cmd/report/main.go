@@ -119,8 +119,8 @@ func (o options) run() error {
 	o.update(filepath.Join(o.root, "README.md"), blocks)
 	for i, f := range compare {
 		_, chapter := about(f.Name)
-		if chapter == "" {
-			continue // the floor, and a stage without a chapter, have nowhere to go
+		if chapter == "" || !hasBlocks(filepath.Join(o.root, filepath.FromSlash(chapter))) {
+			continue // the floor, a stage without a chapter, and a learner's notes have nowhere to go
 		}
 		stat, err := benchstatBlock(compare, i, goToolBenchstat)
 		if err != nil {
@@ -143,6 +143,17 @@ func (o options) chapter(s stages.Stage) string {
 		return ""
 	}
 	return path
+}
+
+// hasBlocks reports whether the markdown file at path has a generated
+// block: a chapter has; a learner's page of notes does not.
+func hasBlocks(path string) bool {
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	blocks, _ := provenance.Blocks(string(doc))
+	return len(blocks) > 0
 }
 
 // readLoad reads load.sh's results and table, or nothing if there are none.

@@ -10,6 +10,7 @@ import (
 
 	"example.com/userperf/scripts/internal/provenance"
 	"example.com/userperf/scripts/internal/results"
+	"example.com/userperf/scripts/internal/stages"
 )
 
 // headline is the benchmark of the README's table: the case study's main
@@ -59,7 +60,7 @@ func stagesTable(files []*results.File, about func(stage string) (change, chapte
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "| %s |\n%s\n", strings.Join(head, " | "), align)
-	var first, previous float64 // 0 where unknown
+	var first, previous float64 // 0 where unknown; previous is the last step's
 	runs := 0
 	for i, f := range files {
 		change, chapter := about(f.Name)
@@ -72,15 +73,19 @@ func stagesTable(files []*results.File, about func(stage string) (change, chapte
 			if i == 0 {
 				first = t
 			}
-			if i > 0 && previous > 0 && f.Name != "floor" {
+			// Only a step builds on the one before it; a learner's
+			// stage is compared with the first.
+			if i > 0 && previous > 0 && stages.IsStep(f.Name) {
 				cells[3] = speedup(previous / t)
 			}
-			if i > 0 && first > 0 && f.Name != "floor" {
+			if i > 0 && first > 0 && f.Name != stages.Floor.Name {
 				cells[4] = speedup(first / t)
 			}
 			runs = max(runs, f.Runs(headline, "sec/op"))
 		}
-		previous = t
+		if stages.IsStep(f.Name) {
+			previous = t
+		}
 		if allocs, ok := f.Median(headline, "allocs/op"); ok {
 			cells[5] = fmt.Sprintf("%.0f", allocs)
 		}
@@ -98,7 +103,8 @@ func stagesTable(files []*results.File, about func(stage string) (change, chapte
 	fmt.Fprintf(&b, "\nMedian of %d runs of `Benchmark%s`: the lookup and the JSON encoding of the 100 users "+
 		"with role admin among 10,000, in process. A speed-up is the other stage's time divided by this one's. "+
 		"Through Echo: the median of `Benchmark%s`, the same request through the Echo handler. "+
-		"The floor serves bytes encoded in advance: the limit of this path, not a step, so it gets no speed-up.",
+		"The floor serves bytes encoded in advance: the limit of this path, not a step, so it gets no speed-up; "+
+		"a stage that is not one of the steps is compared with the first only.",
 		runs, headline, throughEcho)
 	if withWrite {
 		fmt.Fprintf(&b, " Write: the median of `Benchmark%s`, one Add and one Delete of a user with three roles.", writeBench)
@@ -126,9 +132,12 @@ func link(stage, chapter string) string {
 	return fmt.Sprintf("[%s](%s)", stage, chapter)
 }
 
-// speedup formats a ratio: 4.7x, 16x, 3200x.
+// speedup formats a ratio: 0.25x (four times slower), 4.7x, 16x, 3200x.
 func speedup(r float64) string {
-	if r < 10 {
+	switch {
+	case r < 1:
+		return fmt.Sprintf("%.2fx", r)
+	case r < 10:
 		return fmt.Sprintf("%.1fx", r)
 	}
 	return fmt.Sprintf("%.0fx", r)

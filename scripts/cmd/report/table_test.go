@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -51,6 +52,23 @@ func TestStagesTableWithWritesAndMemory(t *testing.T) {
 	}
 }
 
+func TestStagesTableWithALearnersStage(t *testing.T) {
+	dir := t.TempDir()
+	writeCompare(t, dir)
+	mine, _ := os.ReadFile(filepath.Join(dir, "stage1-index.txt"))
+	writeFile(t, filepath.Join(dir, "mystage.txt"), strings.ReplaceAll(string(mine), "BenchmarkListByRole/users=10000/matches=100-2 \t 1000\t ", "BenchmarkListByRole/users=10000/matches=100-2 \t 1000\t 1"))
+	writeFile(t, filepath.Join(dir, "stage2-next.txt"), string(mine))
+	got := stagesTable(readDir(t, dir), about)
+	for _, want := range []string{
+		"| [stage2-next](stage2-next/README.md) | change of stage2-next | 50.00µs | 1.0x | 4.0x |",
+		"| [mystage](mystage/README.md) | change of mystage | 150.0µs | — | 1.3x |",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("table lacks %q: a learner's stage is compared with the first only, and a step with the step before it:\n%s", want, got)
+		}
+	}
+}
+
 func TestStagesTableWithoutTheHeadline(t *testing.T) {
 	dir := t.TempDir()
 	writeCompare(t, dir)
@@ -65,7 +83,7 @@ func TestStagesTableWithoutTheHeadline(t *testing.T) {
 }
 
 func TestSpeedup(t *testing.T) {
-	for r, want := range map[float64]string{1: "1.0x", 4.04: "4.0x", 9.96: "10.0x", 27.3: "27x", 16132.4: "16132x"} {
+	for r, want := range map[float64]string{0.033: "0.03x", 0.25: "0.25x", 1: "1.0x", 4.04: "4.0x", 9.96: "10.0x", 27.3: "27x", 16132.4: "16132x"} {
 		if got := speedup(r); got != want {
 			t.Errorf("speedup(%v) = %q, want %q", r, got, want)
 		}

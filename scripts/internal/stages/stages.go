@@ -101,13 +101,17 @@ func Compare(a, b string) int {
 		switch {
 		case name == Floor.Name:
 			return 2
-		case number(name) >= 0:
+		case IsStep(name):
 			return 0
 		}
 		return 1
 	}
 	return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(number(a), number(b)), cmp.Compare(a, b))
 }
+
+// IsStep reports whether name is one of the project's steps, stageN-name,
+// which build on one another; a learner's stage or the floor is not.
+func IsStep(name string) bool { return number(name) >= 0 }
 
 // number is N in stageN-name, or -1 for any other name.
 func number(name string) int {

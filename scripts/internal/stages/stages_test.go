@@ -88,3 +88,11 @@ func TestCompare(t *testing.T) {
 		t.Errorf("order %q, want %q", names, want)
 	}
 }
+
+func TestIsStep(t *testing.T) {
+	for name, want := range map[string]bool{"stage0-linear": true, "stage12-x": true, "stage3": false, "stagex-y": false, "mystage": false, "floor": false} {
+		if IsStep(name) != want {
+			t.Errorf("IsStep(%q) = %v, want %v", name, !want, want)
+		}
+	}
+}
