@@ -121,3 +121,13 @@ func readFixture(t *testing.T, writes bool) []*results.File {
 	}
 	return readDir(t, dir)
 }
+
+// mustContain fails the test for each of wants that text lacks.
+func mustContain(t *testing.T, text string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(text, want) {
+			t.Errorf("lacks %q:\n%s", want, text)
+		}
+	}
+}
