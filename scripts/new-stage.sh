@@ -269,18 +269,29 @@ EOF
     base=$(sed -n 's|^// origin: \([^ ]*\).*|\1|p' "$from/go.mod")
     base=$(basename "${base:-stage0-linear}")
   fi
-  cat <<EOF
-
-made $name/, a copy of $from, registered in go.work$($hide && echo " and kept out of git (git status shows nothing)").
-
-Next:
-  go test ./$name                          the shared suites; they pass before you change anything
-  ./scripts/profile.sh $name                where the time goes
-  \$EDITOR $name/store.go $name/encode.go   make your change
-  ./scripts/check.sh $name                  the verdict: vet, suites, race detector, fuzz seeds, speed
-  ./scripts/compare.sh $base $name      a longer comparison
-  ./scripts/new-stage.sh --remove $name     when you are done: the tree is as it was
-EOF
+  echo
+  local kept=
+  if $hide; then kept=" and kept out of git (git status shows nothing)"; fi
+  echo "made $name/, a copy of $from, registered in go.work$kept."
+  echo
+  echo "Next:"
+  local suites="the shared suites; they pass before you change anything"
+  [ -f "$from/stage_test.go" ] || suites="the shared suites; a side quest's starting point fails them until it is fixed"
+  local next=(
+    "go test ./$name" "$suites"
+    "./scripts/profile.sh $name" "where the time goes"
+    "\$EDITOR $name/*.go" "make your change"
+    "./scripts/check.sh $name" "the verdict: vet, suites, race detector, fuzz seeds, speed"
+    "./scripts/compare.sh $base $name" "a longer comparison"
+    "./scripts/new-stage.sh --remove $name" "when you are done: the tree is as it was"
+  )
+  local k width=0
+  for ((k = 0; k < ${#next[@]}; k += 2)); do
+    [ ${#next[k]} -le "$width" ] || width=${#next[k]}
+  done
+  for ((k = 0; k < ${#next[@]}; k += 2)); do
+    printf '  %-*s   %s\n' "$width" "${next[k]}" "${next[k + 1]}"
+  done
 }
 
 case "$action" in
