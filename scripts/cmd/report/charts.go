@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"fmt"
+	"image/color"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,9 +15,11 @@ import (
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
 
 	"example.com/userperf/scripts/internal/provenance"
 	"example.com/userperf/scripts/internal/results"
+	"example.com/userperf/scripts/internal/stages"
 )
 
 func init() {
@@ -63,7 +66,7 @@ func makeCharts(dir, format string, compare, load []*results.File) ([]chart, err
 			return nil, fmt.Errorf("%s: %w", s.file, err)
 		}
 		s.file += "." + format
-		if err := save(filepath.Join(dir, s.file), format, plots, provenance.Line(s.files[0].Config)); err != nil {
+		if err := save(filepath.Join(dir, s.file), format, plots, len(s.files), provenance.Line(s.files[0].Config)); err != nil {
 			return nil, err
 		}
 		charts = append(charts, s.chart)
@@ -94,9 +97,9 @@ func medians(files []*results.File, label, bench, unit string) series {
 	return s
 }
 
-// newPlot is a plot with the stages on the x axis, each name broken after
-// its number (stage3 over parallel) so that long names do not run into
-// their neighbours. The titles say what is measured; yLabel stays short,
+// newPlot is a plot with the stages on the x axis, each name broken at its
+// dashes (stage3 over parallel) so that long names do not run into their
+// neighbours. The titles say what is measured; yLabel stays short,
 // because the plot keeps room above the data for the length of it.
 func newPlot(title, yLabel string, stages []string) *plot.Plot {
 	p := plot.New()
@@ -105,7 +108,7 @@ func newPlot(title, yLabel string, stages []string) *plot.Plot {
 	p.Y.Label.TextStyle.Font.Size = 10
 	var names []string
 	for _, s := range stages {
-		names = append(names, strings.Replace(s, "-", "\n", 1))
+		names = append(names, strings.ReplaceAll(s, "-", "\n"))
 	}
 	p.NominalX(names...)
 	p.X.Tick.Label.Font.Size = 9
@@ -157,9 +160,6 @@ func writesAndMemory(files []*results.File, title string) ([]*plot.Plot, error) 
 		p.Legend = plot.NewLegend() // one series each: the panel's title says it
 	}
 	plots[0].Title.Text = title + "\n" + plots[0].Title.Text
-	for _, p := range plots[1:] {
-		p.Title.Text = "\n" + p.Title.Text // level with the first panel's second line
-	}
 	return plots, nil
 }
 
@@ -190,6 +190,10 @@ func timeAgainstUsers(files []*results.File, title string) ([]*plot.Plot, error)
 			return nil, err
 		}
 		line.Color, points.Color, points.Shape = plotutil.Color(k), plotutil.Color(k), plotutil.Shape(k)
+		if f.Name == stages.Floor.Name { // a yardstick, not a stage: grey and dashed
+			line.Color, points.Color = color.Gray{Y: 0x80}, color.Gray{Y: 0x80}
+			line.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+		}
 		p.Add(line, points)
 		p.Legend.Add(f.Name, line, points)
 		lines++
@@ -223,8 +227,6 @@ func httpPercentiles(files []*results.File, title string) ([]*plot.Plot, error) 
 		p := newPlot(fmt.Sprintf("%d matches at %d requests/s", t.matches, t.rate), "latency, log scale", stageNames(files))
 		if len(plots) == 0 {
 			p.Title.Text = title + "\n" + p.Title.Text
-		} else {
-			p.Title.Text = "\n" + p.Title.Text // level with the first panel's second line
 		}
 		err := addBars(p, []series{
 			medians(files, "p50", t.bench, "p50-sec"),

@@ -11,19 +11,25 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// Sizes of a chart: a panel per plot, a column for the legend if there is
-// one, and a strip along the bottom for the footer.
+// Sizes of a chart: panels one above the other, a column for the legend on
+// their right, and a strip along the bottom for the footer.
 const (
-	panelWidth  = 15 * vg.Centimeter
-	chartHeight = 10.5 * vg.Centimeter
+	panelHeight = 9 * vg.Centimeter
 	margin      = 0.3 * vg.Centimeter
 )
 
-// save writes plots side by side into one file, in format. The legend of
-// the first plot goes into a column of its own on the right, where it
-// covers neither a title nor the data, and footer, the provenance line of
-// the figures, goes along the bottom.
-func save(file, format string, plots []*plot.Plot, footer string) error {
+// panelWidth is the width of a panel with a group of bars for each of n
+// stages: enough for the bars of a group and the words of its label.
+func panelWidth(n int) vg.Length {
+	return max(15*vg.Centimeter, 3*vg.Centimeter+vg.Length(n)*2*vg.Centimeter)
+}
+
+// save writes plots into one file, in format, one above the other, each
+// wide enough for the stages it shows. The legend of the first plot goes
+// into a column of its own on the right, where it covers neither a title
+// nor the data, and footer, the provenance line of the figures, goes along
+// the bottom.
+func save(file, format string, plots []*plot.Plot, stages int, footer string) error {
 	legend := plots[0].Legend
 	legend.TextStyle.Font.Size = 10
 	legend.Top, legend.Left = true, true
@@ -32,31 +38,36 @@ func save(file, format string, plots []*plot.Plot, footer string) error {
 	}
 	legendWidth := legend.Rectangle(draw.Canvas{}).Size().X
 	legendWidth += 2 * margin // without a legend, a margin on the right
-	w := vg.Length(len(plots))*panelWidth + legendWidth
-	c, err := draw.NewFormattedCanvas(w, chartHeight, format)
+	w := panelWidth(stages) + legendWidth
+	style := text.Style{Font: plot.DefaultFont, Handler: plot.DefaultTextHandler, XAlign: draw.XLeft, YAlign: draw.YBottom}
+	style.Font.Size = 7
+	lines := footerLines(footer, func(line string) bool { return style.Width(line) <= w-2*margin })
+	lineHeight := style.Height("M")
+	footerHeight := 2*margin + vg.Length(len(lines))*lineHeight
+	h := vg.Length(len(plots))*panelHeight + footerHeight
+	c, err := draw.NewFormattedCanvas(w, h, format)
 	if err != nil {
 		return err
 	}
 	dc := draw.New(c)
 
-	style := text.Style{Font: plot.DefaultFont, Handler: plot.DefaultTextHandler, XAlign: draw.XLeft, YAlign: draw.YBottom}
-	style.Font.Size = 7
-	lines := footerLines(footer, func(line string) bool { return style.Width(line) <= w-2*margin })
-	lineHeight := style.Height("M")
 	for i, line := range lines {
 		dc.FillText(style, vg.Point{X: margin, Y: margin + vg.Length(len(lines)-1-i)*lineHeight}, line)
 	}
-	footerHeight := 2*margin + vg.Length(len(lines))*lineHeight
 
 	area := draw.Crop(dc, 0, -legendWidth, footerHeight, 0)
-	tiles := draw.Tiles{Rows: 1, Cols: len(plots), PadX: vg.Centimeter, PadTop: 2, PadBottom: 2, PadLeft: 2, PadRight: 4}
-	canvases := plot.Align([][]*plot.Plot{plots}, tiles, area)
+	tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadY: 0.5 * vg.Centimeter, PadTop: 2, PadBottom: 2, PadLeft: 2, PadRight: 4}
+	column := make([][]*plot.Plot, len(plots))
 	for i, p := range plots {
-		p.Draw(canvases[0][i])
+		column[i] = []*plot.Plot{p}
+	}
+	canvases := plot.Align(column, tiles, area)
+	for i, p := range plots {
+		p.Draw(canvases[i][0])
 	}
 	// The legend starts level with the top of the data, below the titles.
 	dataTop := plots[0].DataCanvas(canvases[0][0]).Max.Y
-	legend.Draw(draw.Crop(dc, w-legendWidth+margin, 0, footerHeight, dataTop-chartHeight))
+	legend.Draw(draw.Crop(dc, w-legendWidth+margin, 0, footerHeight, dataTop-h))
 
 	var out bytes.Buffer
 	if _, err := c.WriteTo(&out); err != nil {
