@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # compare.sh: the stages side by side, measured in one run on this machine.
 #
-#   ./scripts/compare.sh                      every stage in go.work and the floor, quick (about 3 minutes)
-#   ./scripts/compare.sh --thorough           more rounds, longer benchmarks (about 10 minutes)
+#   ./scripts/compare.sh                      every stage in go.work and the floor, quick (about 5 minutes)
+#   ./scripts/compare.sh --thorough           more rounds, longer benchmarks (about 15 minutes)
 #   ./scripts/compare.sh stage0-linear stage1-index
 #   ./scripts/compare.sh floor stage3-parallel    (floor: the same HTTP path serving pre-built bytes)
 #
 # Options: --rounds N (at least 6), --benchtime D (a go test -benchtime), --bench REGEXP (default: the
-# shared suite, BenchmarkListByRole and BenchmarkServeHTTP; a stage's own benchmarks, such as stage3's
-# BenchmarkEncode, can be picked with it).
+# shared suite, BenchmarkListByRole, BenchmarkServeHTTP, BenchmarkWrite and BenchmarkBuild; a
+# stage's own benchmarks, such as stage3's BenchmarkSteps, can be picked with it).
 #
 # Writes results/compare/<stamp>/<stage>.txt (Go benchmark format, headed by the machine, the commit
 # and this command) and benchstat.txt, and points results/compare/latest at it once every round is
@@ -25,7 +25,7 @@ source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
 invocation=$(command_line ./scripts/compare.sh "$@")
-rounds=10 benchtime=150ms bench='^Benchmark(ListByRole|ServeHTTP)$' picked=()
+rounds=10 benchtime=150ms bench='^Benchmark(ListByRole|ServeHTTP|Write|Build)$' picked=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --thorough) rounds=20 benchtime=500ms ;;

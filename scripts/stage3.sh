@@ -11,13 +11,13 @@
 #             16 at once (clients=1, clients=16), on an idle machine (load idle) and while another
 #             process keeps every core busy (load busy: one shell loop per core, started here for
 #             the sample, stopped after it, and ended by `timeout` after 10 minutes at the latest)
-# Writes results/stage3/<stamp>/{steps,peers,idle,busy}.txt and one benchstat-*.txt per table;
-# ./scripts/report.sh puts the tables into stage3-parallel/README.md.
+# Writes results/stage3/<stamp>/{steps,peers,idle,busy}.txt, then the three tables, as generated
+# blocks with their provenance, into stage3-parallel/README.md (blocks steps, peers and parallel).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
-invocation="./scripts/stage3.sh $*"
+invocation=$(command_line ./scripts/stage3.sh "$@")
 rounds=10 benchtime=100ms
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -53,7 +53,7 @@ echo "== building the benchmark binaries of stage3-parallel and peers"
 go test -c -o "$out/stage3.test" ./stage3-parallel
 go test -c -o "$out/peers.test" ./peers
 for file in steps peers idle busy; do
-  machine_info "$invocation (rounds=$rounds, benchtime=$benchtime)" > "$out/$file.txt"
+  { machine_info "$invocation"; echo "stage3-settings: rounds=$rounds, benchtime=$benchtime"; } > "$out/$file.txt"
 done
 echo "load: idle" >> "$out/idle.txt"
 echo "load: busy" >> "$out/busy.txt"
@@ -92,7 +92,9 @@ done
 printf '\r   %d rounds done in %s%*s\n' "$rounds" "$(elapsed "$start")" 30 ''
 ln -sfn "$stamp" results/stage3/latest
 
-go tool benchstat -row /matches -col /step "$out/steps.txt" | tee "$out/benchstat-steps.txt"
-go tool benchstat -row /matches -col /encoder "$out/peers.txt" | tee "$out/benchstat-peers.txt"
-go tool benchstat -row load,/matches,/clients -col /parallel "$out/idle.txt" "$out/busy.txt" | tee "$out/benchstat-parallel.txt"
-echo "results: $out"
+chapter=stage3-parallel/README.md
+block() { go run ./scripts/cmd/report block -file "$chapter" -name "$@"; }
+block steps -- -row /matches -col /step "$out/steps.txt"
+block peers -- -filter '.unit:(sec/op OR allocs/op)' -row /matches -col /encoder "$out/peers.txt"
+block parallel -- -filter '.unit:sec/op' -row load,/matches,/clients -col /parallel "$out/idle.txt" "$out/busy.txt"
+echo "results: $out; tables written to $chapter (blocks steps, peers, parallel)"

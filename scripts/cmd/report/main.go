@@ -84,7 +84,7 @@ func (o options) run() error {
 	if err != nil {
 		return err
 	}
-	list, err := stages.List(o.root)
+	list, err := stages.Shown(o.root)
 	if err != nil {
 		return err
 	}

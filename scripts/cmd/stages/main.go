@@ -1,7 +1,8 @@
 // Command stages answers the shell scripts' questions about what they
 // measure, so that they and the Go helpers agree (scripts/lib.sh wraps it):
 //
-//	stages list             every stage of go.work, then the floor, one name a line, in table order
+//	stages list             every stage of go.work but the workshop's, then the floor, one
+//	                        name a line, in table order
 //	stages dir NAME...      the package folder of each stage (its benchmarks), one a line
 //	stages server NAME...   the main package of each stage's server, one a line
 //	stages commit           the commit a measurement made now records: the short hash of
@@ -39,7 +40,7 @@ func answer(root string, args []string) ([]string, error) {
 	command, names := args[0], args[1:]
 	switch command {
 	case "list":
-		list, err := stages.List(root)
+		list, err := stages.Shown(root)
 		return stages.Names(list), err
 	case "dir", "server":
 		if len(names) == 0 {

@@ -101,7 +101,7 @@ func TestFreshFiguresPass(t *testing.T) {
 	r.write("stage0-linear/README.md", "# Stage 0\n\nMore prose.\n")
 	r.write("common/README.md", "# Common\n")
 	r.write("scripts/report.sh", "#!/bin/sh\necho changed\n")
-	r.write("peers/peers.go", "package peers // changed\n")
+	r.write("workshop/quest/quest.go", "package quest // changed\n")
 	r.commit("prose")
 	rep := r.check()
 	if !rep.OK() || len(rep.Figures) != 2 {

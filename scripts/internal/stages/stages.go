@@ -61,6 +61,18 @@ func List(root string) ([]Stage, error) {
 	return list, nil
 }
 
+// workshopDir holds the workshop's starting points and reference
+// solutions: stages that a learner names to check or measure, but that no
+// default run, table or chart includes.
+const workshopDir = "workshop/"
+
+// Shown returns the stages of List that the default runs, the tables and
+// the charts show: all of them but the workshop's.
+func Shown(root string) ([]Stage, error) {
+	list, err := List(root)
+	return slices.DeleteFunc(list, func(s Stage) bool { return strings.HasPrefix(s.Dir, workshopDir) }), err
+}
+
 // Find returns the stages with names, in the order given. An unknown name
 // is an error that lists the stages there are.
 func Find(root string, names ...string) ([]Stage, error) {

@@ -55,6 +55,20 @@ func TestList(t *testing.T) {
 	}
 }
 
+func TestShownLeavesOutTheWorkshop(t *testing.T) {
+	root := workspace(t, []string{"stage0-linear", "mine", "workshop/solutions/quest"}, "stage0-linear", "mine", "workshop/solutions/quest")
+	shown, err := Shown(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := Names(shown), []string{"stage0-linear", "mine", "floor"}; !slices.Equal(got, want) {
+		t.Errorf("Shown = %v, want %v: a learner's stage is shown, the workshop's are not", got, want)
+	}
+	if found, err := Find(root, "quest"); err != nil || len(found) != 1 || found[0].Dir != "workshop/solutions/quest" {
+		t.Errorf("Find(quest) = %v, %v: a workshop stage must still be found by name", found, err)
+	}
+}
+
 func TestListRefusesTwoStagesOfOneName(t *testing.T) {
 	root := workspace(t, []string{"a/stage1-x", "b/stage1-x"}, "a/stage1-x", "b/stage1-x")
 	if _, err := List(root); err == nil || !strings.Contains(err.Error(), "stage1-x") {
