@@ -54,7 +54,7 @@ func makeCharts(dir, format string, compare, load []*results.File) ([]chart, err
 		specs = append(specs, spec{chart{"writes-and-memory", "Cost of a write and heap held per user, per stage (10,000 users)", false}, writesAndMemory, compare})
 	}
 	if load != nil {
-		specs = append(specs, spec{chart{"http-percentiles", "HTTP latency percentiles at a fixed rate, per stage", true}, httpPercentiles, load})
+		specs = append(specs, spec{chart{"http-percentiles", "HTTP latency at a fixed rate, per stage: the median of each round's percentiles", true}, httpPercentiles, load})
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -220,7 +220,10 @@ func usersAt100(f *results.File) []int {
 }
 
 // httpPercentiles draws p50, p95 and p99 of the fixed-rate load test per
-// stage, one panel per result size.
+// stage, one panel per result size: the median over the rounds of each
+// round's percentile, as benchstat summarizes the result files. load.sh's
+// table pools the requests of every round instead, so with more than one
+// round the two differ a little; the title says which this is.
 func httpPercentiles(files []*results.File, title string) ([]*plot.Plot, error) {
 	var plots []*plot.Plot
 	for _, t := range fixedRateTests(files[0]) {
