@@ -1,1 +1,1 @@
-../stage3-parallel/buffer.go
+../stage4-append/buffer.go

@@ -1,1 +1,1 @@
-../stage3-parallel/encode.go
+../stage4-append/encode.go

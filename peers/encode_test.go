@@ -1,1 +1,1 @@
-../stage3-parallel/encode_test.go
+../stage4-append/encode_test.go

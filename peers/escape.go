@@ -1,1 +1,1 @@
-../stage3-parallel/escape.go
+../stage4-append/escape.go

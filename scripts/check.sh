@@ -2,7 +2,7 @@
 # check.sh: one verdict on a stage, yours or the project's, in about a minute.
 #
 #   ./scripts/check.sh mystage                          every check, then its speed against its origin and the reference
-#   ./scripts/check.sh mystage --against stage4-materialized   another reference
+#   ./scripts/check.sh mystage --against stage5-materialized   another reference
 #   ./scripts/check.sh mystage --no-compare             correctness only (half the time)
 #
 # STAGE is a stage's name or folder (mystage, workshop/solutions/quest5-cache-fixed). The checks, in order,
@@ -13,7 +13,7 @@
 #      readers and writers, where the race detector sees what the stage does not lock)
 #   4. the differential tests: TestDifferential (random sequences against the reference, by seed)
 #   5. the fuzz targets' seed corpora, as a plain go test runs them (FuzzDifferential, and the stage's own)
-#   6. the stage's own tests, if it has any (stage2's view test, stage3's encoder tests, ...)
+#   6. the stage's own tests, if it has any (stage2's view test, stage4's encoder tests, ...)
 #   7. the speed: ./scripts/compare.sh --rounds 6 --benchtime 100ms --bench '^BenchmarkListByRole$'
 #      ORIGIN STAGE REFERENCE, read back with go tool benchstat
 # and ends with one line: "check: STAGE passed: ..." with the speed-ups, or "check: STAGE FAILED: <check>".
@@ -24,7 +24,8 @@
 # "// origin:" line that new-stage.sh writes in its go.mod (--from overrides it). A side quest's
 # starting point is no stage of its own, so the comparison uses the stage it was built on. The
 # reference is the stage that solves the exercise: stage0-linear -> stage1-index, stage1-index ->
-# stage2-noclone, stage2-noclone -> stage3-parallel, stage3-parallel -> stage4-materialized,
+# stage2-noclone, stage2-noclone -> stage3-parallel, stage3-parallel -> stage4-append,
+# stage4-append -> stage5-materialized,
 # workshop/quest5-cache -> quest5-cache-fixed, workshop/quest6-logging -> quest6-logging-fixed
 # (--against overrides it). A stage with no origin, such as one of the project's own, is compared with
 # stage0-linear, and with a reference only if --against names one. The figure quoted is the median of
@@ -78,7 +79,8 @@ reference_for() {
     stage0-linear) echo stage1-index ;;
     stage1-index) echo stage2-noclone ;;
     stage2-noclone) echo stage3-parallel ;;
-    stage3-parallel) echo stage4-materialized ;;
+    stage3-parallel) echo stage4-append ;;
+    stage4-append) echo stage5-materialized ;;
     workshop/quest5-cache) echo workshop/solutions/quest5-cache-fixed ;;
     workshop/quest6-logging) echo workshop/solutions/quest6-logging-fixed ;;
   esac

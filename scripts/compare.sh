@@ -8,7 +8,7 @@
 #
 # Options: --rounds N (at least 6), --benchtime D (a go test -benchtime), --bench REGEXP (default: the
 # shared suite, BenchmarkListByRole, BenchmarkServeHTTP, BenchmarkWrite and BenchmarkBuild; a
-# stage's own benchmarks, such as stage3's BenchmarkSteps, can be picked with it).
+# stage's own benchmarks, such as stage3's BenchmarkParallel, can be picked with it).
 #
 # Writes results/compare/<stamp>/<stage>.txt (Go benchmark format, headed by the machine, the commit
 # and this command) and benchstat.txt, and points results/compare/latest at it once every round is

@@ -9,13 +9,24 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// parallelMin is the smallest result, in users, encoded in parallel chunks;
-// 0, the default, turns them off, for the measurements in README.md. To try
-// them, set USERPERF_PARALLEL_MIN to a number of users.
-var parallelMin, _ = strconv.Atoi(os.Getenv("USERPERF_PARALLEL_MIN"))
+// parallelMin is the smallest result, in users, that is encoded in
+// parallel chunks: the smallest size at which the chapter's rule, applied to
+// its three-condition table, turns them on. USERPERF_PARALLEL_MIN sets
+// another (0 turns chunks off), so that a learner can try the rule on a
+// machine with more cores.
+var parallelMin = envInt("USERPERF_PARALLEL_MIN", 1000)
 
-// appendUsersParallel appends the same bytes as appendUsers, in one chunk
-// per core: the request encodes the first into dst while a goroutine per
+// envInt is the environment variable name as a number, or def if it is unset
+// or not a number.
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return n
+	}
+	return def
+}
+
+// appendUsersParallel appends the JSON array of users, in one chunk per
+// core: the request encodes the first into dst while a goroutine per
 // other chunk encodes it into a buffer sized for that chunk; then the
 // request appends those in order and gives them back.
 func appendUsersParallel(dst []byte, users []*user.User) []byte {

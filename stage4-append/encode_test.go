@@ -69,8 +69,8 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
-// appendUsers appends the JSON array of users to dst, on the request's own
-// goroutine, as encodeUsers does with parallel chunks off.
+// appendUsers appends the JSON array of users to dst, as encodeUsers does
+// into a reserved body.
 func appendUsers(dst []byte, users []*user.User) []byte {
 	return append(appendUserList(append(dst, '['), users), ']')
 }

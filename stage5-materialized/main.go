@@ -1,7 +1,7 @@
-// Command stage4-materialized serves the user list from bytes encoded once,
+// Command stage5-materialized serves the user list from bytes encoded once,
 // when each user is written: a read only concatenates them. See README.md.
 package main
 
 import "example.com/userperf/common/api"
 
-func main() { api.Main("stage4-materialized", New) }
+func main() { api.Main("stage5-materialized", New) }

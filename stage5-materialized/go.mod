@@ -1,4 +1,4 @@
-module example.com/userperf/stage4-materialized
+module example.com/userperf/stage5-materialized
 
 go 1.26
 

@@ -1,1 +1,0 @@
-../stage3-parallel/parallel.go
