@@ -110,7 +110,7 @@ block() {
     go run ./scripts/cmd/report block -file "$file" -name "$name" -- "$@"
   fi
 }
-parallel=(-filter '.unit:sec/op' -row load,/matches,/clients -col /parallel)
+parallel=(-filter '.unit:(sec/op OR cores)' -row load,/matches,/clients -col /parallel)
 block stage3-parallel/README.md parallel "${parallel[@]}" "$out/stage3-idle.txt" "$out/stage3-busy.txt"
 block stage4-append/README.md parallel "${parallel[@]}" "$out/stage4-idle.txt" "$out/stage4-busy.txt"
 block stage4-append/README.md peers -filter '.unit:(sec/op OR allocs/op)' -row /matches -col /encoder "$out/peers.txt"

@@ -10,10 +10,13 @@ import (
 	"example.com/userperf/scripts/internal/results"
 )
 
-// legend explains what the normalizer merged, under every table.
-const legend = "Runtime internals count at the runtime function the code called " +
-	"(runtime.growslice, runtime.gcBgMarkWorker); ==, copy, clear and preemption " +
-	"(runtime.asyncPreempt) count at the function that ran them."
+// legend explains what the normalizer merged, under every table, for a
+// reader who then opens go tool pprof -http and sees the runtime unfolded.
+const legend = "The runtime is folded into the code that led to it: a run of runtime frames " +
+	"counts as its entry point (the allocator's helpers under an append as runtime.growslice, " +
+	"the collector's background marking, which no code here calls, as runtime.gcBgMarkWorker), " +
+	"and runtime.memmove (copy and append), ==, clear and preemption (runtime.asyncPreempt) " +
+	"count at the function that ran them. go tool pprof -http shows them unfolded."
 
 // writeTop writes the first n functions of s by flat share, and one line for
 // all the others, like perf report.

@@ -110,7 +110,9 @@ func (o options) run() error {
 		return "", "" // measured, but no longer in the workspace
 	}
 	blocks := []provenance.Block{
-		{Name: "stages", Content: stagesTable(compare, about)},
+		{Name: "stages", Content: stagesTable(compare, about, func(previous, stage string) string {
+			return diffSize(o.root, dirOf(list, previous), dirOf(list, stage))
+		})},
 		{Name: "charts", Content: chartsBlock(o.charts, charts, compare, load)},
 	}
 	if loadTable != "" {

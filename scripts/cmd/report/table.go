@@ -43,15 +43,16 @@ func has(files []*results.File, bench, unit string) bool {
 // bytesPerUser formats a byte count as benchstat does: 812.0B, 1.465KiB.
 func bytesPerUser(b float64) string { return benchunit.Scale(b, benchunit.Binary) + "B" }
 
-// stagesTable is the README's table: for every stage, what it changes, the
-// median time of the headline benchmark, the speed-up against the previous
-// stage and against the first, the allocations per request, the time of
-// the same request through the Echo handler, and, where the results have
-// them, the time of one write and the heap held per user.
-func stagesTable(files []*results.File, about func(stage string) (change, chapter string)) string {
+// stagesTable is the README's table: for every stage, what it changes and
+// how large that change is (diffSize against the previous step), the median
+// time of the headline benchmark, the speed-up against the previous stage
+// and against the first, the allocations per request, the time of the same
+// request through the Echo handler, and, where the results have them, the
+// time of one write and the heap held per user.
+func stagesTable(files []*results.File, about func(stage string) (change, chapter string), diffSize func(previous, stage string) string) string {
 	withWrite, withHeld := has(files, writeBench, "sec/op"), has(files, buildBench, heldUnit)
-	head := []string{"stage", "change", "time/op", "speed-up vs previous", "speed-up vs " + files[0].Name, "allocs/op", "through Echo"}
-	align := "|---|---|---:|---:|---:|---:|---:|"
+	head := []string{"stage", "change", "diff", "time/op", "speed-up vs previous", "speed-up vs " + files[0].Name, "allocs/op", "through Echo"}
+	align := "|---|---|---:|---:|---:|---:|---:|---:|"
 	if withWrite {
 		head, align = append(head, "write"), align+"---:|"
 	}
@@ -61,36 +62,41 @@ func stagesTable(files []*results.File, about func(stage string) (change, chapte
 	var b strings.Builder
 	fmt.Fprintf(&b, "| %s |\n%s\n", strings.Join(head, " | "), align)
 	var first, previous float64 // 0 where unknown; previous is the last step's
+	previousStep := ""
 	runs := 0
 	for i, f := range files {
 		change, chapter := about(f.Name)
-		cells := []string{link(f.Name, chapter), change, "—", "—", "—", "—", "—"}
+		cells := []string{link(f.Name, chapter), change, "—", "—", "—", "—", "—", "—"}
+		// Only a step builds on the one before it; a learner's stage is
+		// compared with the first.
+		step := stages.IsStep(f.Name)
+		if step && previousStep != "" {
+			cells[2] = diffSize(previousStep, f.Name)
+		}
 		t, ok := f.Median(headline, "sec/op")
 		if !ok || t <= 0 {
 			t = 0
 		} else {
-			cells[2] = results.Duration(t)
+			cells[3] = results.Duration(t)
 			if i == 0 {
 				first = t
 			}
-			// Only a step builds on the one before it; a learner's
-			// stage is compared with the first.
-			if i > 0 && previous > 0 && stages.IsStep(f.Name) {
-				cells[3] = speedup(previous / t)
+			if i > 0 && previous > 0 && step {
+				cells[4] = speedup(previous / t)
 			}
 			if i > 0 && first > 0 && f.Name != stages.Floor.Name {
-				cells[4] = speedup(first / t)
+				cells[5] = speedup(first / t)
 			}
 			runs = max(runs, f.Runs(headline, "sec/op"))
 		}
-		if stages.IsStep(f.Name) {
-			previous = t
+		if step {
+			previous, previousStep = t, f.Name
 		}
 		if allocs, ok := f.Median(headline, "allocs/op"); ok {
-			cells[5] = fmt.Sprintf("%.0f", allocs)
+			cells[6] = fmt.Sprintf("%.0f", allocs)
 		}
 		if te, ok := f.Median(throughEcho, "sec/op"); ok && te > 0 {
-			cells[6] = results.Duration(te)
+			cells[7] = results.Duration(te)
 		}
 		if withWrite {
 			cells = append(cells, cell(f, writeBench, "sec/op", results.Duration))
@@ -100,7 +106,9 @@ func stagesTable(files []*results.File, about func(stage string) (change, chapte
 		}
 		fmt.Fprintf(&b, "| %s |\n", strings.Join(cells, " | "))
 	}
-	fmt.Fprintf(&b, "\nMedian of %d runs of `Benchmark%s`: the lookup and the JSON encoding of the 100 users "+
+	fmt.Fprintf(&b, "\nDiff: the non-test Go files that differ from the previous stage, and the lines "+
+		"added plus the lines removed in them (`git diff --no-index --numstat`). ")
+	fmt.Fprintf(&b, "Median of %d runs of `Benchmark%s`: the lookup and the JSON encoding of the 100 users "+
 		"with role admin among 10,000, in process. A speed-up is the other stage's time divided by this one's. "+
 		"Through Echo: the median of `Benchmark%s`, the same request through the Echo handler. "+
 		"The floor serves bytes encoded in advance: the limit of this path, not a step, so it gets no speed-up; "+
