@@ -86,8 +86,7 @@ func attack(ctx context.Context, a *vegeta.Attacker, url string, p vegeta.Pacer,
 	}
 }
 
-// tally collects the results of one attack, or of every round of the same
-// attack.
+// tally collects the results of one attack.
 type tally struct {
 	wantLength string
 	metrics    vegeta.Metrics // latencies of every request, failed ones included

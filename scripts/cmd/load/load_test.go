@@ -344,3 +344,23 @@ func TestParseArgsRejectsUnboundedRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestOverRoundsTakesMedians checks the statistic that the table shares
+// with the chart: medians of the rounds' percentiles and throughputs, the
+// slowest request of all, every request and error counted.
+func TestOverRoundsTakesMedians(t *testing.T) {
+	ms := time.Millisecond
+	rounds := []summary{
+		{requests: 10, errors: 1, p50: 3 * ms, p95: 9 * ms, p99: 10 * ms, max: 40 * ms, perSecond: 300, firstError: "status 500"},
+		{requests: 10, p50: 1 * ms, p95: 5 * ms, p99: 6 * ms, max: 7 * ms, perSecond: 100},
+		{requests: 10, p50: 2 * ms, p95: 7 * ms, p99: 8 * ms, max: 9 * ms, perSecond: 200},
+	}
+	got := overRounds(rounds)
+	want := summary{requests: 30, errors: 1, p50: 2 * ms, p95: 7 * ms, p99: 8 * ms, max: 40 * ms, perSecond: 200, firstError: "status 500"}
+	if got != want {
+		t.Errorf("overRounds = %+v\nwant %+v", got, want)
+	}
+	if even := overRounds(rounds[1:]); even.p50 != 1500*time.Microsecond || even.perSecond != 150 {
+		t.Errorf("two rounds: p50 %v and %.0f req/s, want the means of the middle two, 1.5ms and 150", even.p50, even.perSecond)
+	}
+}

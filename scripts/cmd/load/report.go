@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -53,8 +54,8 @@ func saturatedResult(name string, s summary) *benchfmt.Result {
 type row struct {
 	stage     string
 	matches   int
-	fixed     summary // over every round of the open-loop test
-	saturated summary // over every round of the closed-loop test
+	fixed     summary // the open-loop test, over its rounds (overRounds)
+	saturated summary // the closed-loop test, over its rounds
 }
 
 // writeTable prints rows as an aligned text table, or as a markdown table.
@@ -137,3 +138,46 @@ func writeMarkdown(w io.Writer, cells [][]string) {
 
 // formatLatency prints d as every table of the project does: 1.436ms.
 func formatLatency(d time.Duration) string { return results.Duration(d.Seconds()) }
+
+// overRounds summarizes the rounds of one test as benchstat summarizes their
+// result files: the median over the rounds of each percentile and of the
+// throughput. The slowest request is the slowest of all rounds, and every
+// request and error is counted.
+func overRounds(rounds []summary) summary {
+	var s summary
+	for _, r := range rounds {
+		s.requests += r.requests
+		s.errors += r.errors
+		s.max = max(s.max, r.max)
+		if s.firstError == "" {
+			s.firstError = r.firstError
+		}
+	}
+	latency := func(of func(summary) time.Duration) time.Duration {
+		return time.Duration(median(rounds, func(r summary) float64 { return float64(of(r)) }))
+	}
+	s.p50 = latency(func(r summary) time.Duration { return r.p50 })
+	s.p95 = latency(func(r summary) time.Duration { return r.p95 })
+	s.p99 = latency(func(r summary) time.Duration { return r.p99 })
+	s.perSecond = median(rounds, func(r summary) float64 { return r.perSecond })
+	s.sentPerSecond = median(rounds, func(r summary) float64 { return r.sentPerSecond })
+	return s
+}
+
+// median is the median of of(r) over rounds, the mean of the middle two for
+// an even count, as benchstat takes it; 0 for no rounds.
+func median(rounds []summary, of func(summary) float64) float64 {
+	if len(rounds) == 0 {
+		return 0
+	}
+	values := make([]float64, len(rounds))
+	for i, r := range rounds {
+		values[i] = of(r)
+	}
+	slices.Sort(values)
+	mid := len(values) / 2
+	if len(values)%2 == 1 {
+		return values[mid]
+	}
+	return (values[mid-1] + values[mid]) / 2
+}

@@ -89,7 +89,7 @@ func run(ctx context.Context, cfg config, stages []stageBinary, stdout, progress
 		}
 	}
 
-	totals := map[string]*tally{}               // stage + " " + test name: every round
+	perRound := map[string][]summary{}          // stage + " " + test name: one summary per round
 	measured := map[string][]*benchfmt.Result{} // stage: one result per test and round
 	turn := 0
 	for round := 1; round <= cfg.rounds; round++ {
@@ -97,20 +97,18 @@ func run(ctx context.Context, cfg config, stages []stageBinary, stdout, progress
 			for k := range servers {
 				s := servers[(turn+k)%len(servers)] // rotate who goes first
 				key := s.Name + " " + t.name
-				if totals[key] == nil {
-					totals[key] = newTally(lengths[t.role])
-				}
 				this := newTally(lengths[t.role])
 				target := s.URL + listPath(t.role)
 				if t.saturated {
-					saturated(ctx, target, cfg.conns, cfg.duration, this, totals[key])
+					saturated(ctx, target, cfg.conns, cfg.duration, this)
 				} else {
-					fixedRate(ctx, target, cfg.rate, cfg.duration, this, totals[key])
+					fixedRate(ctx, target, cfg.rate, cfg.duration, this)
 				}
 				if err := ctx.Err(); err != nil {
 					return fmt.Errorf("interrupted during %s of %s: %w", t.name, s.Name, err)
 				}
 				sum := this.summary()
+				perRound[key] = append(perRound[key], sum)
 				if t.saturated {
 					measured[s.Name] = append(measured[s.Name], saturatedResult(t.name, sum))
 				} else {
@@ -133,8 +131,8 @@ func run(ctx context.Context, cfg config, stages []stageBinary, stdout, progress
 			rows = append(rows, row{
 				stage:     s.Name,
 				matches:   r.matches,
-				fixed:     totals[s.Name+" "+fixedRateName(cfg.rate, r.matches)].summary(),
-				saturated: totals[s.Name+" "+saturatedName(cfg.conns, r.matches)].summary(),
+				fixed:     overRounds(perRound[s.Name+" "+fixedRateName(cfg.rate, r.matches)]),
+				saturated: overRounds(perRound[s.Name+" "+saturatedName(cfg.conns, r.matches)]),
 			})
 		}
 	}
@@ -275,10 +273,11 @@ func writeResults(cfg config, header []benchfmt.Config, servers []*stageserver.S
 			return err
 		}
 	}
-	caption := fmt.Sprintf("GET /users?role=R over loopback, 10,000 users. p50 to max: latency at a fixed %d req/s "+
-		"for %v (open loop); errors: failed requests of both tests; saturated req/s: successful requests per "+
-		"second with %d connections for %v (closed loop).", cfg.rate, time.Duration(cfg.rounds)*cfg.duration,
-		cfg.conns, time.Duration(cfg.rounds)*cfg.duration)
+	caption := fmt.Sprintf("GET /users?role=R over loopback, 10,000 users, %d rounds. p50 to p99: the median over "+
+		"the rounds of each round's latency percentile at a fixed %d req/s for %v (open loop), as benchstat and the "+
+		"chart summarize the result files; max: the slowest request of all rounds; errors: failed requests of both "+
+		"tests; saturated req/s: the median over the rounds of successful requests per second with %d connections "+
+		"for %v (closed loop).", cfg.rounds, cfg.rate, cfg.duration, cfg.conns, cfg.duration)
 	var md bytes.Buffer
 	writeTable(&md, rows, true)
 	fmt.Fprintf(&md, "\n%s\n\nLoad generator: vegeta %s on the same machine; %s.\n", caption, vegetaVersion(), cpuNote(cfg))

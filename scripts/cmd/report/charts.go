@@ -221,9 +221,8 @@ func usersAt100(f *results.File) []int {
 
 // httpPercentiles draws p50, p95 and p99 of the fixed-rate load test per
 // stage, one panel per result size: the median over the rounds of each
-// round's percentile, as benchstat summarizes the result files. load.sh's
-// table pools the requests of every round instead, so with more than one
-// round the two differ a little; the title says which this is.
+// round's percentile, as benchstat summarizes the result files and as
+// load.sh's table shows them.
 func httpPercentiles(files []*results.File, title string) ([]*plot.Plot, error) {
 	var plots []*plot.Plot
 	for _, t := range fixedRateTests(files[0]) {
