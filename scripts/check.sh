@@ -5,7 +5,7 @@
 #   ./scripts/check.sh mystage --against stage5-materialized   another reference
 #   ./scripts/check.sh mystage --no-compare             correctness only (half the time)
 #
-# STAGE is a stage's name or folder (mystage, workshop/solutions/quest5-cache-fixed). The checks, in order,
+# STAGE is a stage's name or folder (mystage, workshop/solutions/quest6-cache-fixed). The checks, in order,
 # each stopping the run at its first failure:
 #   1. go vet
 #   2. the tests build with the race detector (every test below runs under -race)
@@ -26,7 +26,7 @@
 # reference is the stage that solves the exercise: stage0-linear -> stage1-index, stage1-index ->
 # stage2-noclone, stage2-noclone -> stage3-parallel, stage3-parallel -> stage4-append,
 # stage4-append -> stage5-materialized,
-# workshop/quest5-cache -> quest5-cache-fixed, workshop/quest6-logging -> quest6-logging-fixed
+# workshop/quest6-cache -> quest6-cache-fixed, workshop/quest7-logging -> quest7-logging-fixed
 # (--against overrides it). A stage with no origin, such as one of the project's own, is compared with
 # stage0-linear, and with a reference only if --against names one. The figure quoted is the median of
 # ListByRole/users=10000/matches=100, the case study's request; compare.sh's table above it has every
@@ -81,8 +81,8 @@ reference_for() {
     stage2-noclone) echo stage3-parallel ;;
     stage3-parallel) echo stage4-append ;;
     stage4-append) echo stage5-materialized ;;
-    workshop/quest5-cache) echo workshop/solutions/quest5-cache-fixed ;;
-    workshop/quest6-logging) echo workshop/solutions/quest6-logging-fixed ;;
+    workshop/quest6-cache) echo workshop/solutions/quest6-cache-fixed ;;
+    workshop/quest7-logging) echo workshop/solutions/quest7-logging-fixed ;;
   esac
 }
 

@@ -3,7 +3,7 @@
 #
 #   ./scripts/new-stage.sh mystage                                a copy of stage0-linear, in mystage/
 #   ./scripts/new-stage.sh mystage --from stage2-noclone          a copy of another stage
-#   ./scripts/new-stage.sh mycache --from workshop/quest5-cache   a side quest's starting point
+#   ./scripts/new-stage.sh mycache --from workshop/quest6-cache   a side quest's starting point
 #   ./scripts/new-stage.sh --list                                 the stages this script made
 #   ./scripts/new-stage.sh --remove mystage                       delete one and undo what made it
 #
@@ -161,7 +161,7 @@ make_stage() {
 
   # The origin: a folder of the workspace whose main.go starts a stage.
   from=${from%/} from=${from#./}
-  [ -f "$from/go.mod" ] || die "--from $from: no module there; give the folder of a stage, such as stage1-index or workshop/quest5-cache"
+  [ -f "$from/go.mod" ] || die "--from $from: no module there; give the folder of a stage, such as stage1-index or workshop/quest6-cache"
   in_workspace "$from" || die "--from $from: not a module of go.work"
   grep -qs 'api\.Main(' "$from/main.go" || die "--from $from: its main.go does not start a stage with api.Main"
   local old_module old_main

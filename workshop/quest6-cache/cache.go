@@ -11,7 +11,7 @@ const cacheTTL = 5 * time.Second
 // The sketch caches the list of users; this translation caches the encoded
 // body, because in this project the encoding is most of a request's work.
 //
-// This is the starting point of side quest 5 in WORKSHOP.md. It has bugs,
+// This is the starting point of side quest 6 in WORKSHOP.md. It has bugs,
 // the shared suites catch them (start_test.go proves it), and finding and
 // fixing them is the exercise.
 func (s *Store) ListByRole(role string) []byte {

@@ -1,4 +1,4 @@
-module example.com/userperf/workshop/quest5-cache
+module example.com/userperf/workshop/quest6-cache
 
 go 1.26
 

@@ -1,8 +1,8 @@
-// Command quest5-cache serves the user list API from stage1-index's role
+// Command quest6-cache serves the user list API from stage1-index's role
 // index through the case study's cache sketch: the starting point of side
-// quest 5 in WORKSHOP.md. See README.md.
+// quest 6 in WORKSHOP.md. See README.md.
 package main
 
 import "example.com/userperf/common/api"
 
-func main() { api.Main("quest5-cache", New) }
+func main() { api.Main("quest6-cache", New) }

@@ -30,8 +30,8 @@ import (
 // and stageEnv the stage they run it on: the sketch, or with "half-fixed"
 // the sketch after the first fix a learner makes.
 const (
-	suiteEnv = "QUEST5_SUITE"
-	stageEnv = "QUEST5_STAGE"
+	suiteEnv = "QUEST6_SUITE"
+	stageEnv = "QUEST6_STAGE"
 )
 
 // childStage returns the constructor that stageEnv names.

@@ -1,4 +1,4 @@
-module example.com/userperf/workshop/quest6-logging
+module example.com/userperf/workshop/quest7-logging
 
 go 1.26
 

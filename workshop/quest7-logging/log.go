@@ -22,7 +22,7 @@ var logOut io.Writer = os.Stderr
 // piece is printed the moment it is known, like the print() in every step
 // of the handler in the print() case study.
 //
-// This is the starting point of side quest 6 in WORKSHOP.md: correct, and
+// This is the starting point of side quest 7 in WORKSHOP.md: correct, and
 // slow in a way that a benchmark in process and a load test show
 // differently.
 func logList(role string, found []*user.User, took time.Duration) {

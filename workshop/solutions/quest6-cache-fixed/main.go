@@ -1,8 +1,8 @@
-// Command quest5-cache-fixed serves the user list API from stage1-index's
+// Command quest6-cache-fixed serves the user list API from stage1-index's
 // role index through a cache that every write keeps right: the reference
-// solution of side quest 5 in WORKSHOP.md. See README.md.
+// solution of side quest 6 in WORKSHOP.md. See README.md.
 package main
 
 import "example.com/userperf/common/api"
 
-func main() { api.Main("quest5-cache-fixed", New) }
+func main() { api.Main("quest6-cache-fixed", New) }

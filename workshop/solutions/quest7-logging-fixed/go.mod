@@ -1,10 +1,10 @@
-module example.com/userperf/workshop/solutions/quest6-logging-fixed
+module example.com/userperf/workshop/solutions/quest7-logging-fixed
 
 go 1.26
 
 require example.com/userperf/common v0.0.0
 
-// origin: workshop/quest6-logging (the stage this module started from; scripts/check.sh reads this line)
+// origin: workshop/quest7-logging (the stage this module started from; scripts/check.sh reads this line)
 
 // This module is built inside the repository's workspace (go.work at the root),
 // from any folder of the repository. It keeps no go.sum of its own, so it does
