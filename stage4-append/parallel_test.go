@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"example.com/userperf/common/apitest"
 	"example.com/userperf/common/bench"
 	"example.com/userperf/common/user"
 )
@@ -41,8 +42,8 @@ func TestParallelMatchesMarshal(t *testing.T) {
 		for _, n := range []int{0, 1, 2, 3, 7, 8, 9, 100, 127, 128, 129, 1000} {
 			users := userPointers(n)
 			if got, want := appendUsersParallel(nil, users), marshal(t, users); !bytes.Equal(got, want) {
-				t.Errorf("GOMAXPROCS=%d, %d users: parallel chunks differ from json.Marshal:\n got %.200q\nwant %.200q",
-					procs, n, got, want)
+				t.Errorf("GOMAXPROCS=%d, %d users: parallel chunks differ from json.Marshal, %s",
+					procs, n, apitest.Mismatch(got, want))
 			}
 		}
 		runtime.GOMAXPROCS(old)

@@ -69,8 +69,7 @@ func wantJSON(t *testing.T, what string, w *httptest.ResponseRecorder, status in
 		t.Errorf("%s: Content-Length %q, body has %d bytes", what, cl, w.Body.Len())
 	}
 	if !bytes.Equal(w.Body.Bytes(), want) {
-		t.Errorf("%s: body differs from encoding/json.Marshal\n got: %.300s\nwant: %.300s\nfirst difference at byte %d",
-			what, w.Body, want, firstDifference(w.Body.Bytes(), want))
+		t.Errorf("%s: body differs from encoding/json.Marshal, %s", what, Mismatch(w.Body.Bytes(), want))
 	}
 }
 
