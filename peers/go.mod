@@ -3,7 +3,7 @@ module example.com/userperf/peers
 go 1.26
 
 // goccy/go-json, sonic and segmentio/encoding are the peers that
-// peers_test.go measures; stage3-parallel itself does not depend on them.
+// peers_test.go measures; stage4-append itself does not depend on them.
 require (
 	example.com/userperf/common v0.0.0
 	github.com/bytedance/sonic v1.15.5

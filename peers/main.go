@@ -1,6 +1,6 @@
-// Command peers is not a program: it is stage3-parallel's encoder, reached
+// Command peers is not a program: it is stage4-append's encoder, reached
 // through symbolic links to the stage's own files (encode.go, escape.go,
-// buffer.go, parallel.go and encode_test.go), benchmarked against the JSON
+// buffer.go and encode_test.go), benchmarked against the JSON
 // libraries a Go programmer would use instead of writing one. It lives in a
 // module of its own so that the stage does not depend on those libraries,
 // and the links, not copies, make sure that what is measured here is the

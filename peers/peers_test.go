@@ -48,15 +48,15 @@ func payloads() map[int][]*user.User {
 }
 
 // BenchmarkEncode encodes the same users with every peer and with the
-// stage's encoder on one goroutine, the way the stage serves by default:
-// into a reserved buffer that is given back once used.
+// stage's encoder, the way the stage serves: into a reserved buffer that is
+// given back once used.
 func BenchmarkEncode(b *testing.B) {
 	all := payloads()
 	for _, matches := range []int{user.AdminCount, user.EditorCount} {
 		users := all[matches]
 		want, _ := json.Marshal(users)
 		encoders := append([]peer{}, peers...)
-		encoders = append(encoders, peer{"stage3", func(u []*user.User) ([]byte, error) {
+		encoders = append(encoders, peer{"stage4", func(u []*user.User) ([]byte, error) {
 			return appendUsers(getBuffer(encodedSize(u)), u), nil
 		}})
 		for _, e := range encoders {

@@ -13,8 +13,9 @@
 #             sample, stopped after it, and ended by `timeout` after 10 minutes at the latest)
 #   peers     BenchmarkEncode in ./peers: stage 4's encoder against other JSON libraries
 # Writes results/serialize/<stamp>/{stage3,stage4}-{idle,busy}.txt and peers.txt, then the tables,
-# as generated blocks with their provenance: stage3-parallel/README.md (block parallel) and
-# stage4-append/README.md (blocks parallel and peers). With --print they are printed instead.
+# as generated blocks with their provenance: stage3-parallel/README.md (block parallel: stage 3's
+# table) and stage4-append/README.md (block parallel: both stages' tables, one under the other, and
+# block peers). With --print they are printed instead.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -62,6 +63,10 @@ done
 for stage in stage3 stage4; do
   echo "load: idle" >> "$out/$stage-idle.txt"
   echo "load: busy" >> "$out/$stage-busy.txt"
+done
+for load in idle busy; do
+  echo "encoder: encoding/json" >> "$out/stage3-$load.txt"
+  echo "encoder: append" >> "$out/stage4-$load.txt"
 done
 
 # sample BINARY DIR BENCH FILE appends one run of the benchmarks BENCH of
@@ -112,6 +117,6 @@ block() {
 }
 parallel=(-filter '.unit:(sec/op OR cores)' -row load,/matches,/clients -col /parallel)
 block stage3-parallel/README.md parallel "${parallel[@]}" "$out/stage3-idle.txt" "$out/stage3-busy.txt"
-block stage4-append/README.md parallel "${parallel[@]}" "$out/stage4-idle.txt" "$out/stage4-busy.txt"
+block stage4-append/README.md parallel -table encoder "${parallel[@]}" "$out"/stage3-{idle,busy}.txt "$out"/stage4-{idle,busy}.txt
 block stage4-append/README.md peers -filter '.unit:(sec/op OR allocs/op)' -row /matches -col /encoder "$out/peers.txt"
 echo "results: $out"
