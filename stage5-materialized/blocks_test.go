@@ -90,8 +90,9 @@ func TestBlocksFollowEveryWrite(t *testing.T) {
 }
 
 // BenchmarkCopyPieces measures why blocks pay: the same 15,000 bytes
-// copied into one buffer as 100 pieces of 150 bytes (one user each), as 2
-// pieces (this stage's blocks for 100 users), and as one.
+// copied into one buffer as 100 pieces of 150 bytes (about one user each),
+// as 2 pieces (as many as the blocks of the 100 admins, though those hold 64
+// and 36 users), and as one.
 func BenchmarkCopyPieces(b *testing.B) {
 	const total = 15_000
 	src := bytes.Repeat([]byte("x"), total)

@@ -59,9 +59,11 @@ type stored struct {
 	json []byte // ",{...}"
 }
 
-// newStored encodes u after a comma. The clone keeps exactly the bytes of
-// the encoding, not the spare capacity that appending left behind: they are
-// held as long as the user is.
+// newStored encodes u after a comma. The bytes are held as long as the user
+// is, so they are cloned: append may have grown the encoding's slice to
+// nearly twice its length, while the clone's capacity is its length rounded
+// up to one of the allocator's size classes (150 bytes get 160), the memory
+// that an exact-size make would take too.
 func newStored(u *user.User) *stored {
 	return &stored{User: u, json: slices.Clone(appendUser([]byte{','}, u))}
 }

@@ -12,9 +12,9 @@ import (
 // TestViewOutlivesWrites checks the rule that replaces stage1's copies: a
 // list that findByRole has handed out keeps the same users in the same order
 // whatever is written afterwards, so a reader can encode it after releasing
-// the lock. Updating the lists in place (slices.Insert and slices.Delete on
-// the shared backing array, as stage1 does) fails this test even without
-// -race: the view's elements shift under it.
+// the lock. Updating a list or a block in place (slices.Insert and
+// slices.Delete on the shared backing array, as stage1 does with its lists)
+// fails this test even without -race: the view's elements shift under it.
 func TestViewOutlivesWrites(t *testing.T) {
 	s := New(user.MustGenerate(user.DefaultCount, user.DefaultSeed)).(*Store)
 	view := s.findByRole(user.RoleAdmin)
