@@ -3,7 +3,7 @@
 #
 #   ./scripts/load.sh                        every stage in go.work and the floor (about 45 s per stage)
 #   ./scripts/load.sh --quick stage0-linear floor     (2 s per test: a smoke run)
-#   ./scripts/load.sh --rounds 6             six interleaved rounds: enough samples for benchstat's p-values
+#   ./scripts/load.sh --rounds 6             six interleaved rounds: enough samples for benchstat's confidence intervals
 #
 # Options: --rate N (fixed-rate test, requests/s, default 100), --duration D (each test, each round,
 # default 10s), --conns N (saturation test, default 32), --rounds N (default 1),
