@@ -2,7 +2,7 @@
 # compare.sh: the stages side by side, measured in one run on this machine.
 #
 #   ./scripts/compare.sh                      every stage in go.work and the floor, quick (about 5 minutes)
-#   ./scripts/compare.sh --thorough           more rounds, longer benchmarks (about 20 minutes)
+#   ./scripts/compare.sh --thorough           more rounds, longer benchmarks (about 25 minutes)
 #   ./scripts/compare.sh stage0-linear stage1-index
 #   ./scripts/compare.sh floor stage3-parallel    (floor: the same HTTP path serving pre-built bytes)
 #

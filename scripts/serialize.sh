@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # serialize.sh: the measurements of the serialization chapters (stages 3 and 4), in one run.
 #
-#   ./scripts/serialize.sh                  10 rounds, -benchtime 100ms (about 8 minutes here)
+#   ./scripts/serialize.sh                  10 rounds, -benchtime 100ms (about 2 minutes here)
 #   ./scripts/serialize.sh --print          the same, tables printed; no tracked file is changed
 #   ./scripts/serialize.sh --rounds 6 --benchtime 50ms
 #
