@@ -23,7 +23,7 @@ stages() {
 }
 
 # stage_dirs prints the package folder of each stage named, one a line
-# (floor: common/floor), or fails, printing nothing, if a name is unknown.
+# (floor: floor), or fails, printing nothing, if a name is unknown.
 stage_dirs() {
   ask_stages dir "$@"
 }

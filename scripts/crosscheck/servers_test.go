@@ -78,7 +78,7 @@ func stageFolders(t *testing.T, root string) []stages.Stage {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return slices.DeleteFunc(list, func(s stages.Stage) bool { return s.Name == stages.Floor.Name })
+	return slices.DeleteFunc(list, func(s stages.Stage) bool { return s.Name == stages.Floor })
 }
 
 // buildAll builds every stage's server into a temporary folder and returns

@@ -15,15 +15,15 @@ func TestDescribe(t *testing.T) {
 	writeFile(t, filepath.Join(root, "stage1-index", "README.md"), "# Stage 1: a role index\n\ntext\n")
 	writeFile(t, filepath.Join(root, "stage1-index", "main.go"), "// Command stage1-index is ignored: the README wins.\npackage main\n")
 	writeFile(t, filepath.Join(root, "workshop", "mine", "main.go"), "// Command mine serves from a cache: details.\npackage main\n")
-	writeFile(t, filepath.Join(root, "common", "floor", "floor.go"), "// Package floor is the limit of the path: more. And more.\npackage floor\n")
-	writeFile(t, filepath.Join(root, "common", "floor", "floor_test.go"), "// Package floor is not this.\npackage floor\n")
+	writeFile(t, filepath.Join(root, "floor", "main.go"), "// Command floor is the limit of the path: more. And more.\npackage main\n")
+	writeFile(t, filepath.Join(root, "floor", "stage_test.go"), "// Command floor is not this.\npackage main\n")
 	for _, c := range []struct {
 		stage stages.Stage
 		want  string
 	}{
 		{stages.Stage{Name: "stage1-index", Dir: "stage1-index"}, "a role index"},
 		{stages.Stage{Name: "mine", Dir: "workshop/mine"}, "serves from a cache"},
-		{stages.Floor, "the limit of the path"},
+		{stages.Stage{Name: "floor", Dir: "floor"}, "the limit of the path"},
 		{stages.Stage{Name: "stage7-gone", Dir: "stage7-gone"}, ""},
 	} {
 		if got := describe(root, c.stage); got != c.want {

@@ -190,7 +190,7 @@ func timeAgainstUsers(files []*results.File, title string) ([]*plot.Plot, error)
 			return nil, err
 		}
 		line.Color, points.Color, points.Shape = plotutil.Color(k), plotutil.Color(k), plotutil.Shape(k)
-		if f.Name == stages.Floor.Name { // a yardstick, not a stage: grey and dashed
+		if f.Name == stages.Floor { // a yardstick, not a stage: grey and dashed
 			line.Color, points.Color = color.Gray{Y: 0x80}, color.Gray{Y: 0x80}
 			line.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
 		}

@@ -141,7 +141,7 @@ func (o options) run() error {
 // has none. The floor is not a step and has no chapter.
 func (o options) chapter(s stages.Stage) string {
 	path := s.Dir + "/README.md"
-	if _, err := os.Stat(filepath.Join(o.root, filepath.FromSlash(path))); s.Name == stages.Floor.Name || err != nil {
+	if _, err := os.Stat(filepath.Join(o.root, filepath.FromSlash(path))); s.Name == stages.Floor || err != nil {
 		return ""
 	}
 	return path

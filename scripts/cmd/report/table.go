@@ -84,7 +84,7 @@ func stagesTable(files []*results.File, about func(stage string) (change, chapte
 			if i > 0 && previous > 0 && step {
 				cells[4] = speedup(previous / t)
 			}
-			if i > 0 && first > 0 && f.Name != stages.Floor.Name {
+			if i > 0 && first > 0 && f.Name != stages.Floor {
 				cells[5] = speedup(first / t)
 			}
 			runs = max(runs, f.Runs(headline, "sec/op"))

@@ -14,11 +14,11 @@ func TestAnswer(t *testing.T) {
 		t.Errorf("list = %q, %v; want stage0-linear first and the floor last", list, err)
 	}
 	dirs, err := answer(root, []string{"dir", "floor", "stage0-linear"})
-	if want := []string{"common/floor", "stage0-linear"}; err != nil || !slices.Equal(dirs, want) {
+	if want := []string{"floor", "stage0-linear"}; err != nil || !slices.Equal(dirs, want) {
 		t.Errorf("dir = %q, %v; want %q", dirs, err, want)
 	}
 	servers, err := answer(root, []string{"server", "floor"})
-	if want := []string{"common/cmd/floor"}; err != nil || !slices.Equal(servers, want) {
+	if want := []string{"floor"}; err != nil || !slices.Equal(servers, want) {
 		t.Errorf("server = %q, %v; want %q", servers, err, want)
 	}
 	for _, args := range [][]string{{}, {"dir"}, {"dir", "stage0-linear", "nosuch"}, {"what"}} {

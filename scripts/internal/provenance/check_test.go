@@ -21,7 +21,7 @@ func newRepo(t *testing.T) *repo {
 	r.git("init", "-q")
 	r.write("go.work", "go 1.26.0\n\nuse (\n\t./common\n\t./stage0-linear\n\t./peers\n)\n")
 	r.write("common/go.mod", "module example.com/common\n")
-	r.write("common/floor/floor.go", "package floor\n")
+	r.write("floor/floor.go", "package main\n")
 	r.write("stage0-linear/go.mod", "module example.com/stage0\n")
 	r.write("stage0-linear/stage_test.go", "package main\n")
 	r.write("stage0-linear/store.go", "package main\n")

@@ -29,15 +29,16 @@ type Stage struct {
 	Server string
 }
 
-// Floor is the yardstick beside every table: the same HTTP path serving
-// bytes encoded in advance. It is not a step, so it lives in common.
-var Floor = Stage{Name: "floor", Dir: "common/floor", Server: "common/cmd/floor"}
+// Floor is the name of the yardstick beside every table: the same HTTP
+// path serving bytes encoded in advance. It is a stage like the others, in
+// its own folder, but not a step, so every table puts it last.
+const Floor = "floor"
 
 // marker is the file that makes a workspace module a stage: the one that
 // runs the shared suites and benchmarks against it.
 const marker = "stage_test.go"
 
-// List returns every stage of the workspace at root, then the floor, in
+// List returns every stage of the workspace at root, the floor last, in
 // the order of Compare. A stage is a module listed in root/go.work whose
 // folder has a stage_test.go, whatever its name.
 func List(root string) ([]Stage, error) {
@@ -51,12 +52,11 @@ func List(root string) ([]Stage, error) {
 			continue
 		}
 		s := Stage{Name: path.Base(dir), Dir: dir, Server: dir}
-		if i := slices.IndexFunc(list, func(o Stage) bool { return o.Name == s.Name }); i >= 0 || s.Name == Floor.Name {
+		if i := slices.IndexFunc(list, func(o Stage) bool { return o.Name == s.Name }); i >= 0 {
 			return nil, fmt.Errorf("go.work: two stages are named %s; rename one folder", s.Name)
 		}
 		list = append(list, s)
 	}
-	list = append(list, Floor)
 	slices.SortStableFunc(list, func(a, b Stage) int { return Compare(a.Name, b.Name) })
 	return list, nil
 }
@@ -111,7 +111,7 @@ func Names(list []Stage) []string {
 func Compare(a, b string) int {
 	rank := func(name string) int {
 		switch {
-		case name == Floor.Name:
+		case name == Floor:
 			return 2
 		case IsStep(name):
 			return 0

@@ -37,8 +37,8 @@ func write(t *testing.T, file, content string) {
 
 func TestList(t *testing.T) {
 	root := workspace(t,
-		[]string{"common", "scripts", "stage10-later", "stage1-index", "workshop/mystage", "peers", "stage0-linear", "tools"},
-		"stage10-later", "stage1-index", "workshop/mystage", "stage0-linear", "unlisted")
+		[]string{"common", "scripts", "stage10-later", "stage1-index", "workshop/mystage", "peers", "stage0-linear", "tools", "floor"},
+		"floor", "stage10-later", "stage1-index", "workshop/mystage", "stage0-linear", "unlisted")
 	list, err := List(root)
 	if err != nil {
 		t.Fatal(err)
@@ -48,7 +48,7 @@ func TestList(t *testing.T) {
 		{"stage1-index", "stage1-index", "stage1-index"},
 		{"stage10-later", "stage10-later", "stage10-later"},
 		{"mystage", "workshop/mystage", "workshop/mystage"},
-		Floor,
+		{"floor", "floor", "floor"},
 	}
 	if !slices.Equal(list, want) {
 		t.Errorf("List =\n%v\nwant\n%v\n(modules without stage_test.go and folders outside go.work are no stages)", list, want)
@@ -56,7 +56,7 @@ func TestList(t *testing.T) {
 }
 
 func TestShownLeavesOutTheWorkshop(t *testing.T) {
-	root := workspace(t, []string{"stage0-linear", "mine", "workshop/solutions/quest"}, "stage0-linear", "mine", "workshop/solutions/quest")
+	root := workspace(t, []string{"floor", "stage0-linear", "mine", "workshop/solutions/quest"}, "floor", "stage0-linear", "mine", "workshop/solutions/quest")
 	shown, err := Shown(root)
 	if err != nil {
 		t.Fatal(err)
@@ -83,9 +83,9 @@ func TestListWithoutGoWork(t *testing.T) {
 }
 
 func TestFind(t *testing.T) {
-	root := workspace(t, []string{"stage0-linear", "stage1-index"}, "stage0-linear", "stage1-index")
+	root := workspace(t, []string{"stage0-linear", "stage1-index", "floor"}, "stage0-linear", "stage1-index", "floor")
 	found, err := Find(root, "floor", "stage1-index")
-	if err != nil || !slices.Equal(Names(found), []string{"floor", "stage1-index"}) || found[0].Dir != "common/floor" {
+	if err != nil || !slices.Equal(Names(found), []string{"floor", "stage1-index"}) || found[0].Dir != "floor" {
 		t.Errorf("Find = %v, %v; want the floor and stage1-index, in the order asked", found, err)
 	}
 	_, err = Find(root, "stage0-linear", "stage9-nope", "nope")

@@ -1,4 +1,4 @@
-// Package floor is the limit of this project's HTTP path: a stage that has
+// The floor is the limit of this project's HTTP path: a stage that has
 // every answer of GET /users?role=R ready before the request arrives. Its
 // ListByRole is a map lookup under a read lock, so what remains of a request
 // is what every stage pays anyway: Echo's routing, the query validation, and
@@ -10,7 +10,8 @@
 // every stage. It moves the work from the read to the write, which pays off
 // only when reads vastly outnumber writes; that trade is why it is a yardstick
 // here and not the last stage.
-package floor
+
+package main
 
 import (
 	"encoding/json"
