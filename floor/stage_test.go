@@ -12,6 +12,10 @@ import (
 
 func TestAPI(t *testing.T) { apitest.Run(t, New) }
 
+func TestDifferential(t *testing.T) { apitest.Differential(t, New) }
+
+func FuzzDifferential(f *testing.F) { apitest.FuzzDifferential(f, New) }
+
 func BenchmarkListByRole(b *testing.B) { bench.ListByRole(b, New) }
 
 func BenchmarkServeHTTP(b *testing.B) { bench.ServeHTTP(b, New) }
