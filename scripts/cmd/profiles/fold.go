@@ -13,6 +13,8 @@ import (
 var (
 	// runtimeCode is the Go runtime, with the assembly behind ==, copy and append.
 	runtimeCode = regexp.MustCompile(`^(runtime|internal/runtime/[^.]+|internal/bytealg)\.`)
+	// sliceGrowth is append growing a slice, which the chapters follow as the cost of a copy.
+	sliceGrowth = regexp.MustCompile(`^runtime\.growslice$`)
 	// ownGoroutines are the runtime's own goroutines, which no code here calls.
 	ownGoroutines = regexp.MustCompile(`^runtime\.(gcBgMarkWorker|bgsweep|bgscavenge)$`)
 	// typeArgs name the compiler's shapes: slices.Clone[go.shape.[]string,go.shape.string].
@@ -22,10 +24,10 @@ var (
 // fold rewrites a profile of the package mainPkg for the tables. Each stage's
 // test binary names its functions after its package; as main.findByRole, not
 // example.com/userperf/stage0-linear.findByRole, they line up across stages
-// for pprof's -diff_base. The runtime's work for the code (allocating,
-// growing a slice, ==, being preempted) counts at the function that called
-// it (Prune), and each of the runtime's own goroutines counts as one
-// function, whatever it runs (PruneFrom).
+// for pprof's -diff_base. The runtime's work for the code (allocating, ==,
+// being preempted) counts at the function that called it (Prune), but for
+// the growth of a slice, and each of the runtime's own goroutines counts as
+// one function, whatever it runs (PruneFrom).
 func fold(p *profile.Profile, mainPkg string) {
 	for _, fn := range p.Function {
 		name, ok := strings.CutPrefix(fn.Name, mainPkg+".")
@@ -35,7 +37,7 @@ func fold(p *profile.Profile, mainPkg string) {
 		fn.Name = typeArgs.ReplaceAllString(strings.TrimPrefix(name, "example.com/userperf/"), "[...]")
 	}
 	p.PruneFrom(ownGoroutines)
-	p.Prune(runtimeCode, nil)
+	p.Prune(runtimeCode, sliceGrowth)
 }
 
 // foldFile writes the folded form of the profile in from to to.

@@ -27,10 +27,10 @@ var tables = map[string]struct{ file, sampleIndex, title string }{
 	"objects": {"mem", "alloc_objects", "Allocated objects"},
 }
 
-const legend = "The runtime's work for a function (allocating, growing a slice, ==, copy, preemption) " +
-	"counts at that function; the collector's background marking (runtime.gcBgMarkWorker) and " +
-	"sweeping (runtime.bgsweep), which no code here calls, count as one row each. " +
-	"go tool pprof on cpu.pprof shows the runtime unfolded."
+const legend = "The runtime's work for a function (allocating, ==, copy, preemption) counts at that function, " +
+	"but for append growing a slice (runtime.growslice, with what it allocates); the collector's background " +
+	"marking (runtime.gcBgMarkWorker) and sweeping (runtime.bgsweep), which no code here calls, count as one " +
+	"row each. go tool pprof on cpu.pprof shows the runtime unfolded."
 
 func main() {
 	cmd, args := "", os.Args[1:]
@@ -142,8 +142,8 @@ func pprofTop(args ...string) (total, table string, err error) {
 func writeMarkdown(w io.Writer, table string) {
 	fmt.Fprint(w, "| flat % | cum % | function |\n|---:|---:|:---|\n")
 	for _, line := range strings.Split(strings.TrimSpace(table), "\n")[1:] {
-		f := strings.Fields(line) // flat, flat%, sum%, cum, cum%, function
-		fmt.Fprintf(w, "| %s | %s | `%s` |\n", strings.TrimSuffix(f[1], "%"), strings.TrimSuffix(f[4], "%"), strings.Join(f[5:], " "))
+		f := strings.Fields(line) // flat, flat%, sum%, cum, cum%, function, maybe (inline)
+		fmt.Fprintf(w, "| %s | %s | `%s` %s |\n", strings.TrimSuffix(f[1], "%"), strings.TrimSuffix(f[4], "%"), f[5], strings.Join(f[6:], " "))
 	}
 	fmt.Fprintln(w)
 }
