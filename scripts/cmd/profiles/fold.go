@@ -11,8 +11,8 @@ import (
 )
 
 var (
-	// runtimeCode is the Go runtime, with the assembly behind ==, copy and append.
-	runtimeCode = regexp.MustCompile(`^(runtime|internal/runtime/[^.]+|internal/bytealg)\.`)
+	// runtimeCode is the Go runtime, and the assembly behind == and copy (memeqbody).
+	runtimeCode = regexp.MustCompile(`^(runtime|internal/runtime/[^.]+|internal/bytealg)\.|^[^.]+$`)
 	// sliceGrowth is append growing a slice, which the chapters follow as the cost of a copy.
 	sliceGrowth = regexp.MustCompile(`^runtime\.growslice$`)
 	// ownGoroutines are the runtime's own goroutines, which no code here calls.

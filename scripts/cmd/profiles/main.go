@@ -143,7 +143,8 @@ func writeMarkdown(w io.Writer, table string) {
 	fmt.Fprint(w, "| flat % | cum % | function |\n|---:|---:|:---|\n")
 	for _, line := range strings.Split(strings.TrimSpace(table), "\n")[1:] {
 		f := strings.Fields(line) // flat, flat%, sum%, cum, cum%, function, maybe (inline)
-		fmt.Fprintf(w, "| %s | %s | `%s` %s |\n", strings.TrimSuffix(f[1], "%"), strings.TrimSuffix(f[4], "%"), f[5], strings.Join(f[6:], " "))
+		name := strings.Join(append([]string{"`" + f[5] + "`"}, f[6:]...), " ")
+		fmt.Fprintf(w, "| %s | %s | %s |\n", strings.TrimSuffix(f[1], "%"), strings.TrimSuffix(f[4], "%"), name)
 	}
 	fmt.Fprintln(w)
 }

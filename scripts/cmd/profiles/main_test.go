@@ -70,7 +70,7 @@ func writeStage(t *testing.T, stage string, stacks map[string]int64) string {
 // of it growing the body) and 8 in the collector's background marking.
 var stage0 = map[string]int64{
 	pkg + ".(*Store).findByRole" + benchStack:                                      50,
-	"runtime.memequal;" + pkg + ".(*Store).findByRole" + benchStack:                10,
+	"memeqbody;" + pkg + ".(*Store).findByRole" + benchStack:                       10,
 	pkg + ".encodeUsers" + benchStack:                                              12,
 	"runtime.mallocgc;runtime.growslice;" + pkg + ".encodeUsers" + benchStack:      20,
 	"runtime.scanobject;runtime.systemstack;runtime.gcBgMarkWorker;runtime.goexit": 8,
