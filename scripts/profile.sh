@@ -42,8 +42,7 @@ fi
 mapfile -t dirs < <(stage_dirs "${picked[@]}") # checks every name before anything is built
 [ ${#dirs[@]} -eq ${#picked[@]} ] || exit 2
 start=$(date +%s) now=$(ask_stages commit) || now=unknown
-# Progress goes to stderr, so that --markdown leaves only the tables on stdout.
-progress() { echo "== $*   ($(elapsed "$start"))" >&2; }
+progress() { echo "== $*   ($(elapsed "$start"))" >&2; } # on stderr: --markdown leaves only tables on stdout
 
 # profile runs the benchmark of stage $1, in folder $2, with both profilers. Each
 # part of the name is anchored: users=10000 alone would match users=100000 too.
@@ -67,8 +66,7 @@ profile() {
 # measured code as it is now (the commit that a measurement now records).
 up_to_date() {
   local dir=results/profile/$1
-  [ -f "$dir/cpu.pprof" ] && [ -f "$dir/mem.pprof" ] && grep -qxF "profile-bench: $bench" "$dir/bench.txt" &&
-    grep -qxF "commit: $now" "$dir/bench.txt"
+  [ -f "$dir/cpu.pprof" ] && [ -f "$dir/mem.pprof" ] && grep -qxF "commit: $now" "$dir/bench.txt" && grep -qxF "profile-bench: $bench" "$dir/bench.txt"
 }
 
 a=results/profile/${picked[0]} b=results/profile/${picked[-1]}

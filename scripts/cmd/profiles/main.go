@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"example.com/userperf/scripts/internal/provenance"
@@ -33,10 +34,7 @@ const legend = "The runtime's work for a function (allocating, ==, copy, preempt
 	"row each. go tool pprof on cpu.pprof shows the runtime unfolded."
 
 func main() {
-	cmd, args := "", os.Args[1:]
-	if len(args) > 0 {
-		cmd, args = args[0], args[1:]
-	}
+	cmd, args := strings.Join(os.Args[1:min(2, len(os.Args))], ""), os.Args[min(2, len(os.Args)):]
 	fs := flag.NewFlagSet(cmd, flag.ExitOnError)
 	n := fs.Int("n", 12, "functions per table")
 	markdown := fs.Bool("markdown", false, "print markdown")
@@ -138,13 +136,19 @@ func pprofTop(args ...string) (total, table string, err error) {
 	return string(m[1]), string(m[2]), nil
 }
 
-// writeMarkdown writes the shares of pprof's table in markdown.
+// writeMarkdown writes the shares of pprof's table in markdown, and the
+// share of the functions that it leaves out (100% less the last sum%).
 func writeMarkdown(w io.Writer, table string) {
 	fmt.Fprint(w, "| flat % | cum % | function |\n|---:|---:|:---|\n")
+	shown := 0.0
 	for _, line := range strings.Split(strings.TrimSpace(table), "\n")[1:] {
 		f := strings.Fields(line) // flat, flat%, sum%, cum, cum%, function, maybe (inline)
+		shown, _ = strconv.ParseFloat(strings.TrimSuffix(f[2], "%"), 64)
 		name := strings.Join(append([]string{"`" + f[5] + "`"}, f[6:]...), " ")
 		fmt.Fprintf(w, "| %s | %s | %s |\n", strings.TrimSuffix(f[1], "%"), strings.TrimSuffix(f[4], "%"), name)
+	}
+	if shown < 99.995 {
+		fmt.Fprintf(w, "| %.2f | | all other functions |\n", 100-shown)
 	}
 	fmt.Fprintln(w)
 }
