@@ -11,7 +11,7 @@ import (
 )
 
 var (
-	// runtimeCode is the Go runtime, and the assembly behind == and copy (memeqbody).
+	// runtimeCode is the Go runtime, and assembly helpers without a package (memeqbody, behind ==).
 	runtimeCode = regexp.MustCompile(`^(runtime|internal/runtime/[^.]+|internal/bytealg)\.|^[^.]+$`)
 	// sliceGrowth is append growing a slice, which the chapters follow as the cost of a copy.
 	sliceGrowth = regexp.MustCompile(`^runtime\.growslice$`)
