@@ -9,27 +9,24 @@
 #                         (default BenchmarkListByRole/users=10000/matches=100)
 #          --benchtime D  how long it runs, a go test -benchtime (default 3s)
 #          --top N        functions per table (default 12)
-#          --fresh        with --diff: profile again even if saved profiles are up to date
+#          --fresh        with --diff: profile again even if the saved profiles measured the code as it is
 #
-# It runs the stage's test binary once with -test.cpuprofile and -test.memprofile and keeps
-# everything in results/profile/<stage>/: cpu.pprof, mem.pprof, bench.txt (the benchmark's
-# result and the machine) and the binary, which go tool pprof needs to show source lines.
-# The memory profile keeps Go's default sampling (one sample per 512 KiB allocated): both
-# profiles come from the same run, and recording every allocation (-test.memprofilerate=1)
-# would slow the allocator enough to distort the CPU profile. Sampled shares are plenty for a
-# table in percent; the exact allocs/op is in bench.txt and in compare.sh's results.
+# One go test run with both profilers leaves results/profile/<stage>/: cpu.pprof, mem.pprof,
+# bench.txt (the result, the machine, the commit) and the test binary, for pprof's source view.
+# The memory profile keeps Go's default sampling, which does not slow the allocator under the
+# CPU profile. The tables are go tool pprof -top with the runtime folded (scripts/cmd/profiles).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
 bench=BenchmarkListByRole/users=10000/matches=100 benchtime=3s top=12
-markdown=false diff=false fresh=false picked=() command=$(command_line ./scripts/profile.sh "$@")
+markdown=() diff=false fresh=false picked=() command=$(command_line ./scripts/profile.sh "$@")
 while [ $# -gt 0 ]; do
   case "$1" in
     --bench) bench=$2; shift ;;
     --benchtime) benchtime=$2; shift ;;
     --top) top=$2; shift ;;
-    --markdown) markdown=true ;;
+    --markdown) markdown=(-markdown) ;;
     --diff) diff=true ;;
     --fresh) fresh=true ;;
     -h|--help) usage "$0"; exit 0 ;;
@@ -38,51 +35,26 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-want=1
-$diff && want=2
-if [ ${#picked[@]} -ne $want ]; then
+if [ ${#picked[@]} -ne "$($diff && echo 2 || echo 1)" ]; then
   echo "usage: profile.sh [options] STAGE   or   profile.sh [options] --diff STAGE_A STAGE_B" >&2
   exit 2
 fi
-start=$(date +%s)
+mapfile -t dirs < <(stage_dirs "${picked[@]}") # checks every name before anything is built
+[ ${#dirs[@]} -eq ${#picked[@]} ] || exit 2
+start=$(date +%s) now=$(ask_stages commit) || now=unknown
+progress() { echo "== $*   ($(elapsed "$start"))" >&2; } # on stderr: --markdown leaves only tables on stdout
 
-# progress goes to stderr, so that --markdown leaves only the tables on stdout.
-progress() { echo "== $*   ($(elapsed "$start"))" >&2; }
-
-# Every name is checked before anything is built; dir_of maps a stage's
-# name to its package folder.
-dirs=$(stage_dirs "${picked[@]}") || exit 2
-mapfile -t dirs <<< "$dirs"
-dir_of() {
-  local k
-  for k in "${!picked[@]}"; do
-    [ "${picked[$k]}" = "$1" ] && { echo "./${dirs[$k]}"; return; }
-  done
-}
-
-# anchored turns a benchmark name into the -test.bench pattern that matches it
-# and nothing else: go test matches each /-separated part on its own, so
-# users=10000 alone would also match users=100000.
-anchored() { echo "$1" | sed 's#[^/][^/]*#^&$#g'; }
-
-# profile runs stage $1's benchmark with both profilers into results/profile/$1.
+# profile runs the benchmark of stage $1, in folder $2, with both profilers. Each
+# part of the name is anchored: users=10000 alone would match users=100000 too.
 profile() {
-  local s=$1 pkg dir=results/profile/$1
-  pkg=$(dir_of "$s")
+  local dir=results/profile/$1
   mkdir -p "$dir"
-  progress "$s: building the test binary"
-  go test -c -o "$dir/$s.test" "$pkg"
-  progress "$s: running $bench for $benchtime with the CPU and memory profilers"
-  # Run in the package folder, as go test does.
-  if ! (cd "$pkg" && "$ROOT/$dir/$s.test" -test.run '^$' -test.bench "$(anchored "$bench")" \
-    -test.benchtime "$benchtime" -test.benchmem \
-    -test.cpuprofile "$ROOT/$dir/cpu.pprof" -test.memprofile "$ROOT/$dir/mem.pprof") > "$dir/output.txt" 2>&1; then
+  progress "$1: running $bench for $benchtime with the CPU and memory profilers"
+  if ! go test -run '^$' -bench "$(sed 's#[^/][^/]*#^&$#g' <<< "$bench")" -benchtime "$benchtime" -benchmem \
+      -cpuprofile cpu.pprof -memprofile mem.pprof -outputdir "$ROOT/$dir" -o "$ROOT/$dir/$1.test" "./$2" \
+      > "$dir/output.txt" 2>&1 || ! grep -q '^Benchmark.*/op' "$dir/output.txt"; then
     cat "$dir/output.txt" >&2
-    echo "profile.sh: the benchmark of $s failed" >&2
-    exit 1
-  fi
-  if ! grep -q '^Benchmark.*/op' "$dir/output.txt"; then
-    echo "profile.sh: $s has no benchmark $bench (go test -list . $pkg lists them)" >&2
+    echo "profile.sh: no result of $bench in $1 (go test -list . ./$2 lists the benchmarks)" >&2
     exit 1
   fi
   { machine_info "$command"; echo "profile-bench: $bench"
@@ -90,53 +62,26 @@ profile() {
   grep '^Benchmark' "$dir/bench.txt" | sed 's/^/   /' >&2
 }
 
-# up_to_date: stage $1 was profiled with this benchmark after its last source change.
+# up_to_date: stage $1's saved profiles are of this benchmark and of the
+# measured code as it is now (the commit that a measurement now records).
 up_to_date() {
-  local dir=results/profile/$1 pkg
-  pkg=$(dir_of "$1")
-  [ -f "$dir/cpu.pprof" ] && [ -f "$dir/mem.pprof" ] && grep -qxF "profile-bench: $bench" "$dir/bench.txt" &&
-    [ -z "$(find "$pkg" common -name '*.go' -newer "$dir/cpu.pprof" | head -1)" ]
+  local dir=results/profile/$1
+  [ -f "$dir/cpu.pprof" ] && [ -f "$dir/mem.pprof" ] && grep -qxF "commit: $now" "$dir/bench.txt" && grep -qxF "profile-bench: $bench" "$dir/bench.txt"
 }
 
-# tables runs the Go part, which normalizes the profiles and prints the tables.
-tables() {
-  local args=(-n "$top")
-  $markdown && args+=(-markdown)
-  go run ./scripts/cmd/profiles "$1" "${args[@]}" "${@:2}"
-}
-
-if ! $diff; then
-  s=${picked[0]} dir=results/profile/${picked[0]}
-  profile "$s"
-  progress "$s: top functions"
-  tables top "$dir"
-  # Fixed ports, one per command, so that the address to open is known
-  # before the browser is and two of them can run side by side.
-  open="go tool pprof -http=127.0.0.1"
-  if $markdown; then
-    echo
-    echo "Flame graph: \`$open:8081 $dir/$s.test $dir/cpu.pprof\` after \`./scripts/profile.sh $s\`, then open http://127.0.0.1:8081."
+a=results/profile/${picked[0]} b=results/profile/${picked[-1]}
+for i in "${!picked[@]}"; do
+  if $diff && ! $fresh && up_to_date "${picked[$i]}"; then
+    progress "${picked[$i]}: reusing results/profile/${picked[$i]} (it measured commit $now; --fresh profiles again)"
   else
-    echo "Flame graph and source view (open the address it prints; the binary gives the source lines):"
-    echo "  $open:8081 $dir/$s.test $dir/cpu.pprof"
-    echo "  $open:8082 -sample_index=alloc_space $dir/$s.test $dir/mem.pprof"
-    echo "Who calls a function, and how much each caller spends in it:"
-    echo "  go tool pprof -peek 'runtime.growslice\$' $dir/$s.test $dir/cpu.pprof"
-  fi
-  exit 0
-fi
-
-for s in "${picked[@]}"; do
-  if ! $fresh && up_to_date "$s"; then
-    progress "$s: reusing results/profile/$s (newer than its sources; --fresh profiles again)"
-  else
-    profile "$s"
+    profile "${picked[$i]}" "${dirs[$i]}"
   fi
 done
-a=results/profile/${picked[0]} b=results/profile/${picked[1]}
-progress "${picked[0]} -> ${picked[1]}: normalizing function names and lining them up"
-tables diff "$a" "$b"
-echo
-echo "Flame graph of the difference, names normalized as above (-normalize scales ${picked[0]} to the"
-echo "same total, so that, as in the table, shares are compared rather than seconds):"
-echo "  go tool pprof -http=127.0.0.1:8083 -normalize -diff_base $a/cpu.normalized.pprof $b/cpu.normalized.pprof"
+if $diff; then
+  go run ./scripts/cmd/profiles diff -n "$top" -tables cpu,bytes "${markdown[@]}" "$a" "$b"
+  echo "Flame graph of the change: go tool pprof -http=127.0.0.1:8083 -normalize -diff_base $a/cpu.folded.pprof $b/cpu.folded.pprof"
+else
+  go run ./scripts/cmd/profiles top -n "$top" "${markdown[@]}" "$b"
+  echo "Flame graph and source lines: go tool pprof -http=127.0.0.1:8081 $b/${picked[0]}.test $b/cpu.pprof"
+  echo "Who calls a function, and what it costs each caller: go tool pprof -peek 'runtime.growslice\$' $b/${picked[0]}.test $b/cpu.pprof"
+fi

@@ -1,15 +1,10 @@
-// Command profiles prints the tables of scripts/profile.sh from the profiles
-// that it saved under results/profile/<stage>/:
+// Command profiles prints the tables of scripts/profile.sh with go tool pprof -top,
+// from the folded profiles (fold.go) of what it saved in results/profile/<stage>/:
 //
 //	profiles top  [-n 12] [-markdown] [-tables cpu,bytes,objects] DIR
-//	profiles diff [-n 15] [-markdown] [-tables cpu,bytes] DIR_A DIR_B
+//	profiles diff [-n 12] [-markdown] [-tables cpu,bytes,objects] DIR_A DIR_B
 //
-// top lists the functions that take the time and allocate the memory of one
-// stage, like the case study's perf report. diff lines two stages up and
-// lists where the time (or the allocation) moved. Function names are
-// normalized first, so that the same function has the same name in every
-// stage's binary (normalize.go); diff also writes the normalized profiles,
-// cpu.normalized.pprof and mem.normalized.pprof, for go tool pprof -diff_base.
+// diff adds -normalize -diff_base: how each function's share changed from A to B.
 package main
 
 import (
@@ -17,142 +12,143 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
-
-	"github.com/google/pprof/profile"
 
 	"example.com/userperf/scripts/internal/provenance"
 )
 
+// tables are the profile and pprof's -sample_index of each table.
+var tables = map[string]struct{ file, sampleIndex, title string }{
+	"cpu":     {"cpu", "cpu", "CPU time"},
+	"bytes":   {"mem", "alloc_space", "Allocated bytes"},
+	"objects": {"mem", "alloc_objects", "Allocated objects"},
+}
+
+const legend = "The runtime's work for a function (allocating, ==, copy, preemption) counts at that function, " +
+	"but for append growing a slice (runtime.growslice, with what it allocates); the collector's background " +
+	"marking (runtime.gcBgMarkWorker) and sweeping (runtime.bgsweep), which no code here calls, count as one " +
+	"row each. go tool pprof on cpu.pprof shows the runtime unfolded."
+
 func main() {
-	if len(os.Args) < 2 {
-		usage()
+	cmd, args := strings.Join(os.Args[1:min(2, len(os.Args))], ""), os.Args[min(2, len(os.Args)):]
+	fs := flag.NewFlagSet(cmd, flag.ExitOnError)
+	n := fs.Int("n", 12, "functions per table")
+	markdown := fs.Bool("markdown", false, "print markdown")
+	names := fs.String("tables", "cpu,bytes,objects", "tables to print: cpu, bytes, objects")
+	fs.Parse(args)
+	if want := map[string]int{"top": 1, "diff": 2}[cmd]; want == 0 || fs.NArg() != want {
+		fmt.Fprintln(os.Stderr, "usage: profiles top [flags] DIR   or   profiles diff [flags] DIR_A DIR_B")
+		os.Exit(2)
 	}
-	var err error
-	switch os.Args[1] {
-	case "top":
-		err = top(os.Stdout, os.Args[2:])
-	case "diff":
-		err = diff(os.Stdout, os.Args[2:])
-	default:
-		usage()
-	}
-	if err != nil {
+	if err := write(os.Stdout, fs.Args(), strings.Split(*names, ","), *n, *markdown); err != nil {
 		fmt.Fprintln(os.Stderr, "profiles:", err)
 		os.Exit(1)
 	}
 }
 
-func usage() {
-	fmt.Fprintln(os.Stderr, "usage: profiles top [-n N] [-markdown] [-tables cpu,bytes,objects] DIR\n"+
-		"       profiles diff [-n N] [-markdown] [-tables cpu,bytes] DIR_A DIR_B")
-	os.Exit(2)
-}
-
-// options are the flags both subcommands take.
-type options struct {
-	n        int
-	markdown bool
-	measures []measure
-}
-
-// parseFlags parses args and checks that there are want directories.
-func parseFlags(name string, args []string, n int, tables string, want int) (options, []string, error) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	var o options
-	fs.IntVar(&o.n, "n", n, "functions per table")
-	fs.BoolVar(&o.markdown, "markdown", false, "print markdown tables")
-	fs.StringVar(&tables, "tables", tables, "tables to print, comma-separated: cpu, bytes, objects")
-	if err := fs.Parse(args); err != nil {
-		return o, nil, err
-	}
-	if fs.NArg() != want {
-		return o, nil, fmt.Errorf("%s wants %d profile directories, got %d", name, want, fs.NArg())
-	}
-	byName := map[string]measure{"cpu": cpuTime, "bytes": allocatedBytes, "objects": allocatedObjects}
-	for _, t := range strings.Split(tables, ",") {
-		m, ok := byName[t]
-		if !ok {
-			return o, nil, fmt.Errorf("unknown table %q: want cpu, bytes or objects", t)
-		}
-		o.measures = append(o.measures, m)
-	}
-	return o, fs.Args(), nil
-}
-
-// profile is the run's profile that holds m.
-func (r *run) profile(m measure) *profile.Profile {
-	if m == cpuTime {
-		return r.cpu
-	}
-	return r.mem
-}
-
-// top prints the top tables of one run.
-func top(w io.Writer, args []string) error {
-	o, dirs, err := parseFlags("top", args, 12, "cpu,bytes,objects", 1)
-	if err != nil {
-		return err
-	}
-	r, err := loadRun(dirs[0])
-	if err != nil {
-		return err
-	}
-	for _, m := range o.measures {
-		s, err := sumByFunction(r.profile(m), m)
-		if err != nil {
-			return fmt.Errorf("%s: %w", dirs[0], err)
-		}
-		name, colon := r.benchmark, "\n"
-		if o.markdown {
-			name, colon = "`"+name+"`", ":\n\n"
-		}
-		fmt.Fprintf(w, "%s of %s in %s (%s), %s%s", m.title, name, r.stage, perOp(r.secPerOp), describe(r.profile(m), m, s.total), colon)
-		writeTop(w, s, o.n, o.markdown)
-		fmt.Fprintln(w)
-	}
-	fmt.Fprintf(w, "%s\n%s\n", legend, provenance.Line(r.config))
-	return nil
-}
-
-// diff prints where time and allocations moved from one run to another, and
-// writes both runs' normalized profiles next to the originals.
-func diff(w io.Writer, args []string) error {
-	o, dirs, err := parseFlags("diff", args, 15, "cpu,bytes", 2)
-	if err != nil {
-		return err
-	}
-	var runs [2]*run
+// write writes the tables of one stage, or of the change from one to another.
+func write(w io.Writer, dirs, names []string, n int, markdown bool) error {
+	configs := make([]map[string]string, len(dirs))
 	for i, dir := range dirs {
-		if runs[i], err = loadRun(dir); err != nil {
+		var err error
+		if configs[i], err = load(dir); err != nil {
 			return err
 		}
-		for name, p := range map[string]*profile.Profile{"cpu": runs[i].cpu, "mem": runs[i].mem} {
-			if err := writeProfile(filepath.Join(dir, name+".normalized.pprof"), p); err != nil {
-				return err
-			}
+	}
+	a, b := dirs[0], dirs[len(dirs)-1]
+	bench := configs[0]["profile-bench"]
+	if markdown {
+		bench = "`" + bench + "`"
+	}
+	for _, name := range names {
+		t, ok := tables[name]
+		if !ok {
+			return fmt.Errorf("unknown table %q: want cpu, bytes or objects", name)
+		}
+		args := []string{"-sample_index=" + t.sampleIndex, fmt.Sprint("-nodecount=", n), folded(b, t.file)}
+		title := fmt.Sprintf("%s of %s in %s", t.title, bench, filepath.Base(b))
+		if a != b {
+			args = append([]string{"-normalize", "-diff_base=" + folded(a, t.file)}, args...)
+			title = fmt.Sprintf("%s of %s, change of each function's share from %s to %s", t.title, bench, filepath.Base(a), filepath.Base(b))
+		}
+		total, table, err := pprofTop(args...)
+		if err != nil {
+			return err
+		}
+		if markdown && a == b { // pprof's percentages of a change have no sign: those stay its text
+			fmt.Fprintf(w, "%s, %s in all:\n\n", title, total)
+			writeMarkdown(w, table)
+		} else {
+			fmt.Fprintf(w, "%s, %s in all\n%s\n", title, total, table)
 		}
 	}
-	a, b := runs[0], runs[1]
-	for _, m := range o.measures {
-		sa, err := sumByFunction(a.profile(m), m)
-		if err != nil {
-			return fmt.Errorf("%s: %w", a.stage, err)
-		}
-		sb, err := sumByFunction(b.profile(m), m)
-		if err != nil {
-			return fmt.Errorf("%s: %w", b.stage, err)
-		}
-		fmt.Fprintf(w, "%s, flat share in %s (%s) and in %s (%s), largest change first:\n",
-			m.title, a.stage, perOp(a.secPerOp), b.stage, perOp(b.secPerOp))
-		if o.markdown {
-			fmt.Fprintln(w)
-		}
-		writeMoves(w, a.stage, b.stage, moves(sa, sb), o.n, o.markdown)
-		fmt.Fprintln(w)
+	fmt.Fprintln(w, legend)
+	for _, config := range configs {
+		fmt.Fprintln(w, provenance.Line(config))
 	}
-	fmt.Fprintf(w, "Each share is a percentage of its own profile's total: a function can keep its share while its time shrinks with the total.\n%s\n", legend)
-	fmt.Fprintf(w, "%s: %s\n%s: %s\n", a.stage, provenance.Line(a.config), b.stage, provenance.Line(b.config))
 	return nil
+}
+
+// load reads the "key: value" lines of bench.txt in dir, which name the
+// benchmark, its package, the machine and the commit, and writes the folded
+// profiles next to the originals.
+func load(dir string) (map[string]string, error) {
+	text, err := os.ReadFile(filepath.Join(dir, "bench.txt"))
+	if err != nil {
+		return nil, err
+	}
+	config := map[string]string{}
+	for line := range strings.Lines(string(text)) {
+		if key, value, ok := strings.Cut(strings.TrimSpace(line), ": "); ok {
+			config[key] = value
+		}
+	}
+	for _, file := range []string{"cpu", "mem"} {
+		if err := foldFile(filepath.Join(dir, file+".pprof"), folded(dir, file), config["pkg"]); err != nil {
+			return nil, err
+		}
+	}
+	return config, nil
+}
+
+// folded is the folded form of the profile file, cpu or mem, in dir.
+func folded(dir, file string) string { return filepath.Join(dir, file+".folded.pprof") }
+
+// topTable is what go tool pprof -top prints from its summary line, "Showing
+// nodes accounting for 4.11s, 81.07% of 5.07s total", on: the total, and the
+// table, a header line and one line per function.
+var topTable = regexp.MustCompile(`(?s)accounting for [^\n]* of (\S+) total\n.*?( +flat .*)`)
+
+// pprofTop runs go tool pprof -top with args. -nodefraction=0 keeps pprof
+// from dropping the small functions before it picks the top ones.
+func pprofTop(args ...string) (total, table string, err error) {
+	cmd := exec.Command("go", append([]string{"tool", "pprof", "-top", "-nodefraction=0"}, args...)...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	m := topTable.FindSubmatch(out)
+	if err != nil || m == nil {
+		return "", "", fmt.Errorf("go tool pprof %s printed no table (%v)", strings.Join(args, " "), err)
+	}
+	return string(m[1]), string(m[2]), nil
+}
+
+// writeMarkdown writes the shares of pprof's table in markdown, and the
+// share of the functions that it leaves out (100% less the last sum%).
+func writeMarkdown(w io.Writer, table string) {
+	fmt.Fprint(w, "| flat % | cum % | function |\n|---:|---:|:---|\n")
+	shown := 0.0
+	for _, line := range strings.Split(strings.TrimSpace(table), "\n")[1:] {
+		f := strings.Fields(line) // flat, flat%, sum%, cum, cum%, function, maybe (inline)
+		shown, _ = strconv.ParseFloat(strings.TrimSuffix(f[2], "%"), 64)
+		name := strings.Join(append([]string{"`" + f[5] + "`"}, f[6:]...), " ")
+		fmt.Fprintf(w, "| %s | %s | %s |\n", strings.TrimSuffix(f[1], "%"), strings.TrimSuffix(f[4], "%"), name)
+	}
+	if shown < 99.995 {
+		fmt.Fprintf(w, "| %.2f | | all other functions |\n", 100-shown)
+	}
+	fmt.Fprintln(w)
 }
