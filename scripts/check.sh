@@ -20,13 +20,12 @@
 # When a test fails, the end of its output is shown, then the failing test and its first message, which
 # names the request that went wrong; the whole output of every step is in results/check/STAGE/.
 #
-# Which stages it compares with: the origin is the stage STAGE was copied from, read from the
-# "// origin:" line that new-stage.sh writes in its go.mod (--from overrides it). A side quest's
-# starting point is no stage of its own, so the comparison uses the stage it was built on. The
-# reference is the stage that solves the exercise: stage0-linear -> stage1-index, stage1-index ->
-# stage2-noclone, stage2-noclone -> stage3-parallel, stage3-parallel -> stage4-append,
-# stage4-append -> stage5-materialized,
-# workshop/quest6-cache -> quest6-cache-fixed, workshop/quest7-logging -> quest7-logging-fixed
+# Which stages it compares with (go run ./scripts/cmd/stages against DIR answers): the origin is the
+# stage STAGE was copied from, read from the "// origin:" line that new-stage.sh writes in its go.mod
+# (--from overrides it); a side quest's starting point is no stage of its own, so the comparison uses
+# the stage it was built on, if any. The reference is the stage that solves the exercise: after a step
+# the next step of go.work by number (stage1-index -> stage2-noclone), after a side quest's starting
+# point its solution, named like it with -fixed (workshop/quest6-cache -> quest6-cache-fixed)
 # (--against overrides it). A stage with no origin, such as one of the project's own, is compared with
 # stage0-linear, and with a reference only if --against names one. The figure quoted is the median of
 # ListByRole/users=10000/matches=100, the case study's request; compare.sh's table above it has every
@@ -36,15 +35,13 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
-die() { echo "check.sh: $*" >&2; exit 2; }
-
 stage= from= against= compare=true
 while [ $# -gt 0 ]; do
   case "$1" in
     --from) [ $# -ge 2 ] || die "--from needs a stage"; from=${2%/}; shift ;;
     --against) [ $# -ge 2 ] || die "--against needs a stage"; against=${2%/}; shift ;;
     --no-compare) compare=false ;;
-    -h|--help) awk 'NR == 1 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+    -h|--help) usage "$0"; exit 0 ;;
     -*) die "unknown option $1 (--help lists them)" ;;
     *) [ -z "$stage" ] || die "one stage at a time (got $stage and $1)"; stage=${1%/} ;;
   esac
@@ -52,84 +49,29 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$stage" ] || die "name the stage to check: ./scripts/check.sh STAGE (--help for more)"
 
-# folder_of prints the folder of a stage given by name or by folder.
-folder_of() {
-  local f=${1#./}
-  if [ -f "$f/go.mod" ]; then
-    echo "$f"
-  elif declare -F stage_dirs >/dev/null; then
-    stage_dirs "$1" 2>/dev/null
-  else
-    return 1
-  fi
-}
-# is_stage reports whether folder $1 is a stage the scripts can measure:
-# a module of go.work that runs the shared suites in its stage_test.go.
-is_stage() {
-  [ -f "$1/stage_test.go" ] || return 1
-  local dirs
-  dirs=$(go list -m -f '{{.Dir}}')
-  awk -v d="$ROOT/$1" '$0 == d { found = 1 } END { exit !found }' <<< "$dirs"
-}
-# origin_of prints the folder named by the "// origin:" line of folder $1's go.mod.
-origin_of() { sed -n 's|^// origin: \([^ ]*\).*|\1|p' "$1/go.mod" 2>/dev/null | head -n 1; }
-# reference_for prints the folder of the stage that solves the exercise starting at folder $1.
-reference_for() {
-  case "$1" in
-    stage0-linear) echo stage1-index ;;
-    stage1-index) echo stage2-noclone ;;
-    stage2-noclone) echo stage3-parallel ;;
-    stage3-parallel) echo stage4-append ;;
-    stage4-append) echo stage5-materialized ;;
-    workshop/quest6-cache) echo workshop/solutions/quest6-cache-fixed ;;
-    workshop/quest7-logging) echo workshop/solutions/quest7-logging-fixed ;;
-  esac
-}
-
-dir=$(folder_of "$stage") || die "no stage $stage: give a stage's folder, such as mystage or stage1-index"
-name=$(basename "$dir")
+# The stage's folder, from its folder or its name.
+dir=${stage#./}
+[ -f "$dir/go.mod" ] || dir=$(stage_dirs "$stage" 2>/dev/null) ||
+  die "no stage $stage: give a stage's folder, such as mystage or stage1-index"
+name=${dir##*/}
 [ -f "$dir/main.go" ] || die "$dir has no main.go: it is not a stage"
-
-# The comparison: the origin (walking up past starting points, which are no
-# stages) and the reference (the first exercise on the way up).
-base= reference= note=
+base= reference=
 if $compare; then
-  origin=${from:-$(origin_of "$dir")}
-  # A stage with no recorded origin (one of the project's own) is compared
-  # with the baseline, and with a reference only if --against names one.
-  exercise=true
-  if [ -z "$origin" ]; then
-    exercise=false
-    [ "$dir" = stage0-linear ] || origin=stage0-linear
-  fi
-  if [ -n "$origin" ]; then
-    origin=$(folder_of "$origin") || die "the origin $origin of $stage is no stage or folder here"
-  fi
-  walk=$origin
-  for _ in 1 2 3 4 5 6 7 8; do
-    [ -n "$walk" ] || break
-    if [ -z "$base" ] && is_stage "$walk"; then base=$walk; fi
-    if [ -z "$reference" ] && $exercise; then reference=$(reference_for "$walk"); fi
-    [ -z "$base" ] || [ -z "$reference" ] || break
-    walk=$(origin_of "$walk")
-  done
+  pair=$(ask_stages against "$dir" ${from:+"$from"}) || die "cannot tell what to compare $stage with"
+  read -r base reference <<< "$pair"
+  [ "$base" != - ] || base=
+  [ "$reference" != - ] || reference=
   if [ -n "$against" ]; then
-    reference=$(folder_of "$against") || die "--against $against: no such stage"
+    reference=${against##*/}
+    stage_dirs "$reference" > /dev/null || die "--against $against: no such stage"
   fi
-  if [ -n "$reference" ] && ! is_stage "$reference"; then
-    note="the reference $reference is not a stage of go.work yet, so it is left out"
-    reference=
-  fi
-  [ "$reference" != "$dir" ] && [ "$reference" != "$base" ] || reference=
-  [ "$base" != "$dir" ] || base=
 fi
 
 logs=results/check/$name
 rm -rf "$logs"
 mkdir -p "$logs"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 130' INT TERM
+at_exit 'rm -rf "$tmp"'
 start=$(date +%s)
 
 verdict_failed() {
@@ -156,17 +98,12 @@ summarize() {
     !race && /^WARNING: DATA RACE/ { race = 1; r = 0 }
     race == 1 { if (r++ < 14) races = races "   " $0 "\n"; else race = 2 }
     !crash && /^(panic: |fatal error: )/ { crash = "   " $0 "\n" }
-    END {
-      printf "%s", fails
-      if (text != "") printf "%s", text
-      if (races != "") printf "%s", races
-      if (crash != "") printf "%s", crash
-    }' "$1"
+    END { printf "%s%s%s%s", fails, text, races, crash }' "$1"
 }
 
-# run_tests runs the race-enabled test binary in the stage's folder with
-# the given flags, shows the end of its output if it fails, and stops the
-# check with the verdict named $1.
+# run_tests WHAT LOG FLAGS... runs the race-enabled test binary in the
+# stage's folder with FLAGS; if it fails, it shows the end of the output and
+# stops the check with the verdict WHAT.
 run_tests() {
   local what=$1 log=$logs/$2.log status
   shift 2
@@ -177,16 +114,12 @@ run_tests() {
   fi
   local lines
   lines=$(wc -l < "$log")
-  if [ "$lines" -gt 200 ]; then
+  if [ "$lines" -gt 150 ]; then
     echo "   ... the first $((lines - 150)) of $lines lines of output are in $log"
-    tail -n 150 "$log"
-  else
-    cat "$log"
   fi
+  tail -n 150 "$log"
   summarize "$log"
-  if grep -q '^WARNING: DATA RACE' "$log"; then
-    verdict_failed "the race detector, in $what"
-  fi
+  ! grep -q '^WARNING: DATA RACE' "$log" || verdict_failed "the race detector, in $what"
   verdict_failed "$what"
 }
 
@@ -224,45 +157,37 @@ if ! $compare; then
   exit 0
 fi
 
-names=()
-for s in "$base" "$dir" "$reference"; do
-  [ -n "$s" ] || continue
-  names+=("$(basename "$s")")
-done
+names=($base "$name" $reference) # base and reference are single words, or nothing
 echo "== check 7/$steps: the speed: ./scripts/compare.sh --rounds 6 --benchtime 100ms --bench '^BenchmarkListByRole\$' ${names[*]}"
-[ -z "$note" ] || echo "   ($note)"
 ./scripts/compare.sh --rounds 6 --benchtime 100ms --bench '^BenchmarkListByRole$' "${names[@]}" 2>&1 |
   tee "$logs/compare.log" || verdict_failed "the comparison (compare.sh)"
 
-# The ratios, from the result files compare.sh just wrote, read by benchstat,
-# one pair of stages at a time so that its "vs base" column says whether
-# the difference is larger than the noise ("~" when it is not).
-row='ListByRole/users=10000/matches=100'
-pair() { # FILE_A FILE_B: prints A's median sec/op, B's, and benchstat's verdict on B against A
-  local csv
-  csv=$(go tool benchstat -format csv -ignore pkg -filter '.name:ListByRole /users:10000 /matches:100' "a=$1" "b=$2" 2>/dev/null) || return 1
-  awk -F, -v row="$row" '
-    index($1, row) == 1 && (length($1) == length(row) || substr($1, length(row) + 1, 1) == "-") { print $2, $4, $6; found = 1; exit }
-    END { exit !found }' <<< "$csv"
+# against OLD NEW HOW: how fast stage NEW ran against stage OLD in the run
+# above, at $row, as benchstat computes it (scripts/cmd/speedup): "N.Nx
+# faster than OLD" (or slower), or with HOW=speed "N.Nx the speed of OLD",
+# then "(within the noise)" when benchstat finds no significant difference.
+row=ListByRole/users=10000/matches=100
+against() {
+  local r
+  r=$(go run ./scripts/cmd/speedup -name "$row" "results/compare/latest/$1.txt" "results/compare/latest/$2.txt") || return
+  awk -v r="$r" -v old="$1" -v how="$3" 'BEGIN {
+    split(r, f, " ")
+    if (how == "speed") printf "%.1fx the speed of %s", f[1], old
+    else if (f[1] >= 1) printf "%.1fx faster than %s", f[1], old
+    else printf "%.1fx slower than %s", 1 / f[1], old
+    if (f[2] == "~") printf " (within the noise)"
+  }'
 }
-result() { echo "results/compare/latest/$(basename "$1").txt"; }
-noise() { [ "$1" != "~" ] || echo " (within the noise)"; }
-
-parts=()
+summary=
 if [ -n "$base" ]; then
-  read -r b s v < <(pair "$(result "$base")" "$(result "$dir")") || verdict_failed "reading the comparison: no $row row for $(basename "$base") and $name"
-  parts+=("$(awk -v b="$b" -v s="$s" -v n="$(basename "$base")" 'BEGIN {
-    if (s <= b) printf "%.1fx faster than %s", b / s, n; else printf "%.1fx slower than %s", s / b, n }')$(noise "$v")")
+  summary+=", $(against "$base" "$name" than)" || verdict_failed "reading the comparison with $base"
 fi
 if [ -n "$reference" ]; then
-  read -r s r v < <(pair "$(result "$dir")" "$(result "$reference")") || verdict_failed "reading the comparison: no $row row for $name and $(basename "$reference")"
-  parts+=("$(awk -v s="$s" -v r="$r" -v n="$(basename "$reference")" 'BEGIN { printf "%.1fx the speed of %s", r / s, n }')$(noise "$v")")
+  summary+=", $(against "$reference" "$name" speed)" || verdict_failed "reading the comparison with $reference"
 fi
 echo
-if [ ${#parts[@]} -eq 0 ]; then
+if [ -z "$summary" ]; then
   echo "check: $name passed (nothing to compare it with)"
 else
-  summary=$(printf '%s; ' "${parts[@]}")
-  summary=${summary%; }
-  echo "check: $name passed: ${summary//; /, } ($row)"
+  echo "check: $name passed: ${summary#, } ($row)"
 fi

@@ -1,8 +1,6 @@
-// Package stages finds what the scripts measure: every stage of the
-// workspace, each with its folder, in the order of every table and chart,
-// and which stage each one is compared with. It is the one place that maps
-// a stage's name to its folder; the shell scripts ask it through
-// scripts/cmd/stages.
+// Package stages is the one list of what the scripts measure: every stage
+// of the workspace, with its folder, in the order of every table, and what
+// each is compared with. The shell scripts ask it through scripts/cmd/stages.
 package stages
 
 import (
@@ -131,11 +129,9 @@ func number(name string) int {
 	return n
 }
 
-// Reference returns the name of the stage in list that solves the exercise
-// starting at name: after a step, the next step by number (stage1-index:
-// stage2-noclone); after a side quest's starting point, the stage named
-// like it with -fixed (quest6-cache: quest6-cache-fixed). It returns ""
-// when list has none.
+// Reference returns the stage of list that solves the exercise starting at
+// name, or "": after a step, the next step by number (stage1-index:
+// stage2-noclone); else the stage named name-fixed (quest6-cache-fixed).
 func Reference(list []Stage, name string) string {
 	for _, s := range list {
 		if IsStep(name) && IsStep(s.Name) && number(s.Name) > number(name) || s.Name == name+"-fixed" {
@@ -145,14 +141,11 @@ func Reference(list []Stage, name string) string {
 	return ""
 }
 
-// Against returns what scripts/check.sh compares the stage in folder dir
-// with. The base is the nearest stage on its chain of origins: from if
-// given (a stage's name or a folder), else the "// origin:" line of its
-// go.mod that scripts/new-stage.sh wrote, then that folder's, and so on.
-// The reference is the first Reference of a folder on that chain. A folder
-// with no origin is one of the project's own: its base is stage0-linear,
-// and it has no reference. Either is "" when there is none, or when it is
-// the stage itself.
+// Against returns the stages that scripts/check.sh compares the stage in
+// folder dir with, or "" for none: base, the nearest stage on its chain of
+// origins (from, a name or folder, else its Origin, then that one's...),
+// and reference, the first Reference on that chain. A folder with no
+// origin is the project's own: compared with stage0-linear alone.
 func Against(root, dir, from string) (base, reference string, err error) {
 	list, err := List(root)
 	if err != nil {
@@ -178,11 +171,9 @@ func Against(root, dir, from string) (base, reference string, err error) {
 			reference = cmp.Or(reference, Reference(list, path.Base(walk)))
 		}
 	}
-	name := path.Base(dir)
-	if base == name {
+	if name := path.Base(dir); base == name {
 		base = ""
-	}
-	if reference == name || reference == base {
+	} else if reference == name {
 		reference = ""
 	}
 	return base, reference, nil
@@ -190,8 +181,8 @@ func Against(root, dir, from string) (base, reference string, err error) {
 
 var originLine = regexp.MustCompile(`(?m)^// origin: (\S+)`)
 
-// Origin returns the folder named by the "// origin:" line of the go.mod
-// in folder dir under root, or "" if it has none.
+// Origin returns the folder named by the "// origin:" line that
+// scripts/new-stage.sh writes in dir/go.mod, or "".
 func Origin(root, dir string) string {
 	mod, _ := os.ReadFile(filepath.Join(root, dir, "go.mod"))
 	m := originLine.FindSubmatch(mod)
@@ -202,9 +193,8 @@ func Origin(root, dir string) string {
 }
 
 // workspaceModules returns the folders that the workspace file uses,
-// relative to root and slash-separated, as the go command itself reads it.
-// The file is $GOWORK when that is set (a learner's local.work, which
-// scripts/lib.sh selects), else root/go.work.
+// relative to root, as the go command reads it: $GOWORK if set (a
+// learner's local.work, see scripts/new-stage.sh), else root/go.work.
 func workspaceModules(root string) ([]string, error) {
 	file := os.Getenv("GOWORK")
 	if file == "" || file == "off" {
