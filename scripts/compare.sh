@@ -16,10 +16,9 @@
 # Ctrl-C. Either way no binary is left behind and latest is not moved.
 #
 # Why it works this way: the machine is shared and noisy, so every stage's benchmark binary is built
-# first and then the stages run interleaved, round by round, in a rotating order. Drift then hits
-# every stage alike instead of the stage that happened to run last, and benchstat gets one sample per
-# stage per round. Besides time, bytes and allocations, ListByRole and ServeHTTP report the garbage
-# collections per request (gc-cycles/op): benchstat compares them like any other unit.
+# first and then the stages run interleaved, round by round, in a rotating order: drift hits every stage
+# alike, and benchstat gets one sample per stage per round. Besides time, bytes and allocations,
+# ListByRole and ServeHTTP report the garbage collections per request (gc-cycles/op).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
@@ -50,10 +49,9 @@ mapfile -t dirs <<< "$dirs"
 
 new_run compare
 header=$(machine_info "$invocation"; echo "compare-settings: rounds=$rounds, benchtime=$benchtime, bench=$bench")
-echo "$header" > "$out/machine.txt"
 echo "== building ${#picked[@]} benchmark binaries"
 build_bench "${dirs[@]}"
-for s in "${picked[@]}"; do echo "$header" > "$out/$s.txt"; done
+for s in machine "${picked[@]}"; do echo "$header" > "$out/$s.txt"; done
 
 echo "== $rounds rounds x ${#picked[@]} stages, -benchtime $benchtime, interleaved"
 n=${#picked[@]}

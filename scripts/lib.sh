@@ -11,26 +11,20 @@ if [ -f "$ROOT/local.work" ]; then export GOWORK=$ROOT/local.work; else unset GO
 # die prints the script's name and a message, and exits 2 (a usage error).
 die() { echo "${0##*/}: $*" >&2; exit 2; }
 
-# ask_stages runs scripts/cmd/stages, the one place that knows the stages,
-# their folders and what each is compared with.
+# ask_stages runs scripts/cmd/stages, the one list of stages, their folders
+# and what each is compared with. The others ask it: stages_and_floor (every
+# stage, the floor last: the default of the scripts that measure, in table
+# order), stages (the same without the floor), stage_dirs NAME... and
+# stage_servers NAME... (the package folder and the server of each, one a
+# line, or nothing and a failure if a name is unknown).
 ask_stages() { (cd "$ROOT" && go run ./scripts/cmd/stages "$@"); }
-
-# stages_and_floor prints every stage, then the floor, one a line: the
-# default of the scripts that measure, and the order of every table.
 stages_and_floor() { ask_stages list; }
-
-# stages prints every stage, without the floor.
 stages() {
   local list
   list=$(ask_stages list) || return
   grep -vx floor <<< "$list"
 }
-
-# stage_dirs prints the package folder of each stage named, one a line, or
-# fails, printing nothing, if a name is unknown.
 stage_dirs() { ask_stages dir "$@"; }
-
-# stage_servers prints the main package of each named stage's server.
 stage_servers() { ask_stages server "$@"; }
 
 # usage prints the comment block at the top of script $1, without the #:
@@ -39,11 +33,7 @@ usage() { awk 'NR == 1 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$1";
 
 # command_line prints its arguments as a command line that a shell reads
 # back as the same words.
-command_line() {
-  local line
-  line=$(printf '%q ' "$@")
-  echo "${line% }"
-}
+command_line() { local line; line=$(printf '%q ' "$@"); echo "${line% }"; }
 
 # machine_info prints, as "key: value" lines, what a result was measured on
 # and how: every result file starts with it. The commit is followed by
@@ -85,13 +75,11 @@ at_exit() {
 
 # The benchmark rounds of compare.sh and serialize.sh. Drift on a shared
 # machine (another process, a cold cache, the CPU's clock) must hit every
-# stage alike, so each binary is built first and then every round runs each
-# benchmark once, one after the other.
-#
-# new_run KIND makes the folder of one run, results/KIND/<stamp>/, as $out
-# (a new one even for two runs started in the same second), and $bin, a
-# temporary folder for the test binaries. Any exit before keep_run removes
-# both: half a measurement is none.
+# stage alike: each binary is built first, then every round runs each
+# benchmark once. new_run KIND makes $out, results/KIND/<stamp>/ (a new one
+# even for two runs started in the same second), and $bin, a temporary
+# folder for the binaries. Any exit before keep_run removes both: half a
+# measurement is none.
 new_run() {
   mkdir -p "results/$1"
   until stamp=$(date -u +%Y%m%dT%H%M%SZ) && mkdir "results/$1/$stamp" 2>/dev/null; do sleep 1; done
@@ -103,21 +91,16 @@ new_run() {
 keep_run() {
   kept=true
   ln -sfn "$stamp" "${out%/*}/latest"
-  printf '\r   %d rounds done in %s%*s\n' "$rounds" "$(elapsed "$run_start")" 40 ''
+  printf '\r   %d rounds done in %s%40s\n' "$rounds" "$(elapsed "$run_start")" ''
 }
 
-# build_bench DIR... builds the test binary of each package folder DIR into
-# $bin, named after the folder.
-build_bench() {
-  local dir
-  for dir in "$@"; do go test -c -o "$bin/${dir##*/}.test" "./$dir"; done
-}
+# build_bench DIR... builds the test binary of each package folder DIR.
+build_bench() { local dir; for dir in "$@"; do go test -c -o "$bin/${dir##*/}.test" "./$dir"; done; }
 
 # run_bench DIR BENCH BENCHTIME FILE [LABEL] runs the benchmarks BENCH of
-# package folder DIR once, with the binary build_bench made, in DIR as go
-# test does, and appends its result lines to FILE. It shows the progress of
-# round $round of $rounds, doing LABEL. A benchmark that fails, panics or
-# matches nothing stops the script with its output.
+# package folder DIR once (build_bench's binary, in DIR as go test does),
+# shows LABEL as round $round of $rounds, and appends the results to FILE.
+# A benchmark that fails, panics or matches nothing stops the script.
 run_bench() {
   local dir=$1 name=${1##*/} log=$bin/output.txt
   printf '\r   round %2d/%d  %-24s  elapsed %s ' "$round" "$rounds" "${5:-$name}" "$(elapsed "$run_start")"

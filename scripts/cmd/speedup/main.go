@@ -1,17 +1,20 @@
-// Command speedup says how many times faster the stage of one result file
-// is than the stage of another, at one benchmark, with benchstat's own
-// statistics (golang.org/x/perf/benchmath, its median and its test):
+// Command speedup says how much faster the stage of one result file ran
+// than the stage of another, at one benchmark, with benchstat's own
+// statistics (golang.org/x/perf/benchmath: its median and its test):
 //
-//	speedup -name ListByRole/users=10000/matches=100 OLD.txt NEW.txt
+//	speedup -name ListByRole/users=10000/matches=100 stage0-linear=OLD.txt NEW.txt
 //
-// prints OLD's median sec/op over NEW's (2.31: NEW is 2.31 times as fast),
-// then "~" if benchstat would call the difference noise, as its tables do.
+// prints "2.3x faster than stage0-linear" (or "slower"), followed by
+// "(within the noise)" when benchstat finds no significant difference.
+// OLD's label is the part before "=", else the file's name.
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchmath"
@@ -33,8 +36,15 @@ func speedup(name string, files []string) (string, error) {
 	if name == "" || len(files) != 2 {
 		return "", fmt.Errorf("usage: speedup -name BENCHMARK OLD.txt NEW.txt")
 	}
+	label, _, labelled := strings.Cut(files[0], "=")
 	var samples [2]*benchmath.Sample
 	for i, file := range files {
+		if _, path, ok := strings.Cut(file, "="); ok {
+			file = path
+		}
+		if !labelled && i == 0 {
+			label = strings.TrimSuffix(filepath.Base(file), ".txt")
+		}
 		values, err := secPerOp(file, name)
 		if err != nil {
 			return "", err
@@ -42,9 +52,12 @@ func speedup(name string, files []string) (string, error) {
 		samples[i] = benchmath.NewSample(values, &benchmath.DefaultThresholds)
 	}
 	median := func(s *benchmath.Sample) float64 { return benchmath.AssumeNothing.Summary(s, 0.95).Center }
-	line := fmt.Sprintf("%.4g", median(samples[0])/median(samples[1]))
+	line := fmt.Sprintf("%.1fx faster than %s", median(samples[0])/median(samples[1]), label)
+	if ratio := median(samples[1]) / median(samples[0]); ratio > 1 {
+		line = fmt.Sprintf("%.1fx slower than %s", ratio, label)
+	}
 	if c := benchmath.AssumeNothing.Compare(samples[0], samples[1]); c.P >= c.Alpha {
-		line += " ~"
+		line += " (within the noise)"
 	}
 	return line, nil
 }

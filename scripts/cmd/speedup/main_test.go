@@ -29,9 +29,9 @@ func TestSpeedup(t *testing.T) {
 	for _, c := range []struct {
 		old, new, want string
 	}{
-		{slow, fast, "3"},
-		{fast, slow, "0.3333"},
-		{fast, noisy, "0.5 ~"}, // medians 100 and 200, but the runs overlap
+		{"slow=" + slow, fast, "3.0x faster than slow"},
+		{fast, slow, "3.0x slower than r"},
+		{"fast=" + fast, noisy, "2.0x slower than fast (within the noise)"}, // medians 100 and 200, but the runs overlap
 	} {
 		if got, err := speedup(row, []string{c.old, c.new}); err != nil || got != c.want {
 			t.Errorf("speedup = %q, %v; want %q", got, err, c.want)
