@@ -54,12 +54,10 @@ echo "$header" > "$out/peers.txt"
 
 for ((round = 1; round <= rounds; round++)); do
   for load in idle busy; do
-    if [ $load = busy ]; then
-      for _ in $(seq "$(nproc)"); do
-        timeout 600 bash -c 'while :; do :; done' &
-        burners+=($!)
-      done
-    fi
+    for _ in $([ $load = idle ] || seq "$(nproc)"); do # busy: a shell loop on every core
+      timeout 600 bash -c 'while :; do :; done' &
+      burners+=($!)
+    done
     run_bench stage3-parallel '^BenchmarkParallel$' "$benchtime" "$out/stage3-$load.txt" "stage3, $load"
     run_bench stage4-append '^BenchmarkParallel$' "$benchtime" "$out/stage4-$load.txt" "stage4, $load"
     stop_burners
