@@ -19,14 +19,9 @@ import (
 
 // Stage is one implementation of the API that the scripts measure.
 type Stage struct {
-	// Name is the stage's folder name (stage0-linear, or whatever a
-	// learner called theirs); result files are named after it.
-	Name string
-	// Dir is the package with its benchmarks, relative to the repository
-	// root and slash-separated: stage0-linear, workshop/solutions/quest6-cache-fixed.
-	Dir string
-	// Server is the main package of its server, in the same form.
-	Server string
+	Name   string // its folder's name, which names its result files: stage0-linear, or a learner's
+	Dir    string // its package, relative to the root, slash-separated: workshop/solutions/quest6-cache-fixed
+	Server string // the main package of its server, in the same form
 }
 
 // Floor is the name of the yardstick beside every table: the same HTTP
@@ -35,9 +30,8 @@ type Stage struct {
 const Floor = "floor"
 
 // List returns every stage of the workspace at root, in the order of
-// Compare. A stage is a module of the workspace whose folder has a
-// stage_test.go (the file that runs the shared suites and benchmarks),
-// whatever its name.
+// Compare: every module whose folder has a stage_test.go, the file that
+// runs the shared suites and benchmarks, whatever its name.
 func List(root string) ([]Stage, error) {
 	dirs, err := workspaceModules(root)
 	if err != nil {
@@ -58,9 +52,8 @@ func List(root string) ([]Stage, error) {
 	return list, nil
 }
 
-// Shown returns the stages of List that the default runs, the tables and
-// the charts show: all but the workshop's starting points and solutions,
-// which a learner names to check or measure.
+// Shown returns the stages of List that the default runs, tables and
+// charts show: all but the workshop's, which a learner names to measure.
 func Shown(root string) ([]Stage, error) {
 	list, err := List(root)
 	return slices.DeleteFunc(list, func(s Stage) bool { return strings.HasPrefix(s.Dir, "workshop/") }), err
