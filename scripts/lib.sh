@@ -3,54 +3,37 @@
 # The repository root, whatever the caller's working directory.
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# ask_stages runs scripts/cmd/stages, the one place that knows the stages
-# and their folders (a stage is any module of go.work with a stage_test.go).
-ask_stages() {
-  (cd "$ROOT" && go run ./scripts/cmd/stages "$@")
-}
+# A learner's stages are listed in local.work, a copy of go.work that
+# new-stage.sh writes and git ignores; while it exists, every go command of
+# the scripts reads it instead of go.work.
+if [ -f "$ROOT/local.work" ]; then export GOWORK=$ROOT/local.work; else unset GOWORK; fi
 
-# stages_and_floor prints every stage, then the floor, one a line: the
-# default of the scripts that measure, and the order of every table.
-stages_and_floor() {
-  ask_stages list
-}
+# die prints the script's name and a message, and exits 2 (a usage error).
+die() { echo "${0##*/}: $*" >&2; exit 2; }
 
-# stages prints every stage, without the floor.
+# ask_stages runs scripts/cmd/stages, the one list of stages, their folders
+# and what each is compared with. The others ask it: stages_and_floor (every
+# stage, the floor last: the default of the scripts that measure, in table
+# order), stages (the same without the floor), stage_dirs NAME... and
+# stage_servers NAME... (the package folder and the server of each, one a
+# line, or nothing and a failure if a name is unknown).
+ask_stages() { (cd "$ROOT" && go run ./scripts/cmd/stages "$@"); }
+stages_and_floor() { ask_stages list; }
 stages() {
   local list
   list=$(ask_stages list) || return
-  awk '$0 != "floor"' <<< "$list"
+  grep -vx floor <<< "$list"
 }
-
-# stage_dirs prints the package folder of each stage named, one a line
-# (floor: floor), or fails, printing nothing, if a name is unknown.
-stage_dirs() {
-  ask_stages dir "$@"
-}
-
-# stage_servers prints the main package of each named stage's server.
-stage_servers() {
-  ask_stages server "$@"
-}
+stage_dirs() { ask_stages dir "$@"; }
+stage_servers() { ask_stages server "$@"; }
 
 # usage prints the comment block at the top of script $1, without the #:
 # what --help shows.
-usage() {
-  awk 'NR == 1 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$1"
-}
+usage() { awk 'NR == 1 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$1"; }
 
 # command_line prints its arguments as a command line that a shell reads
-# back as the same words: a word with special characters in single quotes.
-command_line() {
-  local line= word q="'"
-  for word in "$@"; do
-    if ! [[ "$word" =~ ^[A-Za-z0-9_./=:,+@%-]+$ ]]; then
-      word="'${word//$q/$q\\$q$q}'"
-    fi
-    line+=" $word"
-  done
-  echo "${line# }"
-}
+# back as the same words.
+command_line() { local line; line=$(printf '%q ' "$@"); echo "${line% }"; }
 
 # machine_info prints, as "key: value" lines, what a result was measured on
 # and how: every result file starts with it. The commit is followed by
@@ -79,4 +62,57 @@ measured_on() {
 elapsed() {
   local s=$(($(date +%s) - $1))
   printf '%dm%02ds' $((s / 60)) $((s % 60))
+}
+
+# at_exit CMD runs the shell command CMD when the script exits, however it
+# exits (Ctrl-C included), after the commands added before it.
+at_exit_cmds=()
+at_exit() {
+  at_exit_cmds+=("$1")
+  trap 'for c in "${at_exit_cmds[@]}"; do eval "$c"; done' EXIT
+  trap 'exit 130' INT TERM
+}
+
+# The benchmark rounds of compare.sh and serialize.sh. Drift on a shared
+# machine (another process, a cold cache, the CPU's clock) must hit every
+# stage alike: each binary is built first, then every round runs each
+# benchmark once. new_run KIND makes $out, results/KIND/<stamp>/ (a new one
+# even for two runs started in the same second), and $bin, a temporary
+# folder for the binaries. Any exit before keep_run removes both: half a
+# measurement is none.
+new_run() {
+  mkdir -p "results/$1"
+  until stamp=$(date -u +%Y%m%dT%H%M%SZ) && mkdir "results/$1/$stamp" 2>/dev/null; do sleep 1; done
+  out=results/$1/$stamp bin=$(mktemp -d) kept=false run_start=$(date +%s)
+  at_exit 'rm -rf "$bin"; $kept || { rm -rf "$out"; echo "${0##*/}: stopped before the last round; no results kept" >&2; }'
+}
+
+# keep_run keeps the run's results and points results/KIND/latest at them.
+keep_run() {
+  kept=true
+  ln -sfn "$stamp" "${out%/*}/latest"
+  printf '\r   %d rounds done in %s%40s\n' "$rounds" "$(elapsed "$run_start")" ''
+}
+
+# build_bench DIR... builds the test binary of each package folder DIR.
+build_bench() { local dir; for dir in "$@"; do go test -c -o "$bin/${dir##*/}.test" "./$dir"; done; }
+
+# run_bench DIR BENCH BENCHTIME FILE [LABEL] runs the benchmarks BENCH of
+# package folder DIR once (build_bench's binary, in DIR as go test does),
+# shows LABEL as round $round of $rounds, and appends the results to FILE.
+# A benchmark that fails, panics or matches nothing stops the script.
+run_bench() {
+  local dir=$1 name=${1##*/} log=$bin/output.txt
+  printf '\r   round %2d/%d  %-24s  elapsed %s ' "$round" "$rounds" "${5:-$name}" "$(elapsed "$run_start")"
+  if ! (cd "$dir" && "$bin/$name.test" -test.run '^$' -test.bench "$2" -test.benchtime "$3" -test.count 1 \
+    -test.benchmem) > "$log" 2>&1; then
+    printf '\n%s\n%s: the benchmarks of %s failed (output above)\n' "$(cat "$log")" "${0##*/}" "$dir" >&2
+    exit 1
+  fi
+  if ! grep -qE '^Benchmark[^[:space:]]+[[:space:]]+[0-9]+[[:space:]]' "$log"; then
+    printf '\n%s: no benchmark matched %s in %s; its benchmarks:\n' "${0##*/}" "$2" "$dir" >&2
+    (cd "$dir" && "$bin/$name.test" -test.list '^Benchmark') >&2 || true
+    exit 1
+  fi
+  grep -E '^(Benchmark|goos:|goarch:|pkg:|cpu:)' "$log" >> "$4"
 }

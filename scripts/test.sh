@@ -11,9 +11,8 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 case "${1:-}" in
-  "") ;;
   -h|--help) usage "$0"; exit 0 ;;
-  *) echo "test.sh: takes no arguments (--help says what it runs)" >&2; exit 2 ;;
+  ?*) die "takes no arguments (--help says what it runs)" ;;
 esac
 
 # Every package of every module in the workspace shares this prefix.

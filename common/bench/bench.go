@@ -6,7 +6,8 @@
 //	BenchmarkWrite/users=U                  one POST and one DELETE, through the stage
 //	BenchmarkBuild/users=U                  building the stage, and the memory it holds
 //
-// Set USERPERF_MILLION=1 to add users=1000000.
+// ListByRole and ServeHTTP also report the garbage collections per request
+// (gc-cycles/op, see GCCycles). Set USERPERF_MILLION=1 to add users=1000000.
 package bench
 
 import (
@@ -93,9 +94,11 @@ func ListByRole(b *testing.B, newStage api.NewStage) {
 				b.Fatalf("ListByRole(%q) differs from encoding/json.Marshal", c.Role())
 			}
 			b.ReportAllocs()
+			stopGC := GCCycles(b)
 			for b.Loop() {
 				api.Recycle(stage, stage.ListByRole(c.Role()))
 			}
+			stopGC()
 		})
 	}
 }
@@ -112,10 +115,12 @@ func ServeHTTP(b *testing.B, newStage api.NewStage) {
 			req := httptest.NewRequest("GET", apitest.ListTarget(c.Role()), nil)
 			w := NewDiscardWriter()
 			b.ReportAllocs()
+			stopGC := GCCycles(b)
 			for b.Loop() {
 				w.Reset()
 				handler.ServeHTTP(w, req)
 			}
+			stopGC()
 			if w.Status != http.StatusOK || w.Written != len(want) {
 				b.Fatalf("last response: status %d with %d bytes, want 200 with %d", w.Status, w.Written, len(want))
 			}

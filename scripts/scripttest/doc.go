@@ -3,5 +3,5 @@
 // benchmarks pass, fail or panic, and checks what the script says, what
 // it exits with and what it leaves behind.
 //
-//	go test ./scripts/scripttest
+//	go test -count=1 ./scripts/scripttest   (go test cannot see that a script changed)
 package scripttest

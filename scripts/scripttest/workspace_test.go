@@ -34,21 +34,39 @@ func BenchmarkSlow(b *testing.B) {
 `
 
 // workspace is a git repository with a go.work that uses this folder's
-// scripts and one stage, bad; it returns its root.
-func workspace(t *testing.T) string {
+// scripts, one stage, bad, and the named modules of the repository (common
+// is linked, others are copied); it returns its root.
+func workspace(t *testing.T, modules ...string) string {
 	t.Helper()
-	scripts, err := filepath.Abs("..")
+	t.Setenv("GOWORK", "") // the go.work written here, not a learner's local.work
+	root := t.TempDir()
+	work := "go 1.26.0\n\nuse (\n\t./bad\n\t./scripts\n"
+	for _, m := range append([]string{"scripts"}, modules...) {
+		if m != "scripts" {
+			work += "\t./" + m + "\n"
+		}
+		from, err := filepath.Abs(filepath.Join("..", "..", m))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m == "scripts" || m == "common" {
+			err = os.Symlink(from, filepath.Join(root, m))
+		} else {
+			err = os.CopyFS(filepath.Join(root, m), os.DirFS(from))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(t, filepath.Join(root, "go.work"), work+")\n")
+	ignore, err := os.ReadFile("../../.gitignore") // results, local.work
 	if err != nil {
 		t.Fatal(err)
 	}
-	root := t.TempDir()
-	if err := os.Symlink(scripts, filepath.Join(root, "scripts")); err != nil {
-		t.Fatal(err)
-	}
-	write(t, filepath.Join(root, "go.work"), "go 1.26.0\n\nuse (\n\t./bad\n\t./scripts\n)\n")
+	write(t, filepath.Join(root, ".gitignore"), string(ignore))
 	write(t, filepath.Join(root, "bad", "go.mod"), "module example.com/bad\n\ngo 1.26.0\n")
 	write(t, filepath.Join(root, "bad", "stage_test.go"), badStage)
-	for _, args := range [][]string{{"init", "-q"}, {"add", "go.work", "bad"}, {"commit", "-q", "-m", "a stage"}} {
+	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"commit", "-q", "-m", "a stage"}} {
 		git := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
 		git.Dir = root
 		if out, err := git.CombinedOutput(); err != nil {

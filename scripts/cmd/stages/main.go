@@ -1,19 +1,20 @@
 // Command stages answers the shell scripts' questions about what they
 // measure, so that they and the Go helpers agree (scripts/lib.sh wraps it):
 //
-//	stages list             every stage of go.work but the workshop's, then the floor, one
-//	                        name a line, in table order
-//	stages dir NAME...      the package folder of each stage (its benchmarks), one a line
-//	stages server NAME...   the main package of each stage's server, one a line
-//	stages commit           the commit a measurement made now records: the short hash of
-//	                        HEAD, with "(with uncommitted changes)" if the measured code differs
+//	stages list               every stage but the workshop's, the floor last, one name a line
+//	stages dir NAME...        the package folder of each stage (its benchmarks), one a line
+//	stages server NAME...     the main package of each stage's server, one a line
+//	stages against DIR [FROM] what check.sh compares the stage in folder DIR with: "BASE REFERENCE",
+//	                          "-" for none (see stages.Against)
+//	stages commit             the commit a measurement made now records: the short hash of
+//	                          HEAD, with "(with uncommitted changes)" if the measured code differs
 //
-// A stage is any module of go.work whose folder has a stage_test.go. It
-// runs in the repository's root folder. An unknown name is an error that
+// It runs in the repository's root folder. An unknown name is an error that
 // lists the stages there are, and nothing is printed.
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 
@@ -34,31 +35,27 @@ func main() {
 
 // answer returns the lines that args ask for about the repository at root.
 func answer(root string, args []string) ([]string, error) {
-	if len(args) == 0 {
-		return nil, fmt.Errorf("want list, dir NAME..., server NAME... or commit")
+	command, names := "", []string(nil)
+	if len(args) > 0 {
+		command, names = args[0], args[1:]
 	}
-	command, names := args[0], args[1:]
-	switch command {
-	case "list":
+	switch {
+	case command == "list":
 		list, err := stages.Shown(root)
 		return stages.Names(list), err
-	case "dir", "server":
-		if len(names) == 0 {
-			return nil, fmt.Errorf("%s: name at least one stage", command)
-		}
+	case (command == "dir" || command == "server") && len(names) > 0:
 		found, err := stages.Find(root, names...)
 		var out []string
 		for _, s := range found {
-			if command == "dir" {
-				out = append(out, s.Dir)
-			} else {
-				out = append(out, s.Server)
-			}
+			out = append(out, map[string]string{"dir": s.Dir, "server": s.Server}[command])
 		}
 		return out, err
-	case "commit":
+	case command == "against" && (len(names) == 1 || len(names) == 2):
+		base, reference, err := stages.Against(root, names[0], append(names, "")[1])
+		return []string{cmp.Or(base, "-") + " " + cmp.Or(reference, "-")}, err
+	case command == "commit":
 		commit, err := provenance.Commit(root)
 		return []string{commit}, err
 	}
-	return nil, fmt.Errorf("unknown command %q: want list, dir, server or commit", command)
+	return nil, fmt.Errorf("%q: want list, dir NAME..., server NAME..., against DIR [FROM] or commit", args)
 }

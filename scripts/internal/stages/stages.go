@@ -1,7 +1,6 @@
-// Package stages finds what the scripts measure: every stage of the
-// workspace and the floor, each with its folder, in the order of every
-// table and chart. It is the one place that maps a stage's name to its
-// folder; the shell scripts ask it through scripts/cmd/stages.
+// Package stages is the one list of what the scripts measure: every stage
+// of the workspace, with its folder, in the order of every table, and what
+// each is compared with. The shell scripts ask it through scripts/cmd/stages.
 package stages
 
 import (
@@ -12,6 +11,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,28 +19,19 @@ import (
 
 // Stage is one implementation of the API that the scripts measure.
 type Stage struct {
-	// Name is the stage's folder name (stage0-linear, or whatever a
-	// learner called theirs); result files are named after it.
-	Name string
-	// Dir is the package with its benchmarks, relative to the repository
-	// root and slash-separated: stage0-linear, common/floor.
-	Dir string
-	// Server is the main package of its server, in the same form.
-	Server string
+	Name   string // its folder's name, which names its result files: stage0-linear, or a learner's
+	Dir    string // its package, relative to the root, slash-separated: workshop/solutions/quest6-cache-fixed
+	Server string // the main package of its server, in the same form
 }
 
 // Floor is the name of the yardstick beside every table: the same HTTP
-// path serving bytes encoded in advance. It is a stage like the others, in
-// its own folder, but not a step, so every table puts it last.
+// path serving bytes encoded in advance. It is a stage like the others;
+// only its name is special, because it is not a step and goes last.
 const Floor = "floor"
 
-// marker is the file that makes a workspace module a stage: the one that
-// runs the shared suites and benchmarks against it.
-const marker = "stage_test.go"
-
-// List returns every stage of the workspace at root, the floor last, in
-// the order of Compare. A stage is a module listed in root/go.work whose
-// folder has a stage_test.go, whatever its name.
+// List returns every stage of the workspace at root, in the order of
+// Compare: every module whose folder has a stage_test.go, the file that
+// runs the shared suites and benchmarks, whatever its name.
 func List(root string) ([]Stage, error) {
 	dirs, err := workspaceModules(root)
 	if err != nil {
@@ -48,12 +39,12 @@ func List(root string) ([]Stage, error) {
 	}
 	var list []Stage
 	for _, dir := range dirs {
-		if _, err := os.Stat(filepath.Join(root, dir, marker)); err != nil {
+		if _, err := os.Stat(filepath.Join(root, dir, "stage_test.go")); err != nil {
 			continue
 		}
 		s := Stage{Name: path.Base(dir), Dir: dir, Server: dir}
-		if i := slices.IndexFunc(list, func(o Stage) bool { return o.Name == s.Name }); i >= 0 {
-			return nil, fmt.Errorf("go.work: two stages are named %s; rename one folder", s.Name)
+		if slices.ContainsFunc(list, func(o Stage) bool { return o.Name == s.Name }) {
+			return nil, fmt.Errorf("the workspace has two stages named %s; rename one folder", s.Name)
 		}
 		list = append(list, s)
 	}
@@ -61,16 +52,11 @@ func List(root string) ([]Stage, error) {
 	return list, nil
 }
 
-// workshopDir holds the workshop's starting points and reference
-// solutions: stages that a learner names to check or measure, but that no
-// default run, table or chart includes.
-const workshopDir = "workshop/"
-
-// Shown returns the stages of List that the default runs, the tables and
-// the charts show: all of them but the workshop's.
+// Shown returns the stages of List that the default runs, tables and
+// charts show: all but the workshop's, which a learner names to measure.
 func Shown(root string) ([]Stage, error) {
 	list, err := List(root)
-	return slices.DeleteFunc(list, func(s Stage) bool { return strings.HasPrefix(s.Dir, workshopDir) }), err
+	return slices.DeleteFunc(list, func(s Stage) bool { return strings.HasPrefix(s.Dir, "workshop/") }), err
 }
 
 // Find returns the stages with names, in the order given. An unknown name
@@ -83,12 +69,11 @@ func Find(root string, names ...string) ([]Stage, error) {
 	var found []Stage
 	var unknown []string
 	for _, name := range names {
-		i := slices.IndexFunc(list, func(s Stage) bool { return s.Name == name })
-		if i < 0 {
+		if i := slices.IndexFunc(list, func(s Stage) bool { return s.Name == name }); i >= 0 {
+			found = append(found, list[i])
+		} else {
 			unknown = append(unknown, name)
-			continue
 		}
-		found = append(found, list[i])
 	}
 	if len(unknown) > 0 {
 		return nil, fmt.Errorf("no stage %s (the stages: %s)", strings.Join(unknown, ", "), strings.Join(Names(list), ", "))
@@ -125,26 +110,95 @@ func Compare(a, b string) int {
 // which build on one another; a learner's stage or the floor is not.
 func IsStep(name string) bool { return number(name) >= 0 }
 
+var step = regexp.MustCompile(`^stage([0-9]+)-`)
+
 // number is N in stageN-name, or -1 for any other name.
 func number(name string) int {
-	rest, ok := strings.CutPrefix(name, "stage")
-	digits := rest[:len(rest)-len(strings.TrimLeft(rest, "0123456789"))]
-	n, err := strconv.Atoi(digits)
-	if !ok || err != nil || len(digits) == len(rest) || rest[len(digits)] != '-' {
+	m := step.FindStringSubmatch(name)
+	if m == nil {
 		return -1
 	}
+	n, _ := strconv.Atoi(m[1])
 	return n
 }
 
-// workspaceModules returns the folders that root/go.work uses, relative to
-// root and slash-separated, as the go command itself reads the file.
+// Reference returns the stage of list that solves the exercise starting at
+// name, or "": after a step, the next step by number (stage1-index:
+// stage2-noclone); else the stage named name-fixed (quest6-cache-fixed).
+func Reference(list []Stage, name string) string {
+	for _, s := range list {
+		if IsStep(name) && IsStep(s.Name) && number(s.Name) > number(name) || s.Name == name+"-fixed" {
+			return s.Name
+		}
+	}
+	return ""
+}
+
+// Against returns the stages that scripts/check.sh compares the stage in
+// folder dir with, or "" for none: base, the nearest stage on its chain of
+// origins (from, a name or folder, else its Origin, then that one's...),
+// and reference, the first Reference on that chain. A folder with no
+// origin is the project's own: compared with stage0-linear alone.
+func Against(root, dir, from string) (base, reference string, err error) {
+	list, err := List(root)
+	if err != nil {
+		return "", "", err
+	}
+	folder := func(name string) string {
+		if i := slices.IndexFunc(list, func(s Stage) bool { return s.Name == name }); i >= 0 {
+			return list[i].Dir
+		}
+		return path.Clean(name)
+	}
+	origin, exercise := cmp.Or(from, Origin(root, dir)), true
+	if origin == "" {
+		origin, exercise = "stage0-linear", false
+	}
+	// A chain is a few folders long; the bound stops a loop of origin lines.
+	for walk, n := folder(origin), 0; walk != "" && n < 10; walk, n = Origin(root, walk), n+1 {
+		isStage := slices.ContainsFunc(list, func(s Stage) bool { return s.Dir == walk })
+		if base == "" && isStage {
+			base = path.Base(walk)
+		}
+		if exercise {
+			reference = cmp.Or(reference, Reference(list, path.Base(walk)))
+		}
+	}
+	if name := path.Base(dir); base == name {
+		base = ""
+	} else if reference == name {
+		reference = ""
+	}
+	return base, reference, nil
+}
+
+var originLine = regexp.MustCompile(`(?m)^// origin: (\S+)`)
+
+// Origin returns the folder named by the "// origin:" line that
+// scripts/new-stage.sh writes in dir/go.mod, or "".
+func Origin(root, dir string) string {
+	mod, _ := os.ReadFile(filepath.Join(root, dir, "go.mod"))
+	m := originLine.FindSubmatch(mod)
+	if m == nil {
+		return ""
+	}
+	return path.Clean(string(m[1]))
+}
+
+// workspaceModules returns the folders that the workspace file uses,
+// relative to root, as the go command reads it: $GOWORK if set (a
+// learner's local.work, see scripts/new-stage.sh), else root/go.work.
 func workspaceModules(root string) ([]string, error) {
-	out, err := exec.Command("go", "work", "edit", "-json", filepath.Join(root, "go.work")).Output()
+	file := os.Getenv("GOWORK")
+	if file == "" || file == "off" {
+		file = filepath.Join(root, "go.work")
+	}
+	out, err := exec.Command("go", "work", "edit", "-json", file).Output()
 	if err != nil {
 		if e, ok := err.(*exec.ExitError); ok {
 			err = fmt.Errorf("%v: %s", err, e.Stderr)
 		}
-		return nil, fmt.Errorf("reading %s: %w", filepath.Join(root, "go.work"), err)
+		return nil, fmt.Errorf("reading %s: %w", file, err)
 	}
 	var work struct{ Use []struct{ DiskPath string } }
 	if err := json.Unmarshal(out, &work); err != nil {

@@ -12,6 +12,7 @@ import (
 // stage_test.go in each of stageDirs.
 func workspace(t *testing.T, dirs []string, stageDirs ...string) string {
 	t.Helper()
+	t.Setenv("GOWORK", "") // the go.work written here, not a learner's local.work
 	root := t.TempDir()
 	work := "go 1.26.0\n\nuse (\n"
 	for _, d := range dirs {
@@ -107,6 +108,42 @@ func TestIsStep(t *testing.T) {
 	for name, want := range map[string]bool{"stage0-linear": true, "stage12-x": true, "stage3": false, "stagex-y": false, "mystage": false, "floor": false} {
 		if IsStep(name) != want {
 			t.Errorf("IsStep(%q) = %v, want %v", name, !want, want)
+		}
+	}
+}
+
+func TestReference(t *testing.T) {
+	list := []Stage{{Name: "stage0-a"}, {Name: "stage2-c"}, {Name: "stage10-d"}, {Name: "quest-fixed"}, {Name: "mine"}, {Name: Floor}}
+	for name, want := range map[string]string{"stage0-a": "stage2-c", "stage1-b": "stage2-c", "stage2-c": "stage10-d", "stage10-d": "", "quest": "quest-fixed", "mine": "", Floor: ""} {
+		if got := Reference(list, name); got != want {
+			t.Errorf("Reference(%s) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+func TestAgainst(t *testing.T) {
+	root := workspace(t,
+		[]string{"stage0-linear", "stage1-index", "stage2-noclone", "ex1", "ex2", "loop", "quest", "quest-fixed", "mycache"},
+		"stage0-linear", "stage1-index", "stage2-noclone", "ex1", "ex2", "loop", "quest-fixed", "mycache")
+	origin := func(dir, from string) {
+		write(t, filepath.Join(root, dir, "go.mod"), "module example.com/"+dir+"\n\n// origin: "+from+" (the stage this module started from)\n")
+	}
+	origin("ex1", "stage1-index")
+	origin("ex2", "ex1") // a copy of a learner's own stage
+	origin("loop", "loop")
+	origin("mycache", "quest") // a starting point, which is no stage
+	for _, c := range []struct{ dir, from, base, reference string }{
+		{"ex1", "", "stage1-index", "stage2-noclone"},
+		{"ex2", "", "ex1", "stage2-noclone"},
+		{"ex1", "stage0-linear", "stage0-linear", "stage1-index"},
+		{"mycache", "", "", "quest-fixed"},
+		{"stage2-noclone", "", "stage0-linear", ""}, // the project's own: no exercise
+		{"stage0-linear", "", "", ""},
+		{"loop", "", "", ""},
+	} {
+		base, reference, err := Against(root, c.dir, c.from)
+		if err != nil || base != c.base || reference != c.reference {
+			t.Errorf("Against(%s, from %q) = %q, %q, %v; want %q, %q", c.dir, c.from, base, reference, err, c.base, c.reference)
 		}
 	}
 }

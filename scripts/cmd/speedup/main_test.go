@@ -1,0 +1,43 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// results writes a result file with one line of name per time in ns/op.
+func results(t *testing.T, name string, ns ...int) string {
+	var text strings.Builder
+	for _, n := range ns {
+		fmt.Fprintf(&text, "Benchmark%s-2 \t 1000 \t %d ns/op\nBenchmarkOther-2 \t 1000 \t 1 ns/op\n", name, n)
+	}
+	file := filepath.Join(t.TempDir(), "r.txt")
+	if err := os.WriteFile(file, []byte(text.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+func TestSpeedup(t *testing.T) {
+	row := "ListByRole/users=10000/matches=100"
+	slow := results(t, row, 300, 301, 299, 302, 298, 300)
+	fast := results(t, row, 100, 101, 99, 100, 102, 98)
+	noisy := results(t, row, 90, 400, 95, 290, 110, 300)
+	for _, c := range []struct {
+		old, new, want string
+	}{
+		{"slow=" + slow, fast, "3.0x faster than slow"},
+		{fast, slow, "3.0x slower than r"},
+		{"fast=" + fast, noisy, "2.0x slower than fast (within the noise)"}, // medians 100 and 200, but the runs overlap
+	} {
+		if got, err := speedup(row, []string{c.old, c.new}); err != nil || got != c.want {
+			t.Errorf("speedup = %q, %v; want %q", got, err, c.want)
+		}
+	}
+	if _, err := speedup("NoSuch", []string{slow, fast}); err == nil {
+		t.Error("a benchmark that is not there: no error")
+	}
+}

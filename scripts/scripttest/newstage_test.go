@@ -1,0 +1,56 @@
+//go:build unix
+
+package scripttest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A learner's stage is made, seen by the scripts, kept out of git, and
+// removed without a trace.
+func TestNewStageRoundTrip(t *testing.T) {
+	root := workspace(t, "common", "stage0-linear")
+	gitStatus := func() string {
+		out, err := exec.Command("git", "-C", root, "status", "--porcelain", "--ignored=no").CombinedOutput()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(out)
+	}
+	if code, out := run(t, script(root, "new-stage.sh", "ex1", "--from", "stage0-linear")); code != 0 {
+		t.Fatalf("new-stage.sh ex1: exit %d\n%s", code, out)
+	}
+	if s := gitStatus(); s != "" {
+		t.Errorf("git status after new-stage.sh:\n%s", s)
+	}
+	mod, _ := os.ReadFile(filepath.Join(root, "ex1", "go.mod"))
+	if !strings.Contains(string(mod), "module example.com/userperf/ex1\n") || !strings.Contains(string(mod), "\n// origin: stage0-linear ") {
+		t.Errorf("ex1/go.mod:\n%s", mod)
+	}
+	stages := exec.Command("go", "run", "./scripts/cmd/stages", "list")
+	stages.Dir, stages.Env = root, append(os.Environ(), "GOWORK="+filepath.Join(root, "local.work"))
+	if code, out := run(t, stages); code != 0 || !strings.Contains(out, "ex1\n") {
+		t.Errorf("the stage list with local.work: exit %d\n%s", code, out)
+	}
+	if code, out := run(t, script(root, "new-stage.sh", "ex1")); code == 0 || !strings.Contains(out, "ex1 already exists") {
+		t.Errorf("ex1 made twice: exit %d\n%s", code, out)
+	}
+	if code, out := run(t, script(root, "new-stage.sh", "--remove", "stage0-linear")); code == 0 {
+		t.Errorf("--remove of a stage it did not make: exit 0\n%s", out)
+	}
+	if code, out := run(t, script(root, "new-stage.sh", "--remove", "ex1")); code != 0 {
+		t.Fatalf("--remove ex1: exit %d\n%s", code, out)
+	}
+	for _, gone := range []string{"ex1", "local.work"} {
+		if _, err := os.Stat(filepath.Join(root, gone)); err == nil {
+			t.Errorf("after --remove, %s is still there", gone)
+		}
+	}
+	if s := gitStatus(); s != "" {
+		t.Errorf("git status after --remove:\n%s", s)
+	}
+}
