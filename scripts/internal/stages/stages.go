@@ -123,11 +123,17 @@ func number(name string) int {
 }
 
 // Reference returns the stage of list that solves the exercise starting at
-// name, or "": after a step, the next step by number (stage1-index:
-// stage2-noclone); else the stage named name-fixed (quest6-cache-fixed).
-func Reference(list []Stage, name string) string {
+// name, or "": a reference solution in workshop/solutions/ whose origin is
+// name (ex4-plain-append, quest6-cache-fixed); else, after a step, the next
+// step by number (stage1-index: stage2-noclone).
+func Reference(root string, list []Stage, name string) string {
 	for _, s := range list {
-		if IsStep(name) && IsStep(s.Name) && number(s.Name) > number(name) || s.Name == name+"-fixed" {
+		if strings.HasPrefix(s.Dir, "workshop/solutions/") && path.Base(Origin(root, s.Dir)) == name {
+			return s.Name
+		}
+	}
+	for _, s := range list {
+		if IsStep(name) && IsStep(s.Name) && number(s.Name) > number(name) {
 			return s.Name
 		}
 	}
@@ -161,7 +167,7 @@ func Against(root, dir, from string) (base, reference string, err error) {
 			base = path.Base(walk)
 		}
 		if exercise {
-			reference = cmp.Or(reference, Reference(list, path.Base(walk)))
+			reference = cmp.Or(reference, Reference(root, list, path.Base(walk)))
 		}
 	}
 	if name := path.Base(dir); base == name {

@@ -113,18 +113,22 @@ func TestIsStep(t *testing.T) {
 }
 
 func TestReference(t *testing.T) {
-	list := []Stage{{Name: "stage0-a"}, {Name: "stage2-c"}, {Name: "stage10-d"}, {Name: "quest-fixed"}, {Name: "mine"}, {Name: Floor}}
-	for name, want := range map[string]string{"stage0-a": "stage2-c", "stage1-b": "stage2-c", "stage2-c": "stage10-d", "stage10-d": "", "quest": "quest-fixed", "mine": "", Floor: ""} {
-		if got := Reference(list, name); got != want {
-			t.Errorf("Reference(%s) = %q, want %q", name, got, want)
+	root := t.TempDir()
+	write(t, filepath.Join(root, "workshop/solutions/fix/go.mod"), "module fix\n\n// origin: workshop/quest (the stage it started from)\n")
+	write(t, filepath.Join(root, "workshop/solutions/plain/go.mod"), "module plain\n\n// origin: stage2-c\n")
+	list := []Stage{{Name: "stage0-a"}, {Name: "stage2-c"}, {Name: "stage10-d"}, {Name: "fix", Dir: "workshop/solutions/fix"},
+		{Name: "plain", Dir: "workshop/solutions/plain"}, {Name: "mine"}, {Name: Floor}}
+	for name, want := range map[string]string{"stage0-a": "stage2-c", "stage1-b": "stage2-c", "stage2-c": "plain", "stage10-d": "", "quest": "fix", "mine": "", Floor: ""} {
+		if got := Reference(root, list, name); got != want {
+			t.Errorf("Reference(%s) = %q, want %q (a solution whose origin is the start wins over the next step)", name, got, want)
 		}
 	}
 }
 
 func TestAgainst(t *testing.T) {
 	root := workspace(t,
-		[]string{"stage0-linear", "stage1-index", "stage2-noclone", "ex1", "ex2", "loop", "quest", "quest-fixed", "mycache"},
-		"stage0-linear", "stage1-index", "stage2-noclone", "ex1", "ex2", "loop", "quest-fixed", "mycache")
+		[]string{"stage0-linear", "stage1-index", "stage2-noclone", "ex1", "ex2", "loop", "quest", "workshop/solutions/quest-fixed", "mycache"},
+		"stage0-linear", "stage1-index", "stage2-noclone", "ex1", "ex2", "loop", "workshop/solutions/quest-fixed", "mycache")
 	origin := func(dir, from string) {
 		write(t, filepath.Join(root, dir, "go.mod"), "module example.com/"+dir+"\n\n// origin: "+from+" (the stage this module started from)\n")
 	}
@@ -132,6 +136,7 @@ func TestAgainst(t *testing.T) {
 	origin("ex2", "ex1") // a copy of a learner's own stage
 	origin("loop", "loop")
 	origin("mycache", "quest") // a starting point, which is no stage
+	origin("workshop/solutions/quest-fixed", "quest")
 	for _, c := range []struct{ dir, from, base, reference string }{
 		{"ex1", "", "stage1-index", "stage2-noclone"},
 		{"ex2", "", "ex1", "stage2-noclone"},
