@@ -81,10 +81,23 @@ at_exit() {
 # folder for the binaries. Any exit before keep_run removes both: half a
 # measurement is none.
 new_run() {
+  warn_if_busy
   mkdir -p "results/$1"
   until stamp=$(date -u +%Y%m%dT%H%M%SZ) && mkdir "results/$1/$stamp" 2>/dev/null; do sleep 1; done
   out=results/$1/$stamp bin=$(mktemp -d) kept=false run_start=$(date +%s)
   at_exit 'rm -rf "$bin"; $kept || { rm -rf "$out"; echo "${0##*/}: stopped before the last round; no results kept" >&2; }'
+}
+
+# warn_if_busy warns when other programs already keep the cores busy (a
+# load average above their number): every stage then runs slower by chance,
+# and no ratio from the run can be trusted.
+warn_if_busy() {
+  local load
+  read -r load _ < /proc/loadavg 2>/dev/null || return 0
+  if awk -v load="$load" -v cores="$(nproc)" 'BEGIN { exit !(load > cores) }'; then
+    echo "${0##*/}: warning: load average $load on $(nproc) cores: other programs are using the CPU, so these" \
+      "figures will be noisy. Close them or wait until the load falls, then measure again." >&2
+  fi
 }
 
 # keep_run keeps the run's results and points results/KIND/latest at them.

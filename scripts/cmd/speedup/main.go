@@ -5,7 +5,8 @@
 //	speedup -name ListByRole/users=10000/matches=100 stage0-linear=OLD.txt NEW.txt
 //
 // prints "2.3x faster than stage0-linear" (or "slower"), followed by
-// "(within the noise)" when benchstat finds no significant difference.
+// "(within the noise)" when benchstat finds no significant difference, and
+// by a warning when either side's spread is too wide to say anything.
 // OLD's label is the part before "=", else the file's name.
 package main
 
@@ -59,7 +60,21 @@ func speedup(name string, files []string) (string, error) {
 	if c := benchmath.AssumeNothing.Compare(samples[0], samples[1]); c.P >= c.Alpha {
 		line += " (within the noise)"
 	}
+	if spread := max(spread(samples[0]), spread(samples[1])); spread > noisy {
+		line += fmt.Sprintf(" [too noisy to measure: ±%.0f%%; close other programs, then run again]", 100*spread)
+	}
 	return line, nil
+}
+
+// noisy is the widest confidence interval, as a share of the median, from
+// which a ratio still says something: beyond it, the machine was too busy.
+const noisy = 0.25
+
+// spread is how far the 95% confidence interval of s reaches from its
+// median, as a share of it: what benchstat prints after ±.
+func spread(s *benchmath.Sample) float64 {
+	sum := benchmath.AssumeNothing.Summary(s, 0.95)
+	return max(sum.Hi-sum.Center, sum.Center-sum.Lo) / sum.Center
 }
 
 // secPerOp returns every sec/op of benchmark name in file.
