@@ -1,97 +1,135 @@
 package provenance
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+
+	"example.com/userperf/scripts/internal/stages"
 )
 
-// Figure is one generated block, or one chart, that Check looked at.
-type Figure struct {
-	Where string // README.md, block stages; docs/charts/time-per-stage.svg
-	// Stale says why the figure may not describe the code at HEAD, or is
-	// empty if it does.
-	Stale string
+// harness is the code that measures, besides the stages and common: the
+// scripts that run benchmarks, load tests and profiles, hand-run ones
+// included, the Go code they run, and the peers module's benchmark. The
+// report, the tests, prose and pictures only present or check; changing
+// them does not change what was measured.
+var harness = []string{
+	":(glob)common/**", ":(glob)scripts/*.sh", ":(glob)scripts/cmd/load/**", ":(glob)scripts/internal/**", ":(glob)peers/**",
+	":(exclude)scripts/report.sh", ":(exclude)scripts/test.sh", ":(exclude)scripts/new-stage.sh", ":(exclude)scripts/check.sh",
+	":(exclude,glob)**/*.md", ":(exclude,glob)**/*.svg", ":(exclude,glob)scripts/**/*_test.go",
 }
 
-// Report is what Check found.
-type Report struct {
-	Figures []Figure
-	// Uncommitted lists the measured files that differ from HEAD: no
-	// figure can have measured them yet.
-	Uncommitted []string
-}
-
-// OK reports whether every figure measured the code at HEAD and nothing
-// measured differs from HEAD.
-func (r *Report) OK() bool {
-	for _, f := range r.Figures {
-		if f.Stale != "" {
-			return false
-		}
+// measured are the git pathspecs of the code that the figures measure:
+// the Go files, go.mod and go.sum of every stage folder, and the harness.
+func measured(root string) ([]string, error) {
+	list, err := stages.Shown(root)
+	var specs []string
+	for _, s := range list {
+		specs = append(specs, ":(glob)"+s.Dir+"/**/*.go", ":(glob)"+s.Dir+"/go.mod", ":(glob)"+s.Dir+"/go.sum")
 	}
-	return len(r.Uncommitted) == 0
+	return append(specs, harness...), err
 }
 
-// Check looks at every generated block of the markdown files under root
-// and every chart in root/docs/charts, and says which ones recorded no
-// commit or a commit after which the measured code changed.
-func Check(root string) (*Report, error) {
-	docs, err := git(root, "ls-files", "--cached", "--others", "--exclude-standard", "--", "*.md", "docs/charts/*.svg")
+// Commit is what a measurement made now records: the short hash of HEAD,
+// followed by Uncommitted if the measured code differs from it.
+func Commit(root string) (string, error) {
+	head, err := git(root, "rev-parse", "--short", "HEAD")
 	if err != nil {
-		return nil, err
+		return "", err
 	}
-	r := &Report{}
-	stale := staleness{root: root, changes: map[string]string{}}
-	for _, doc := range dedupe(lines(docs)) {
-		data, err := os.ReadFile(filepath.Join(root, doc))
-		if os.IsNotExist(err) {
-			continue // deleted and not yet committed
+	specs, err := measured(root)
+	if err != nil {
+		return "", err
+	}
+	if changed, err := uncommitted(root, specs); err != nil || len(changed) == 0 {
+		return head, err
+	}
+	return head + " " + Uncommitted, nil
+}
+
+// Check prints every generated block of the markdown files under root,
+// and every chart in docs/charts, that may not describe the code at HEAD,
+// then the measured files that differ from HEAD, and reports whether
+// there were none.
+func Check(w io.Writer, root string) (bool, error) {
+	specs, err := measured(root)
+	docs, err2 := git(root, "ls-files", "--cached", "--others", "--exclude-standard", "--", "*.md", "docs/charts/*.svg")
+	if err = errors.Join(err, err2); err != nil {
+		return false, err
+	}
+	f := &freshness{root: root, specs: specs, seen: map[string]string{}}
+	figures, stale := 0, 0
+	judge := func(where, why string) {
+		if figures++; why != "" {
+			stale++
+			fmt.Fprintf(w, "stale: %s: %s\n", where, why)
 		}
-		if err != nil {
-			return nil, err
+	}
+	for _, doc := range slices.Compact(lines(docs)) { // an unmerged file is listed once per side
+		data, err := os.ReadFile(filepath.Join(root, doc))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // deleted and not yet committed
+		} else if err != nil {
+			return false, err
 		}
 		if strings.HasSuffix(doc, ".svg") {
-			r.Figures = append(r.Figures, Figure{doc, stale.of(string(data))})
+			judge(doc, f.stale(string(data)))
 			continue
 		}
 		blocks, err := Blocks(string(data))
 		for _, b := range blocks {
-			r.Figures = append(r.Figures, Figure{doc + ", block " + b.Name, stale.of(b.Content)})
+			judge(doc+", block "+b.Name, f.stale(b.Content))
 		}
 		if err != nil {
-			r.Figures = append(r.Figures, Figure{doc, err.Error()})
+			judge(doc, err.Error())
 		}
 	}
-	if r.Uncommitted, err = uncommitted(root); err != nil {
-		return nil, err
+	changed, err := uncommitted(root, specs)
+	if err != nil {
+		return false, err
 	}
-	return r, stale.err
+	for _, file := range changed {
+		fmt.Fprintf(w, "uncommitted: %s\n", file)
+	}
+	if stale == 0 && len(changed) == 0 {
+		fmt.Fprintf(w, "report: all %d generated blocks and charts measured the code at HEAD\n", figures)
+		return true, nil
+	}
+	fmt.Fprintf(w, "report: %d of %d generated blocks and charts are stale, %d measured files differ from HEAD; "+
+		"commit the code, then measure again (./scripts/compare.sh --thorough, ./scripts/load.sh, "+
+		"./scripts/report.sh --profiles)\n", stale, figures, len(changed))
+	return false, nil
 }
 
-// staleness says why a figure is stale, asking git once per commit.
-type staleness struct {
-	root    string
-	changes map[string]string // commit: why its figures are stale, or ""
-	err     error
+// freshness judges figures against HEAD, asking git once per commit.
+type freshness struct {
+	root  string
+	specs []string          // the measured code
+	seen  map[string]string // commit: why its figures are stale, or ""
 }
 
-// of is why the figure with text is stale, or "" if every commit it
+// stale says why the figure with text is stale, or "" if every commit it
 // records measured the code at HEAD.
-func (s *staleness) of(text string) string {
-	recs := commits(text)
-	if len(recs) == 0 {
+func (f *freshness) stale(text string) string {
+	recorded := recordedCommit.FindAllStringSubmatch(text, -1)
+	if len(recorded) == 0 {
 		return "records no commit"
 	}
-	for _, r := range recs {
-		if r.uncommitted {
-			return fmt.Sprintf("measured at %s %s: no commit holds that code", r.commit, Uncommitted)
+	for _, m := range recorded {
+		commit := m[1]
+		if m[2] != "" {
+			return fmt.Sprintf("measured at %s %s: no commit holds that code", commit, Uncommitted)
 		}
-		why, ok := s.changes[r.commit]
+		why, ok := f.seen[commit]
 		if !ok {
-			why = s.changedSince(r.commit)
-			s.changes[r.commit] = why
+			why = f.changedSince(commit)
+			f.seen[commit] = why
 		}
 		if why != "" {
 			return why
@@ -101,39 +139,44 @@ func (s *staleness) of(text string) string {
 }
 
 // changedSince says which measured files changed after commit, or "".
-func (s *staleness) changedSince(commit string) string {
-	if _, err := git(s.root, "rev-parse", "--verify", "--quiet", commit+"^{commit}"); err != nil {
-		return fmt.Sprintf("records commit %s, which this repository does not have", commit)
-	}
-	files, err := changedSince(s.root, commit)
+func (f *freshness) changedSince(commit string) string {
+	out, err := git(f.root, append([]string{"diff", "--name-only", commit, "HEAD", "--"}, f.specs...)...)
 	if err != nil {
-		s.err = err
-		return err.Error()
+		return fmt.Sprintf("records commit %s, which git cannot compare with HEAD", commit)
 	}
+	files := lines(out)
 	if len(files) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("measured at %s; changed since: %s", commit, abbreviate(files, 4))
+	if len(files) > 4 {
+		files = append(files[:4:4], fmt.Sprintf("and %d more", len(files)-4))
+	}
+	return fmt.Sprintf("measured at %s; changed since: %s", commit, strings.Join(files, ", "))
 }
 
-// abbreviate lists the first n of names and counts the others.
-func abbreviate(names []string, n int) string {
-	if len(names) <= n {
-		return strings.Join(names, ", ")
+// uncommitted lists the measured files (specs) that differ from HEAD, new
+// files included.
+func uncommitted(root string, specs []string) ([]string, error) {
+	// No optional locks: others may be running git in this tree.
+	args := []string{"--no-optional-locks", "status", "--porcelain", "--no-renames", "--untracked-files=all", "--"}
+	out, err := git(root, append(args, specs...)...)
+	var files []string
+	for _, line := range lines(out) {
+		files = append(files, line[min(3, len(line)):]) // after the two status letters
 	}
-	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
+	return files, err
 }
 
-// dedupe drops repeated names: git lists a file that is both tracked and
-// modified once, but an unmerged one several times.
-func dedupe(names []string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, n := range names {
-		if !seen[n] {
-			seen[n] = true
-			out = append(out, n)
-		}
+// git runs git in root and returns its output without the final newline.
+func git(root string, args ...string) (string, error) {
+	out, err := exec.Command("git", append([]string{"-C", root}, args...)...).Output()
+	if e, ok := err.(*exec.ExitError); ok {
+		err = fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(string(e.Stderr)))
 	}
-	return out
+	return strings.TrimRight(string(out), "\n"), err
+}
+
+// lines splits text into its lines; empty text has none.
+func lines(text string) []string {
+	return strings.FieldsFunc(text, func(r rune) bool { return r == '\n' })
 }
