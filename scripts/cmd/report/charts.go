@@ -1,0 +1,303 @@
+package main
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/perf/benchfmt"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"example.com/userperf/scripts/internal/provenance"
+	"example.com/userperf/scripts/internal/results"
+)
+
+func init() {
+	sans := font.Font{Typeface: "Liberation", Variant: "Sans"}
+	plot.DefaultFont, plotter.DefaultFont = sans, sans
+}
+
+// chart is one file under docs/charts: its title, which is the alt text in
+// the README, and its panels of the results in files, one above the other.
+type chart struct {
+	file, title string
+	files       []*results.File
+	panels      []panel
+}
+
+// panel is a bar chart: a group of bars per stage, one bar per series.
+type panel struct {
+	title, yLabel string
+	logScale      bool // for figures that span orders of magnitude; else from zero, which must show
+	format        func(float64) string
+	series        []series
+}
+
+// series is one bar per stage: its median of bench in unit.
+type series struct{ label, bench, unit string }
+
+// charts are the charts that the results allow; load may be nil.
+func charts(compare, load []*results.File) []chart {
+	time := func(title string, s ...series) panel {
+		return panel{title, "median time, log scale", true, results.Duration, s}
+	}
+	at10000 := func(unit string) []series {
+		return []series{{"100 matches", "ListByRole/users=10000/matches=100", unit}, {"1,000 matches", "ListByRole/users=10000/matches=1000", unit}}
+	}
+	users, memory, http := []panel{time("")}, []panel(nil), []panel(nil)
+	for _, b := range benchmarks(compare, "ListByRole", "sec/op", "matches", 100, "users") {
+		_, k := keys(b)
+		users[0].series = append(users[0].series, series{fmt.Sprintf("%d users", k["users"]), b, "sec/op"})
+	}
+	if has(compare, writeBench, "sec/op") {
+		memory = append(memory, time("Time of one Add and one Delete", series{"", writeBench, "sec/op"}))
+	}
+	if has(compare, buildBench, heldUnit) {
+		memory = append(memory, panel{"Heap held per user", "median bytes", false, byteSize, []series{{"", buildBench, heldUnit}}})
+	}
+	for _, b := range benchmarks(load, "HTTPFixedRate", "p50-sec", "", 0, "matches", "rate") {
+		_, k := keys(b)
+		http = append(http, time(fmt.Sprintf("%d matches at %d requests/s", k["matches"], k["rate"]),
+			series{"p50", b, "p50-sec"}, series{"p95", b, "p95-sec"}, series{"p99", b, "p99-sec"}))
+	}
+	all := []chart{
+		{"time-per-stage.svg", "Time per request, per stage (ListByRole, 10,000 users)", compare, []panel{time("", at10000("sec/op")...)}},
+		{"allocs-per-stage.svg", "Allocations per request, per stage (ListByRole, 10,000 users)", compare,
+			[]panel{{"", "median allocations", false, count, at10000("allocs/op")}}},
+		{"time-vs-users.svg", "Time against the number of users (ListByRole, 100 matches)", compare, users},
+		{"writes-and-memory.svg", "Cost of a write and heap held per user, per stage (10,000 users)", compare, memory},
+	}
+	if load != nil {
+		all = append(all, chart{"http-percentiles.svg", "HTTP latency at a fixed rate, per stage: the median of each round's percentiles", load, http})
+	}
+	return slices.DeleteFunc(all, func(c chart) bool { return c.file == "writes-and-memory.svg" && memory == nil })
+}
+
+func count(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
+
+// benchmarks lists the benchmarks called base that files measured in
+// unit, those whose key is value if key is not "", ordered by the numbers
+// of the keys of order.
+func benchmarks(files []*results.File, base, unit, key string, value int, order ...string) []string {
+	var found []string
+	for _, f := range files {
+		for _, m := range f.Measurements() {
+			b, k := keys(m.Bench)
+			if b == base && m.Unit == unit && (key == "" || k[key] == value) && !slices.Contains(found, m.Bench) {
+				found = append(found, m.Bench)
+			}
+		}
+	}
+	slices.SortFunc(found, func(a, b string) int {
+		_, ka := keys(a)
+		_, kb := keys(b)
+		for _, o := range order {
+			if c := cmp.Compare(ka[o], kb[o]); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+	return found
+}
+
+// keys splits a benchmark name into its base and the numbers of its
+// key=value parts: ListByRole, {users: 10000, matches: 100}.
+func keys(bench string) (string, map[string]int) {
+	base, parts := benchfmt.Name(bench).Parts()
+	numbers := map[string]int{}
+	for _, p := range parts {
+		if k, v, ok := strings.Cut(string(p[1:]), "="); ok {
+			numbers[k], _ = strconv.Atoi(v)
+		}
+	}
+	return string(base), numbers
+}
+
+// makeCharts draws the charts into dir.
+func makeCharts(dir string, all []chart) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, c := range all {
+		var plots []*plot.Plot
+		for _, p := range c.panels {
+			plot, err := bars(c.files, p)
+			if err != nil {
+				return fmt.Errorf("%s: %w", c.file, err)
+			}
+			plots = append(plots, plot)
+		}
+		if len(plots) == 0 {
+			return fmt.Errorf("%s: no results to draw", c.file)
+		}
+		plots[0].Title.Text = strings.TrimSpace(c.title + "\n" + plots[0].Title.Text)
+		if err := save(filepath.Join(dir, c.file), plots, len(c.files), provenance.Line(c.files[0].Config)); err != nil {
+			return err
+		}
+		fmt.Printf("wrote %s\n", filepath.Join(dir, c.file))
+	}
+	return nil
+}
+
+// chartsBlock shows the charts in the README, with the provenance of the
+// benchmarks and, if there is a chart of them, of the load tests.
+func chartsBlock(all []chart, compare, load []*results.File) string {
+	var b strings.Builder
+	for _, c := range all {
+		fmt.Fprintf(&b, "![%s](docs/charts/%s)\n\n", c.title, c.file)
+	}
+	if load == nil {
+		return b.String() + provenance.Line(compare[0].Config) + "\n"
+	}
+	return b.String() + "Benchmarks: " + provenance.Line(compare[0].Config) + "\n\nHTTP: " + provenance.Line(load[0].Config) + "\n"
+}
+
+// bars draws a panel, each bar labelled with its value. On a log scale the
+// bars are logarithms, from the power of ten below the smallest value:
+// plotter.BarChart starts at zero, which a log axis cannot show.
+func bars(files []*results.File, pn panel) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text, p.Y.Label.Text = pn.title, pn.yLabel
+	p.Y.Label.TextStyle.Font.Size, p.X.Tick.Label.Font.Size = 10, 9
+	var names []string
+	for _, f := range files {
+		names = append(names, strings.ReplaceAll(f.Name, "-", "\n")) // no long name runs into the next
+	}
+	p.NominalX(names...)
+	base := math.Inf(1)
+	for _, s := range pn.series {
+		for _, f := range files {
+			if v, _ := f.Median(s.bench, s.unit); v > 0 {
+				base = min(base, math.Floor(math.Log10(v)))
+			}
+		}
+	}
+	const width = vg.Length(14)
+	shown := 0
+	for k, s := range pn.series {
+		heights := make(plotter.Values, len(files)) // 0 where a stage has no result
+		var labels plotter.XYLabels
+		for i, f := range files {
+			v, ok := f.Median(s.bench, s.unit)
+			if !ok || pn.logScale && v <= 0 {
+				continue
+			}
+			if heights[i] = v; pn.logScale {
+				heights[i] = math.Log10(v) - base
+			}
+			labels.XYs = append(labels.XYs, plotter.XY{X: float64(i), Y: heights[i]})
+			labels.Labels = append(labels.Labels, pn.format(v))
+		}
+		b, err := plotter.NewBarChart(heights, width)
+		if err != nil {
+			return nil, err
+		}
+		b.Color, b.LineStyle.Width = plotutil.Color(k), 0
+		b.Offset = (vg.Length(k) - vg.Length(len(pn.series)-1)/2) * width
+		p.Add(b)
+		if s.label != "" {
+			p.Legend.Add(s.label, b)
+		}
+		if shown += len(labels.XYs); len(labels.XYs) > 0 {
+			l, err := plotter.NewLabels(labels)
+			if err != nil {
+				return nil, err
+			}
+			for i := range l.TextStyle { // upright text would overlap the next bar's
+				l.TextStyle[i].Font.Size, l.TextStyle[i].Rotation = 7, math.Pi/2
+				l.TextStyle[i].XAlign, l.TextStyle[i].YAlign = text.XLeft, text.YCenter
+			}
+			l.Offset = vg.Point{X: b.Offset, Y: 2}
+			p.Add(l)
+		}
+	}
+	if shown == 0 {
+		return nil, errors.New("no results to draw")
+	}
+	if pn.logScale { // and room for the labels above the tallest bar
+		p.Y.Tick.Marker, p.Y.Max = powersOfTen{base, pn.format}, p.Y.Max+1
+	} else {
+		p.Y.Max *= 1.25
+	}
+	return p, nil
+}
+
+// powersOfTen marks an axis of logarithms (shifted down by base) at the
+// powers of ten, labelled by format without the zeros after the point that
+// they do not need (10ms, not 10.00ms), and at the steps between them.
+type powersOfTen struct {
+	base   float64
+	format func(float64) string
+}
+
+var zeroFraction = regexp.MustCompile(`^(\d+)\.0+(\D|$)`)
+
+// Ticks implements plot.Ticker.
+func (t powersOfTen) Ticks(min, max float64) []plot.Tick {
+	var ticks []plot.Tick
+	for power := math.Floor(min); power <= max; power++ {
+		label := zeroFraction.ReplaceAllString(t.format(math.Pow(10, power+t.base)), "$1$2")
+		ticks = append(ticks, plot.Tick{Value: power, Label: label})
+		for step := 2.0; step < 10; step++ {
+			ticks = append(ticks, plot.Tick{Value: power + math.Log10(step)})
+		}
+	}
+	return slices.DeleteFunc(ticks, func(t plot.Tick) bool { return t.Value < min || t.Value > max })
+}
+
+// save writes plots into one file, one above the other, each wide
+// enough for the stages it shows. The legend of the first goes into a
+// column of its own on the right, where it covers neither a title nor the
+// data; footer, the provenance line, goes under the last panel.
+func save(file string, plots []*plot.Plot, stages int, footer string) error {
+	last := plots[len(plots)-1]
+	measured, command, _ := strings.Cut(footer, ", by ")
+	last.X.Label.Text, last.X.Label.TextStyle.Font.Size = measured+",\nby "+command, 7
+	legend := plots[0].Legend
+	legend.TextStyle.Font.Size, legend.Top, legend.Left = 10, true, true
+	for _, p := range plots {
+		p.Legend = plot.NewLegend() // drawn once, below, outside the panels
+	}
+	legendWidth := legend.Rectangle(draw.Canvas{}).Size().X + 0.6*vg.Centimeter
+	w := max(15*vg.Centimeter, 3*vg.Centimeter+vg.Length(stages)*2*vg.Centimeter) + legendWidth
+	h := vg.Length(len(plots)) * 9 * vg.Centimeter
+	canvas, err := draw.NewFormattedCanvas(w, h, strings.TrimPrefix(filepath.Ext(file), ".")) // svg, or png to look at
+	if err != nil {
+		return err
+	}
+	column := make([][]*plot.Plot, len(plots))
+	for i, p := range plots {
+		column[i] = []*plot.Plot{p}
+	}
+	tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadY: 0.5 * vg.Centimeter, PadTop: 2, PadBottom: 2, PadLeft: 2, PadRight: 4}
+	canvases := plot.Align(column, tiles, draw.Crop(draw.New(canvas), 0, -legendWidth, 0, 0))
+	for i, p := range plots {
+		p.Draw(canvases[i][0])
+	}
+	// The legend starts level with the top of the data, below the titles.
+	dataTop := plots[0].DataCanvas(canvases[0][0]).Max.Y
+	legend.Draw(draw.Crop(draw.New(canvas), w-legendWidth+0.3*vg.Centimeter, 0, 0, dataTop-h))
+	var out strings.Builder
+	if _, err := canvas.WriteTo(&out); err != nil {
+		return err
+	}
+	// The SVG names the font it was measured with and does not embed it
+	// (300 KB a chart). Arial has the same metrics, so a browser without
+	// Liberation Sans still lays the text out right.
+	text := strings.ReplaceAll(out.String(), "font-family:Liberation Sans;", "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;")
+	return os.WriteFile(file, []byte(text), 0o644)
+}

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/perf/benchunit"
+
+	"example.com/userperf/scripts/internal/provenance"
+	"example.com/userperf/scripts/internal/results"
+	"example.com/userperf/scripts/internal/stages"
+)
+
+// The benchmarks of the README's table: the case study's main request,
+// finding and encoding the 100 users of one role among 10,000; the same
+// request through the Echo handler, which puts the floor, whose ListByRole
+// is a map lookup, on the same footing; and, once the results hold them,
+// what one write costs and the heap a stage holds per user.
+const (
+	headline    = "ListByRole/users=10000/matches=100"
+	throughEcho = "ServeHTTP/users=10000/matches=100"
+	writeBench  = "Write/users=10000/roles=3" // one Add and one Delete
+	buildBench  = "Build/users=10000"
+	heldUnit    = "held-B/user"
+)
+
+// stagesTable is the README's table: for every stage, what it changes and
+// how much code that takes (diffSize against the previous step), the
+// median time of the headline benchmark, the speed-up against the previous
+// step and against the first stage, the allocations per request, the time
+// through Echo, and where the results have them, a write and the heap.
+func stagesTable(root string, list []stages.Stage, files []*results.File) string {
+	optional := slices.DeleteFunc([]column{
+		{"write", writeBench, "sec/op", results.Duration,
+			"Write: the median of `Benchmark" + writeBench + "`, one Add and one Delete of a user with three roles."},
+		{"held/user", buildBench, heldUnit, byteSize,
+			"Held/user: the heap the stage holds per user (`" + heldUnit + "` of `Benchmark" + buildBench + "`)."},
+	}, func(c column) bool { return !has(files, c.bench, c.unit) })
+	var b strings.Builder
+	fmt.Fprintf(&b, "| stage | change | diff | time/op | speed-up vs previous | speed-up vs %s | allocs/op | through Echo |", files[0].Name)
+	align := "\n|---|---|---:|---:|---:|---:|---:|---:|"
+	for _, c := range optional {
+		b.WriteString(" " + c.head + " |")
+		align += "---:|"
+	}
+	b.WriteString(align + "\n")
+	first, _ := files[0].Median(headline, "sec/op")
+	var previous *results.File // the last step
+	var previousDir string
+	runs := 0
+	for i, f := range files {
+		s, _ := find(list, f.Name) // a stage no longer in the workspace has no folder
+		cells := []string{f.Name, describe(root, s), "—", "—", "—", "—", "—", "—"}
+		if chapter(root, list, f.Name) != "" {
+			cells[0] = fmt.Sprintf("[%s](%s/README.md)", f.Name, s.Dir)
+		}
+		// Only a step builds on the one before it; a learner's stage and
+		// the floor are compared with the first stage, or with nothing.
+		step := stages.IsStep(f.Name)
+		t, _ := f.Median(headline, "sec/op")
+		if step && previous != nil {
+			cells[2] = diffSize(root, previousDir, s.Dir)
+			if p, _ := previous.Median(headline, "sec/op"); p > 0 && t > 0 {
+				cells[4] = speedup(p / t)
+			}
+		}
+		if t > 0 {
+			cells[3] = results.Duration(t)
+			if i > 0 && first > 0 && f.Name != stages.Floor {
+				cells[5] = speedup(first / t)
+			}
+			runs = max(runs, f.Runs(headline, "sec/op"))
+		}
+		if step {
+			previous, previousDir = f, s.Dir
+		}
+		cells[6] = median(f, headline, "allocs/op", func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) })
+		cells[7] = median(f, throughEcho, "sec/op", results.Duration)
+		for _, c := range optional {
+			cells = append(cells, median(f, c.bench, c.unit, c.format))
+		}
+		fmt.Fprintf(&b, "| %s |\n", strings.Join(cells, " | "))
+	}
+	fmt.Fprintf(&b, "\nDiff: the non-test Go files that differ from the previous stage, and the lines "+
+		"added plus the lines removed in them (`git diff --no-index --numstat`). "+
+		"Median of %d runs of `Benchmark%s`: the lookup and the JSON encoding of the 100 users "+
+		"with role admin among 10,000, in process. A speed-up is the other stage's time divided by this one's. "+
+		"Through Echo: the median of `Benchmark%s`, the same request through the Echo handler. "+
+		"The floor serves bytes encoded in advance: the limit of this path, not a step, so it gets no speed-up; "+
+		"a stage that is not one of the steps is compared with the first only.", runs, headline, throughEcho)
+	for _, c := range optional {
+		b.WriteString(" " + c.note)
+	}
+	return b.String() + "\n" + provenance.Line(files[0].Config) + "\n"
+}
+
+// column is a column of the table that only some results have.
+type column struct {
+	head, bench, unit string
+	format            func(float64) string
+	note              string // what it shows, said under the table
+}
+
+// has reports whether any of files measured bench in unit.
+func has(files []*results.File, bench, unit string) bool {
+	return slices.ContainsFunc(files, func(f *results.File) bool { return f.Runs(bench, unit) > 0 })
+}
+
+// median is f's median of bench in unit, formatted, or a dash.
+func median(f *results.File, bench, unit string, format func(float64) string) string {
+	if v, ok := f.Median(bench, unit); ok {
+		return format(v)
+	}
+	return "—"
+}
+
+// byteSize formats a byte count as benchstat does: 812.0B, 1.465KiB.
+func byteSize(b float64) string { return benchunit.Scale(b, benchunit.Binary) + "B" }
+
+// speedup formats a ratio: 0.25x (four times slower), 4.7x, 16x, 3200x.
+func speedup(r float64) string {
+	switch {
+	case r < 1:
+		return fmt.Sprintf("%.2fx", r)
+	case r < 10:
+		return fmt.Sprintf("%.1fx", r)
+	}
+	return fmt.Sprintf("%.0fx", r)
+}
+
+// find is the stage of list called name.
+func find(list []stages.Stage, name string) (stages.Stage, bool) {
+	i := slices.IndexFunc(list, func(s stages.Stage) bool { return s.Name == name })
+	if i < 0 {
+		return stages.Stage{}, false
+	}
+	return list[i], true
+}
+
+// chapter is the README.md of the stage called name under root, or "" if
+// it has none. The floor is not a step and has no chapter.
+func chapter(root string, list []stages.Stage, name string) string {
+	s, ok := find(list, name)
+	readme := filepath.Join(root, filepath.FromSlash(s.Dir), "README.md")
+	if _, err := os.Stat(readme); !ok || err != nil || name == stages.Floor {
+		return ""
+	}
+	return readme
+}
+
+// describe says what a stage changes: the title of its chapter ("# Stage
+// 1: an index" gives "an index"), or else what its package comment says
+// it is ("Command floor is the limit of ...: ..." gives "the limit of ...").
+func describe(root string, s stages.Stage) string {
+	readme, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(s.Dir), "README.md"))
+	title, _, _ := strings.Cut(string(readme), "\n")
+	if _, what, ok := strings.Cut(title, ": "); ok && strings.HasPrefix(title, "# ") {
+		return strings.TrimSpace(what)
+	}
+	list := exec.Command("go", "list", "-f", "{{.Doc}}", "./"+s.Dir)
+	list.Dir = root
+	doc, err := list.Output()
+	_, what, ok := strings.Cut(string(doc), " is ")
+	if s.Dir == "" || err != nil || !ok {
+		return ""
+	}
+	what, _, _ = strings.Cut(strings.TrimSpace(what), ":")
+	return strings.TrimSuffix(what, ".")
+}
+
+// diffSize says how much non-test Go code differs between the stage
+// folders a and b under root: "5 files, 157 lines", the lines added plus
+// the lines removed, as git diff --no-index --numstat counts them (every
+// file is compared with the file of the same name, none is taken for a
+// renamed one), or "?" if git cannot tell.
+func diffSize(root, a, b string) string {
+	diff := exec.Command("git", "diff", "--no-index", "--no-renames", "--numstat", "--", a, b)
+	diff.Dir = root
+	out, err := diff.Output() // exit status 1 means "they differ", unless git complains
+	if e, ok := err.(*exec.ExitError); err != nil && (!ok || e.ExitCode() != 1 || len(e.Stderr) > 0) || a == "" || b == "" {
+		return "?"
+	}
+	files, lines := 0, 0
+	for _, row := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		// added, removed, and {a => b}/x.go, /dev/null => b/new.go or a/gone.go => /dev/null
+		fields := append(strings.SplitN(row, "\t", 3), "", "")
+		added, err1 := strconv.Atoi(fields[0])
+		removed, err2 := strconv.Atoi(fields[1]) // "-" for a binary file
+		name := path.Base(strings.TrimSuffix(fields[2], " => /dev/null"))
+		if err1 == nil && err2 == nil && strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
+			files, lines = files+1, lines+added+removed
+		}
+	}
+	return fmt.Sprintf("%d files, %d lines", files, lines)
+}
