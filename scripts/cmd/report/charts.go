@@ -1,18 +1,15 @@
 package main
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 
-	"golang.org/x/perf/benchfmt"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
@@ -57,74 +54,40 @@ func charts(compare, load []*results.File) []chart {
 	at10000 := func(unit string) []series {
 		return []series{{"100 matches", "ListByRole/users=10000/matches=100", unit}, {"1,000 matches", "ListByRole/users=10000/matches=1000", unit}}
 	}
-	users, memory, http := []panel{time("")}, []panel(nil), []panel(nil)
-	for _, b := range benchmarks(compare, "ListByRole", "sec/op", "matches", 100, "users") {
-		_, k := keys(b)
-		users[0].series = append(users[0].series, series{fmt.Sprintf("%d users", k["users"]), b, "sec/op"})
-	}
-	if has(compare, writeBench, "sec/op") {
-		memory = append(memory, time("Time of one Add and one Delete", series{"", writeBench, "sec/op"}))
-	}
-	if has(compare, buildBench, heldUnit) {
-		memory = append(memory, panel{"Heap held per user", "median bytes", false, byteSize, []series{{"", buildBench, heldUnit}}})
-	}
-	for _, b := range benchmarks(load, "HTTPFixedRate", "p50-sec", "", 0, "matches", "rate") {
-		_, k := keys(b)
-		http = append(http, time(fmt.Sprintf("%d matches at %d requests/s", k["matches"], k["rate"]),
-			series{"p50", b, "p50-sec"}, series{"p95", b, "p95-sec"}, series{"p99", b, "p99-sec"}))
-	}
 	all := []chart{
 		{"time-per-stage.svg", "Time per request, per stage (ListByRole, 10,000 users)", compare, []panel{time("", at10000("sec/op")...)}},
 		{"allocs-per-stage.svg", "Allocations per request, per stage (ListByRole, 10,000 users)", compare,
-			[]panel{{"", "median allocations", false, count, at10000("allocs/op")}}},
-		{"time-vs-users.svg", "Time against the number of users (ListByRole, 100 matches)", compare, users},
-		{"writes-and-memory.svg", "Cost of a write and heap held per user, per stage (10,000 users)", compare, memory},
+			[]panel{{"", "median allocations", false, func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }, at10000("allocs/op")}}},
+		{"time-vs-users.svg", "Time against the number of users (ListByRole, 100 matches)", compare, []panel{time("")}},
+		{"writes-and-memory.svg", "Cost of a write and heap held per user, per stage (10,000 users)", compare, nil},
 	}
-	if load != nil {
-		all = append(all, chart{"http-percentiles.svg", "HTTP latency at a fixed rate, per stage: the median of each round's percentiles", load, http})
-	}
-	return slices.DeleteFunc(all, func(c chart) bool { return c.file == "writes-and-memory.svg" && memory == nil })
-}
-
-func count(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
-
-// benchmarks lists the benchmarks called base that files measured in
-// unit, those whose key is value if key is not "", ordered by the numbers
-// of the keys of order.
-func benchmarks(files []*results.File, base, unit, key string, value int, order ...string) []string {
-	var found []string
-	for _, f := range files {
-		for _, m := range f.Measurements() {
-			b, k := keys(m.Bench)
-			if b == base && m.Unit == unit && (key == "" || k[key] == value) && !slices.Contains(found, m.Bench) {
-				found = append(found, m.Bench)
-			}
+	for _, m := range compare[0].Measurements() { // in the order of their names: 1000, 10000, 100000
+		var users int
+		if _, err := fmt.Sscanf(m.Bench, "ListByRole/users=%d/matches=100", &users); err == nil && strings.HasSuffix(m.Bench, "=100") && m.Unit == "sec/op" {
+			all[2].panels[0].series = append(all[2].panels[0].series, series{fmt.Sprintf("%d users", users), m.Bench, m.Unit})
 		}
 	}
-	slices.SortFunc(found, func(a, b string) int {
-		_, ka := keys(a)
-		_, kb := keys(b)
-		for _, o := range order {
-			if c := cmp.Compare(ka[o], kb[o]); c != 0 {
-				return c
-			}
-		}
-		return 0
-	})
-	return found
-}
-
-// keys splits a benchmark name into its base and the numbers of its
-// key=value parts: ListByRole, {users: 10000, matches: 100}.
-func keys(bench string) (string, map[string]int) {
-	base, parts := benchfmt.Name(bench).Parts()
-	numbers := map[string]int{}
-	for _, p := range parts {
-		if k, v, ok := strings.Cut(string(p[1:]), "="); ok {
-			numbers[k], _ = strconv.Atoi(v)
+	if has(compare, writeBench, "sec/op") {
+		all[3].panels = append(all[3].panels, time("Time of one Add and one Delete", series{"", writeBench, "sec/op"}))
+	}
+	if has(compare, buildBench, heldUnit) {
+		all[3].panels = append(all[3].panels, panel{"Heap held per user", "median bytes", false, byteSize, []series{{"", buildBench, heldUnit}}})
+	}
+	if all[3].panels == nil {
+		all = all[:3]
+	}
+	if load == nil {
+		return all
+	}
+	http := chart{"http-percentiles.svg", "HTTP latency at a fixed rate, per stage: the median of each round's percentiles", load, nil}
+	for _, m := range load[0].Measurements() {
+		var rate, matches int
+		if _, err := fmt.Sscanf(m.Bench, "HTTPFixedRate/rate=%d/matches=%d", &rate, &matches); err == nil && m.Unit == "p50-sec" {
+			http.panels = append(http.panels, time(fmt.Sprintf("%d matches at %d requests/s", matches, rate),
+				series{"p50", m.Bench, "p50-sec"}, series{"p95", m.Bench, "p95-sec"}, series{"p99", m.Bench, "p99-sec"}))
 		}
 	}
-	return string(base), numbers
+	return append(all, http)
 }
 
 // makeCharts draws the charts into dir.
@@ -172,6 +135,7 @@ func chartsBlock(all []chart, compare, load []*results.File) string {
 func bars(files []*results.File, pn panel) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text, p.Y.Label.Text = pn.title, pn.yLabel
+	p.Legend.Top, p.Legend.TextStyle.Font.Size = true, 10 // above the floor, the lowest bars, last
 	p.Y.Label.TextStyle.Font.Size, p.X.Tick.Label.Font.Size = 10, 9
 	var names []string
 	for _, f := range files {
@@ -229,7 +193,7 @@ func bars(files []*results.File, pn panel) (*plot.Plot, error) {
 		return nil, errors.New("no results to draw")
 	}
 	if pn.logScale { // and room for the labels above the tallest bar
-		p.Y.Tick.Marker, p.Y.Max = powersOfTen{base, pn.format}, p.Y.Max+1
+		p.Y.Tick.Marker, p.Y.Max = powersOfTen{base, pn.format}, p.Y.Max+1.5
 	} else {
 		p.Y.Max *= 1.25
 	}
@@ -238,7 +202,7 @@ func bars(files []*results.File, pn panel) (*plot.Plot, error) {
 
 // powersOfTen marks an axis of logarithms (shifted down by base) at the
 // powers of ten, labelled by format without the zeros after the point that
-// they do not need (10ms, not 10.00ms), and at the steps between them.
+// they do not need: 10ms, not 10.00ms.
 type powersOfTen struct {
 	base   float64
 	format func(float64) string
@@ -249,33 +213,22 @@ var zeroFraction = regexp.MustCompile(`^(\d+)\.0+(\D|$)`)
 // Ticks implements plot.Ticker.
 func (t powersOfTen) Ticks(min, max float64) []plot.Tick {
 	var ticks []plot.Tick
-	for power := math.Floor(min); power <= max; power++ {
+	for power := math.Ceil(min); power <= max; power++ {
 		label := zeroFraction.ReplaceAllString(t.format(math.Pow(10, power+t.base)), "$1$2")
 		ticks = append(ticks, plot.Tick{Value: power, Label: label})
-		for step := 2.0; step < 10; step++ {
-			ticks = append(ticks, plot.Tick{Value: power + math.Log10(step)})
-		}
 	}
-	return slices.DeleteFunc(ticks, func(t plot.Tick) bool { return t.Value < min || t.Value > max })
+	return ticks
 }
 
-// save writes plots into one file, one above the other, each wide
-// enough for the stages it shows. The legend of the first goes into a
-// column of its own on the right, where it covers neither a title nor the
-// data; footer, the provenance line, goes under the last panel.
+// save writes plots into one file, svg (or png to look at it), one above
+// the other, each wide enough for the stages it shows, with footer, the
+// provenance line, under the last.
 func save(file string, plots []*plot.Plot, stages int, footer string) error {
 	last := plots[len(plots)-1]
 	measured, command, _ := strings.Cut(footer, ", by ")
 	last.X.Label.Text, last.X.Label.TextStyle.Font.Size = measured+",\nby "+command, 7
-	legend := plots[0].Legend
-	legend.TextStyle.Font.Size, legend.Top, legend.Left = 10, true, true
-	for _, p := range plots {
-		p.Legend = plot.NewLegend() // drawn once, below, outside the panels
-	}
-	legendWidth := legend.Rectangle(draw.Canvas{}).Size().X + 0.6*vg.Centimeter
-	w := max(15*vg.Centimeter, 3*vg.Centimeter+vg.Length(stages)*2*vg.Centimeter) + legendWidth
-	h := vg.Length(len(plots)) * 9 * vg.Centimeter
-	canvas, err := draw.NewFormattedCanvas(w, h, strings.TrimPrefix(filepath.Ext(file), ".")) // svg, or png to look at
+	w := max(18*vg.Centimeter, 6*vg.Centimeter+vg.Length(stages)*2*vg.Centimeter)
+	canvas, err := draw.NewFormattedCanvas(w, vg.Length(len(plots))*9*vg.Centimeter, strings.TrimPrefix(filepath.Ext(file), "."))
 	if err != nil {
 		return err
 	}
@@ -284,13 +237,9 @@ func save(file string, plots []*plot.Plot, stages int, footer string) error {
 		column[i] = []*plot.Plot{p}
 	}
 	tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadY: 0.5 * vg.Centimeter, PadTop: 2, PadBottom: 2, PadLeft: 2, PadRight: 4}
-	canvases := plot.Align(column, tiles, draw.Crop(draw.New(canvas), 0, -legendWidth, 0, 0))
-	for i, p := range plots {
-		p.Draw(canvases[i][0])
+	for i, c := range plot.Align(column, tiles, draw.New(canvas)) {
+		plots[i].Draw(c[0])
 	}
-	// The legend starts level with the top of the data, below the titles.
-	dataTop := plots[0].DataCanvas(canvases[0][0]).Max.Y
-	legend.Draw(draw.Crop(draw.New(canvas), w-legendWidth+0.3*vg.Centimeter, 0, 0, dataTop-h))
 	var out strings.Builder
 	if _, err := canvas.WriteTo(&out); err != nil {
 		return err

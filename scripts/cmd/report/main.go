@@ -1,21 +1,15 @@
 // Command report turns the latest results into the charts and the tables of
 // the READMEs; scripts/report.sh runs it from the repository's root.
 //
-//	report          write the charts and the generated blocks
+//	report          from results/compare/latest, results/load/latest (if any) and the
+//	                profiles in results/profile (if any), write docs/charts/*.svg, README.md's
+//	                blocks (stages, charts, load) and each chapter's (benchstat, profile)
 //	report check    list the blocks and charts that no longer measure the code; exit 1 if any
 //	report block [-file F -name N] -- BENCHSTAT_ARGS...
 //	                benchstat's tables as a generated block, with their provenance
 //
-// Without a subcommand it reads
-//
-//	results/compare/latest/<stage>.txt   compare.sh's benchmarks (required)
-//	results/load/latest/<stage>.txt      load.sh's HTTP tests, and its table.md (if present)
-//	results/profile/<stage>/             profile.sh's profiles, shown by cmd/profiles (if present)
-//
-// and writes docs/charts/*.svg and the generated blocks of README.md (stages,
-// charts, load) and of every stage's chapter (benchstat, profile). Text
-// outside the blocks is never touched. Every block and chart ends with the
-// provenance line of its results: machine, date, commit and command.
+// Text outside the blocks is never touched. Every block and chart ends with
+// the provenance line of its results: machine, date, commit and command.
 package main
 
 import (
@@ -51,8 +45,8 @@ func main() {
 	}
 }
 
-// goCommand runs the go command in the repository's workspace and returns
-// its output: benchstat and the profiles' tables. Tests replace it.
+// goCommand runs the go command and returns its output: benchstat, and
+// cmd/profiles for the profiles' tables. Tests replace it.
 var goCommand = func(args ...string) (string, error) {
 	out, err := exec.Command("go", args...).Output()
 	if e, ok := err.(*exec.ExitError); ok {
@@ -74,23 +68,22 @@ func generate(root string) error {
 		fmt.Fprintf(os.Stderr, "report: warning: no load table or chart: %v\n", err)
 	}
 	list, err := stages.Shown(root)
+	charts := charts(compare, load)
 	if err != nil {
 		return err
-	}
-	charts := charts(compare, load)
-	if err := makeCharts(filepath.Join(root, "docs", "charts"), charts); err != nil {
+	} else if err := makeCharts(filepath.Join(root, "docs", "charts"), charts); err != nil {
 		return err
 	}
-	blocks := []provenance.Block{
+	readme := []provenance.Block{
 		{Name: "stages", Content: stagesTable(root, list, compare)},
 		{Name: "charts", Content: chartsBlock(charts, compare, load)},
 	}
 	if table, err := os.ReadFile(filepath.Join(loadDir, "table.md")); err == nil && load != nil {
-		blocks = append(blocks, provenance.Block{Name: "load", Content: strings.TrimSpace(string(table)) + "\n\n" + provenance.Line(load[0].Config) + "\n"})
+		readme = append(readme, provenance.Block{Name: "load", Content: strings.TrimSpace(string(table)) + "\n\n" + provenance.Line(load[0].Config) + "\n"})
 	}
-	update(filepath.Join(root, "README.md"), blocks)
+	update(filepath.Join(root, "README.md"), readme...)
 	for i, f := range compare {
-		chapter := chapter(root, list, f.Name)
+		chapter := chapter(root, stage(list, f.Name))
 		if doc, _ := os.ReadFile(chapter); !strings.Contains(string(doc), "<!-- BEGIN GENERATED: ") {
 			continue // the floor, a stage without a chapter, and a learner's notes have nowhere to go
 		}
@@ -98,37 +91,27 @@ func generate(root string) error {
 		if err != nil {
 			return err
 		}
-		blocks := []provenance.Block{{Name: "benchstat", Content: stat}}
-		profile, err := profileTable(root, f.Name)
-		if err != nil {
-			return err
-		} else if profile != "" {
-			blocks = append(blocks, provenance.Block{Name: "profile", Content: profile})
+		update(chapter, provenance.Block{Name: "benchstat", Content: stat})
+		// The CPU table of the profile that profile.sh saved, if any.
+		profile := filepath.Join(root, "results", "profile", f.Name)
+		if _, err := os.Stat(filepath.Join(profile, "cpu.pprof")); err == nil {
+			table, err := goCommand("run", "./scripts/cmd/profiles", "top", "-markdown", "-tables", "cpu", profile)
+			if err != nil {
+				return err
+			}
+			update(chapter, provenance.Block{Name: "profile", Content: table})
 		}
-		update(chapter, blocks)
 	}
 	return nil
-}
-
-// profileTable is the CPU table of the profile that profile.sh saved for
-// stage, as cmd/profiles prints it, or "" if there is none.
-func profileTable(root, stage string) (string, error) {
-	dir := filepath.Join(root, "results", "profile", stage)
-	if _, err := os.Stat(filepath.Join(dir, "cpu.pprof")); err != nil {
-		return "", nil
-	}
-	return goCommand("run", "./scripts/cmd/profiles", "top", "-markdown", "-tables", "cpu", dir)
 }
 
 // update replaces blocks in one markdown file and says so. A block whose
 // markers are missing is reported and skipped: a chapter being written may
 // not have them yet, and the others still get their figures.
-func update(path string, blocks []provenance.Block) {
-	var names []string
+func update(path string, blocks ...provenance.Block) {
 	for _, b := range blocks {
-		names = append(names, b.Name)
+		fmt.Printf("updated %s, block %s\n", path, b.Name)
 	}
-	fmt.Printf("updated %s %v\n", path, names)
 	if err := provenance.UpdateFile(path, blocks...); err != nil {
 		fmt.Fprintf(os.Stderr, "report: warning: %v\n", err)
 	}

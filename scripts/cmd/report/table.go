@@ -36,6 +36,11 @@ const (
 // step and against the first stage, the allocations per request, the time
 // through Echo, and where the results have them, a write and the heap.
 func stagesTable(root string, list []stages.Stage, files []*results.File) string {
+	type column struct {
+		head, bench, unit string
+		format            func(float64) string
+		note              string // what it shows, said under the table
+	}
 	optional := slices.DeleteFunc([]column{
 		{"write", writeBench, "sec/op", results.Duration,
 			"Write: the median of `Benchmark" + writeBench + "`, one Add and one Delete of a user with three roles."},
@@ -55,9 +60,9 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 	var previousDir string
 	runs := 0
 	for i, f := range files {
-		s, _ := find(list, f.Name) // a stage no longer in the workspace has no folder
+		s := stage(list, f.Name)
 		cells := []string{f.Name, describe(root, s), "—", "—", "—", "—", "—", "—"}
-		if chapter(root, list, f.Name) != "" {
+		if chapter(root, s) != "" {
 			cells[0] = fmt.Sprintf("[%s](%s/README.md)", f.Name, s.Dir)
 		}
 		// Only a step builds on the one before it; a learner's stage and
@@ -100,13 +105,6 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 	return b.String() + "\n" + provenance.Line(files[0].Config) + "\n"
 }
 
-// column is a column of the table that only some results have.
-type column struct {
-	head, bench, unit string
-	format            func(float64) string
-	note              string // what it shows, said under the table
-}
-
 // has reports whether any of files measured bench in unit.
 func has(files []*results.File, bench, unit string) bool {
 	return slices.ContainsFunc(files, func(f *results.File) bool { return f.Runs(bench, unit) > 0 })
@@ -134,21 +132,19 @@ func speedup(r float64) string {
 	return fmt.Sprintf("%.0fx", r)
 }
 
-// find is the stage of list called name.
-func find(list []stages.Stage, name string) (stages.Stage, bool) {
-	i := slices.IndexFunc(list, func(s stages.Stage) bool { return s.Name == name })
-	if i < 0 {
-		return stages.Stage{}, false
+// stage is the stage of list called name, or one without a folder.
+func stage(list []stages.Stage, name string) stages.Stage {
+	if i := slices.IndexFunc(list, func(s stages.Stage) bool { return s.Name == name }); i >= 0 {
+		return list[i]
 	}
-	return list[i], true
+	return stages.Stage{Name: name}
 }
 
-// chapter is the README.md of the stage called name under root, or "" if
-// it has none. The floor is not a step and has no chapter.
-func chapter(root string, list []stages.Stage, name string) string {
-	s, ok := find(list, name)
+// chapter is the README.md of s, or "" if it has none. The floor is not a
+// step and has no chapter.
+func chapter(root string, s stages.Stage) string {
 	readme := filepath.Join(root, filepath.FromSlash(s.Dir), "README.md")
-	if _, err := os.Stat(readme); !ok || err != nil || name == stages.Floor {
+	if _, err := os.Stat(readme); err != nil || s.Dir == "" || s.Name == stages.Floor {
 		return ""
 	}
 	return readme
@@ -159,19 +155,17 @@ func chapter(root string, list []stages.Stage, name string) string {
 // it is ("Command floor is the limit of ...: ..." gives "the limit of ...").
 func describe(root string, s stages.Stage) string {
 	readme, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(s.Dir), "README.md"))
-	title, _, _ := strings.Cut(string(readme), "\n")
-	if _, what, ok := strings.Cut(title, ": "); ok && strings.HasPrefix(title, "# ") {
-		return strings.TrimSpace(what)
+	if title, _, _ := strings.Cut(string(readme), "\n"); strings.HasPrefix(title, "# ") && strings.Contains(title, ": ") {
+		return strings.TrimSpace(title[strings.Index(title, ": ")+2:])
 	}
 	list := exec.Command("go", "list", "-f", "{{.Doc}}", "./"+s.Dir)
 	list.Dir = root
 	doc, err := list.Output()
-	_, what, ok := strings.Cut(string(doc), " is ")
-	if s.Dir == "" || err != nil || !ok {
-		return ""
+	if _, what, ok := strings.Cut(string(doc), " is "); ok && err == nil && s.Dir != "" {
+		what, _, _ = strings.Cut(strings.TrimSpace(what), ":")
+		return strings.TrimSuffix(what, ".")
 	}
-	what, _, _ = strings.Cut(strings.TrimSpace(what), ":")
-	return strings.TrimSuffix(what, ".")
+	return ""
 }
 
 // diffSize says how much non-test Go code differs between the stage
