@@ -26,12 +26,9 @@ import (
 
 // File is one result file.
 type File struct {
-	Name string // the file name without .txt: the stage it measured
-	Path string
-	// Config holds the file's configuration lines: those of the header,
-	// and go test's own (goos, pkg, cpu).
-	Config  map[string]string
-	samples map[Measurement][]float64
+	Name, Path string            // Name: the file's without .txt, the stage it measured
+	Config     map[string]string // the header's lines, and go test's own (goos, pkg, cpu)
+	samples    map[Measurement][]float64
 }
 
 // Measurement names one benchmark, without the Benchmark prefix and the
@@ -42,15 +39,12 @@ type Measurement struct{ Bench, Unit string }
 // ReadDir reads every stage's file in dir, in the stages' order: every
 // *.txt but the header (machine.txt) and compare.sh's benchstat.txt.
 func ReadDir(dir string) ([]*File, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, "*.txt"))
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.txt")) // a pattern without errors
 	paths = slices.DeleteFunc(paths, func(p string) bool {
-		return slices.Contains([]string{"machine.txt", "benchstat.txt"}, filepath.Base(p))
+		return p == filepath.Join(dir, "machine.txt") || p == filepath.Join(dir, "benchstat.txt")
 	})
-	if err == nil && len(paths) == 0 {
-		err = fmt.Errorf("%s: no stage results (*.txt)", dir)
-	}
-	if err != nil {
-		return nil, err
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("%s: no stage results (*.txt)", dir)
 	}
 	files, err := read(paths)
 	slices.SortFunc(files, func(a, b *File) int { return stages.Compare(a.Name, b.Name) })
@@ -60,35 +54,29 @@ func ReadDir(dir string) ([]*File, error) {
 // Read reads one result file.
 func Read(path string) (*File, error) {
 	files, err := read([]string{path})
-	if err != nil {
-		return nil, err
-	}
-	return files[0], nil
+	return files[0], err
 }
 
 // read reads paths as benchstat does, with one benchfmt.Files, and names
 // each benchmark by benchproc's .fullname without /gomaxprocs, so that a
 // benchmark has the same name on any machine.
 func read(paths []string) ([]*File, error) {
+	files := make([]*File, len(paths))
+	for i, p := range paths {
+		files[i] = &File{strings.TrimSuffix(filepath.Base(p), ".txt"), p, map[string]string{}, map[Measurement][]float64{}}
+	}
 	var parser benchproc.ProjectionParser
 	name, err := parser.Parse(".fullname,/gomaxprocs", nil)
 	if err != nil {
-		return nil, err
-	}
-	byPath := map[string]*File{}
-	files := make([]*File, len(paths))
-	for i, p := range paths {
-		files[i] = &File{Name: strings.TrimSuffix(filepath.Base(p), ".txt"), Path: p,
-			Config: map[string]string{}, samples: map[Measurement][]float64{}}
-		byPath[p] = files[i]
+		return files, err
 	}
 	in := benchfmt.Files{Paths: paths}
 	for in.Scan() {
 		switch rec := in.Result().(type) {
 		case *benchfmt.SyntaxError:
-			return nil, rec
+			return files, rec
 		case *benchfmt.Result:
-			f := byPath[rec.GetConfig(".file")]
+			f := files[slices.Index(paths, rec.GetConfig(".file"))]
 			for _, c := range rec.Config {
 				f.Config[c.Key] = strings.TrimSpace(string(c.Value))
 			}
