@@ -14,11 +14,10 @@ import (
 	"example.com/userperf/scripts/internal/stages"
 )
 
-// harness is the code that measures, besides the stages and common: the
-// scripts that run benchmarks, load tests and profiles, hand-run ones
-// included, the Go code they run, and the peers module's benchmark. The
-// report, the tests, prose and pictures only present or check; changing
-// them does not change what was measured.
+// harness is the code that measures, besides the stages: common, the
+// scripts that run benchmarks, load tests and profiles, the Go code they
+// run, and the peers module's benchmark. The report, the tests, prose and
+// pictures only present or check; changing them changes no measurement.
 var harness = []string{
 	":(glob)common/**", ":(glob)scripts/*.sh", ":(glob)scripts/cmd/load/**", ":(glob)scripts/internal/**", ":(glob)peers/**",
 	":(exclude)scripts/report.sh", ":(exclude)scripts/test.sh", ":(exclude)scripts/new-stage.sh", ":(exclude)scripts/check.sh",
@@ -39,18 +38,26 @@ func measured(root string) ([]string, error) {
 // Commit is what a measurement made now records: the short hash of HEAD,
 // followed by Uncommitted if the measured code differs from it.
 func Commit(root string) (string, error) {
-	head, err := git(root, "rev-parse", "--short", "HEAD")
-	if err != nil {
-		return "", err
-	}
 	specs, err := measured(root)
-	if err != nil {
-		return "", err
-	}
-	if changed, err := uncommitted(root, specs); err != nil || len(changed) == 0 {
+	head, err2 := git(root, "rev-parse", "--short", "HEAD")
+	changed, err3 := uncommitted(root, specs)
+	if err = errors.Join(err, err2, err3); err != nil || len(changed) == 0 {
 		return head, err
 	}
 	return head + " " + Uncommitted, nil
+}
+
+// uncommitted lists the measured files (specs) that differ from HEAD, new
+// files included.
+func uncommitted(root string, specs []string) ([]string, error) {
+	// No optional locks: others may be running git in this tree.
+	args := []string{"--no-optional-locks", "status", "--porcelain", "--no-renames", "--untracked-files=all", "--"}
+	out, err := git(root, append(args, specs...)...)
+	var files []string
+	for _, line := range lines(out) {
+		files = append(files, line[min(3, len(line)):]) // after the two status letters
+	}
+	return files, err
 }
 
 // Check prints every generated block of the markdown files under root,
@@ -60,10 +67,29 @@ func Commit(root string) (string, error) {
 func Check(w io.Writer, root string) (bool, error) {
 	specs, err := measured(root)
 	docs, err2 := git(root, "ls-files", "--cached", "--others", "--exclude-standard", "--", "*.md", "docs/charts/*.svg")
-	if err = errors.Join(err, err2); err != nil {
+	changed, err3 := uncommitted(root, specs)
+	if err = errors.Join(err, err2, err3); err != nil {
 		return false, err
 	}
-	f := &freshness{root: root, specs: specs, seen: map[string]string{}}
+	seen := map[string]string{} // commit: why its figures are stale, or ""
+	why := func(text string) string {
+		recorded := recordedCommit.FindAllStringSubmatch(text, -1)
+		if len(recorded) == 0 {
+			return "records no commit"
+		}
+		for _, m := range recorded {
+			if m[2] != "" {
+				return fmt.Sprintf("measured at %s%s: no commit holds that code", m[1], m[2])
+			}
+			if _, ok := seen[m[1]]; !ok {
+				seen[m[1]] = changedSince(root, m[1], specs)
+			}
+			if seen[m[1]] != "" {
+				return seen[m[1]]
+			}
+		}
+		return ""
+	}
 	figures, stale := 0, 0
 	judge := func(where, why string) {
 		if figures++; why != "" {
@@ -79,20 +105,18 @@ func Check(w io.Writer, root string) (bool, error) {
 			return false, err
 		}
 		if strings.HasSuffix(doc, ".svg") {
-			judge(doc, f.stale(string(data)))
+			judge(doc, why(string(data)))
 			continue
 		}
-		blocks, err := Blocks(string(data))
-		for _, b := range blocks {
-			judge(doc+", block "+b.Name, f.stale(b.Content))
+		found := blocks.FindAllStringSubmatch(string(data), -1)
+		for _, b := range found {
+			if judge(doc+", block "+b[1], why(b[2])); b[1] != b[3] {
+				judge(doc+", block "+b[1], "ends at the end marker of "+b[3])
+			}
 		}
-		if err != nil {
-			judge(doc, err.Error())
+		if strings.Count(string(data), "<!-- BEGIN GENERATED: ") != len(found) {
+			judge(doc, "a BEGIN GENERATED marker has no END GENERATED marker")
 		}
-	}
-	changed, err := uncommitted(root, specs)
-	if err != nil {
-		return false, err
 	}
 	for _, file := range changed {
 		fmt.Fprintf(w, "uncommitted: %s\n", file)
@@ -107,64 +131,19 @@ func Check(w io.Writer, root string) (bool, error) {
 	return false, nil
 }
 
-// freshness judges figures against HEAD, asking git once per commit.
-type freshness struct {
-	root  string
-	specs []string          // the measured code
-	seen  map[string]string // commit: why its figures are stale, or ""
-}
-
-// stale says why the figure with text is stale, or "" if every commit it
-// records measured the code at HEAD.
-func (f *freshness) stale(text string) string {
-	recorded := recordedCommit.FindAllStringSubmatch(text, -1)
-	if len(recorded) == 0 {
-		return "records no commit"
-	}
-	for _, m := range recorded {
-		commit := m[1]
-		if m[2] != "" {
-			return fmt.Sprintf("measured at %s %s: no commit holds that code", commit, Uncommitted)
-		}
-		why, ok := f.seen[commit]
-		if !ok {
-			why = f.changedSince(commit)
-			f.seen[commit] = why
-		}
-		if why != "" {
-			return why
-		}
-	}
-	return ""
-}
-
 // changedSince says which measured files changed after commit, or "".
-func (f *freshness) changedSince(commit string) string {
-	out, err := git(f.root, append([]string{"diff", "--name-only", commit, "HEAD", "--"}, f.specs...)...)
-	if err != nil {
-		return fmt.Sprintf("records commit %s, which git cannot compare with HEAD", commit)
-	}
+func changedSince(root, commit string, specs []string) string {
+	out, err := git(root, append([]string{"diff", "--name-only", commit, "HEAD", "--"}, specs...)...)
 	files := lines(out)
-	if len(files) == 0 {
+	switch {
+	case err != nil:
+		return fmt.Sprintf("records commit %s, which git cannot compare with HEAD", commit)
+	case len(files) == 0:
 		return ""
-	}
-	if len(files) > 4 {
+	case len(files) > 4:
 		files = append(files[:4:4], fmt.Sprintf("and %d more", len(files)-4))
 	}
 	return fmt.Sprintf("measured at %s; changed since: %s", commit, strings.Join(files, ", "))
-}
-
-// uncommitted lists the measured files (specs) that differ from HEAD, new
-// files included.
-func uncommitted(root string, specs []string) ([]string, error) {
-	// No optional locks: others may be running git in this tree.
-	args := []string{"--no-optional-locks", "status", "--porcelain", "--no-renames", "--untracked-files=all", "--"}
-	out, err := git(root, append(args, specs...)...)
-	var files []string
-	for _, line := range lines(out) {
-		files = append(files, line[min(3, len(line)):]) // after the two status letters
-	}
-	return files, err
 }
 
 // git runs git in root and returns its output without the final newline.

@@ -141,7 +141,7 @@ func TestFiguresWithoutACommit(t *testing.T) {
 		"stale: README.md, block typed: records no commit",
 		"stale: README.md, block dirty: measured at " + head + " " + Uncommitted + ": no commit holds that code",
 		"stale: README.md, block gone: records commit abcdef0, which git cannot compare with HEAD",
-		"stale: README.md: <!-- BEGIN GENERATED: open --> has no <!-- END GENERATED: open -->",
+		"stale: README.md: a BEGIN GENERATED marker has no END GENERATED marker",
 	}
 	if !slices.Equal(printed, want) {
 		t.Errorf("printed:\n%s\nwant:\n%s", strings.Join(printed, "\n"), strings.Join(want, "\n"))

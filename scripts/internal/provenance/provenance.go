@@ -25,8 +25,7 @@ import (
 const Uncommitted = "(with uncommitted changes)"
 
 // Line is the provenance line of figures measured with config, the
-// configuration lines of their result file (see scripts/lib.sh's
-// machine_info).
+// configuration lines of their result file (scripts/lib.sh's machine_info).
 func Line(config map[string]string) string {
 	get := func(keys ...string) string {
 		for _, k := range keys {
@@ -64,51 +63,26 @@ var (
 // alone.
 type Block struct{ Name, Content string }
 
-func markers(name string) (begin, end string) {
-	return "<!-- BEGIN GENERATED: " + name + " -->", "<!-- END GENERATED: " + name + " -->"
-}
+// blocks finds every block of a markdown file: its name, content and the
+// name its end marker gives, which must be the same.
+var blocks = regexp.MustCompile(`(?s)<!-- BEGIN GENERATED: (\S+) -->\n?(.*?)<!-- END GENERATED: (\S+) -->`)
 
-// UpdateFile replaces blocks in the markdown file at path, and writes it
-// only if that changed it. A block without one pair of markers is an
-// error, after the others have been replaced.
-func UpdateFile(path string, blocks ...Block) error {
+// UpdateFile replaces blocks in the markdown file at path. A block without
+// one pair of markers is an error, after the others have been replaced.
+func UpdateFile(path string, update ...Block) error {
 	old, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
 	doc := string(old)
-	var errs []error
-	for _, b := range blocks {
-		begin, end := markers(b.Name)
+	for _, b := range update {
+		begin, end := "<!-- BEGIN GENERATED: "+b.Name+" -->", "<!-- END GENERATED: "+b.Name+" -->"
 		i, j := strings.Index(doc, begin), strings.Index(doc, end)
 		if i < 0 || j < i || strings.Count(doc, begin) != 1 || strings.Count(doc, end) != 1 {
-			errs = append(errs, fmt.Errorf("%s: want one %s followed by one %s", path, begin, end))
+			err = errors.Join(err, fmt.Errorf("%s: want one %s followed by one %s", path, begin, end))
 			continue
 		}
 		doc = doc[:i+len(begin)] + "\n" + b.Content + doc[j:]
 	}
-	if doc != string(old) {
-		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
-			return err
-		}
+	if doc == string(old) {
+		return err
 	}
-	return errors.Join(errs...)
-}
-
-var beginPattern = regexp.MustCompile(`<!-- BEGIN GENERATED: (\S+) -->`)
-
-// Blocks lists the generated blocks of doc in order. A block whose end
-// marker is missing is an error, after the blocks before it.
-func Blocks(doc string) ([]Block, error) {
-	var blocks []Block
-	for _, m := range beginPattern.FindAllStringSubmatchIndex(doc, -1) {
-		name, rest := doc[m[2]:m[3]], doc[m[1]:]
-		begin, end := markers(name)
-		j := strings.Index(rest, end)
-		if j < 0 {
-			return blocks, fmt.Errorf("%s has no %s", begin, end)
-		}
-		blocks = append(blocks, Block{name, rest[:j]})
-	}
-	return blocks, nil
+	return errors.Join(err, os.WriteFile(path, []byte(doc), 0o644))
 }

@@ -3,7 +3,6 @@ package provenance
 import (
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -21,15 +20,6 @@ func TestLine(t *testing.T) {
 	}
 	if got := Line(map[string]string{"cpu": "Go's CPU"}); got != "Measured on Go's CPU, unknown, unknown, commit unknown, by `unknown`." {
 		t.Errorf("Line of results without a header = %s", got)
-	}
-}
-
-func TestBlocks(t *testing.T) {
-	doc := "# T\n<!-- BEGIN GENERATED: a -->\none\n<!-- END GENERATED: a -->\nprose\n" +
-		"<!-- BEGIN GENERATED: b -->\n<!-- END GENERATED: b -->\n"
-	got, err := Blocks(doc)
-	if want := []Block{{"a", "\none\n"}, {"b", "\n"}}; err != nil || !slices.Equal(got, want) {
-		t.Errorf("Blocks = %q, %v; want %q", got, err, want)
 	}
 }
 
