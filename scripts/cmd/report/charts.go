@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -27,8 +26,8 @@ func init() {
 	plot.DefaultFont, plotter.DefaultFont = sans, sans
 }
 
-// chart is one file under docs/charts: its title, which is the alt text in
-// the README, and its panels of the results in files, one above the other.
+// chart is one file under docs/charts: its title, the alt text in the
+// README, and its panels of the results in files, one above the other.
 type chart struct {
 	file, title string
 	files       []*results.File
@@ -54,66 +53,41 @@ func charts(compare, load []*results.File) []chart {
 	at10000 := func(unit string) []series {
 		return []series{{"100 matches", "ListByRole/users=10000/matches=100", unit}, {"1,000 matches", "ListByRole/users=10000/matches=1000", unit}}
 	}
+	var users []series
+	for _, m := range compare[0].Measurements() { // in the order of their names: 1000, 10000, 100000
+		var n int
+		if _, err := fmt.Sscanf(m.Bench, "ListByRole/users=%d/matches=100", &n); err == nil && strings.HasSuffix(m.Bench, "=100") && m.Unit == "sec/op" {
+			users = append(users, series{fmt.Sprintf("%d users", n), m.Bench, m.Unit})
+		}
+	}
 	all := []chart{
 		{"time-per-stage.svg", "Time per request, per stage (ListByRole, 10,000 users)", compare, []panel{time("", at10000("sec/op")...)}},
 		{"allocs-per-stage.svg", "Allocations per request, per stage (ListByRole, 10,000 users)", compare,
-			[]panel{{"", "median allocations", false, func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }, at10000("allocs/op")}}},
-		{"time-vs-users.svg", "Time against the number of users (ListByRole, 100 matches)", compare, []panel{time("")}},
-		{"writes-and-memory.svg", "Cost of a write and heap held per user, per stage (10,000 users)", compare, nil},
+			[]panel{{"", "median allocations", false, count, at10000("allocs/op")}}},
+		{"time-vs-users.svg", "Time against the number of users (ListByRole, 100 matches)", compare, []panel{time("", users...)}},
 	}
-	for _, m := range compare[0].Measurements() { // in the order of their names: 1000, 10000, 100000
-		var users int
-		if _, err := fmt.Sscanf(m.Bench, "ListByRole/users=%d/matches=100", &users); err == nil && strings.HasSuffix(m.Bench, "=100") && m.Unit == "sec/op" {
-			all[2].panels[0].series = append(all[2].panels[0].series, series{fmt.Sprintf("%d users", users), m.Bench, m.Unit})
-		}
-	}
+	var writes []panel
 	if has(compare, writeBench, "sec/op") {
-		all[3].panels = append(all[3].panels, time("Time of one Add and one Delete", series{"", writeBench, "sec/op"}))
+		writes = append(writes, time("Time of one Add and one Delete", series{"", writeBench, "sec/op"}))
 	}
 	if has(compare, buildBench, heldUnit) {
-		all[3].panels = append(all[3].panels, panel{"Heap held per user", "median bytes", false, byteSize, []series{{"", buildBench, heldUnit}}})
+		writes = append(writes, panel{"Heap held per user", "median bytes", false, byteSize, []series{{"", buildBench, heldUnit}}})
 	}
-	if all[3].panels == nil {
-		all = all[:3]
+	if writes != nil {
+		all = append(all, chart{"writes-and-memory.svg", "Cost of a write and heap held per user, per stage (10,000 users)", compare, writes})
 	}
 	if load == nil {
 		return all
 	}
-	http := chart{"http-percentiles.svg", "HTTP latency at a fixed rate, per stage: the median of each round's percentiles", load, nil}
+	var http []panel
 	for _, m := range load[0].Measurements() {
 		var rate, matches int
 		if _, err := fmt.Sscanf(m.Bench, "HTTPFixedRate/rate=%d/matches=%d", &rate, &matches); err == nil && m.Unit == "p50-sec" {
-			http.panels = append(http.panels, time(fmt.Sprintf("%d matches at %d requests/s", matches, rate),
+			http = append(http, time(fmt.Sprintf("%d matches at %d requests/s", matches, rate),
 				series{"p50", m.Bench, "p50-sec"}, series{"p95", m.Bench, "p95-sec"}, series{"p99", m.Bench, "p99-sec"}))
 		}
 	}
-	return append(all, http)
-}
-
-// makeCharts draws the charts into dir.
-func makeCharts(dir string, all []chart) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for _, c := range all {
-		var plots []*plot.Plot
-		for _, p := range c.panels {
-			plot, err := bars(c.files, p)
-			if err != nil {
-				return fmt.Errorf("%s: %w", c.file, err)
-			}
-			plots = append(plots, plot)
-		}
-		if len(plots) == 0 {
-			return fmt.Errorf("%s: no results to draw", c.file)
-		}
-		plots[0].Title.Text = strings.TrimSpace(c.title + "\n" + plots[0].Title.Text)
-		if err := save(filepath.Join(dir, c.file), plots, len(c.files), provenance.Line(c.files[0].Config)); err != nil {
-			return err
-		}
-		fmt.Printf("wrote %s\n", filepath.Join(dir, c.file))
-	}
-	return nil
+	return append(all, chart{"http-percentiles.svg", "HTTP latency at a fixed rate, per stage: the median of each round's percentiles", load, http})
 }
 
 // chartsBlock shows the charts in the README, with the provenance of the
@@ -129,64 +103,93 @@ func chartsBlock(all []chart, compare, load []*results.File) string {
 	return b.String() + "Benchmarks: " + provenance.Line(compare[0].Config) + "\n\nHTTP: " + provenance.Line(load[0].Config) + "\n"
 }
 
+// save draws c into dir, svg (or png to look at it): its panels one above
+// the other, wide enough for the stages, the provenance line under the last.
+func (c chart) save(dir string) error {
+	var plots [][]*plot.Plot
+	for _, pn := range c.panels {
+		p, err := bars(c.files, pn)
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.file, err)
+		}
+		plots = append(plots, []*plot.Plot{p})
+	}
+	if len(plots) == 0 {
+		return fmt.Errorf("%s: no results to draw", c.file)
+	}
+	first, last := plots[0][0], plots[len(plots)-1][0]
+	first.Title.Text = strings.TrimSpace(c.title + "\n" + first.Title.Text)
+	measured, command, _ := strings.Cut(provenance.Line(c.files[0].Config), ", by ")
+	last.X.Label.Text, last.X.Label.TextStyle.Font.Size = measured+",\nby "+command, 7
+	w, h := max(18, 6+2*vg.Length(len(c.files)))*vg.Centimeter, vg.Length(len(plots))*9*vg.Centimeter
+	canvas, err := draw.NewFormattedCanvas(w, h, strings.TrimPrefix(filepath.Ext(c.file), "."))
+	if err != nil {
+		return err
+	}
+	tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadY: 0.5 * vg.Centimeter, PadTop: 2, PadBottom: 2, PadLeft: 2, PadRight: 4}
+	for i, panel := range plot.Align(plots, tiles, draw.New(canvas)) {
+		plots[i][0].Draw(panel[0])
+	}
+	var out strings.Builder
+	if _, err := canvas.WriteTo(&out); err != nil {
+		return err
+	}
+	// The SVG names the font it was measured with and does not embed it
+	// (300 KB a chart). Arial has the same metrics, so a browser without
+	// Liberation Sans still lays the text out right.
+	svg := strings.ReplaceAll(out.String(), "font-family:Liberation Sans;", "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;")
+	fmt.Printf("wrote %s\n", filepath.Join(dir, c.file))
+	return os.WriteFile(filepath.Join(dir, c.file), []byte(svg), 0o644)
+}
+
 // bars draws a panel, each bar labelled with its value. On a log scale the
 // bars are logarithms, from the power of ten below the smallest value:
 // plotter.BarChart starts at zero, which a log axis cannot show.
 func bars(files []*results.File, pn panel) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text, p.Y.Label.Text = pn.title, pn.yLabel
-	p.Legend.Top, p.Legend.TextStyle.Font.Size = true, 10 // above the floor, the lowest bars, last
+	p.Legend.Top, p.Legend.TextStyle.Font.Size = true, 10 // over the floor, last and lowest
 	p.Y.Label.TextStyle.Font.Size, p.X.Tick.Label.Font.Size = 10, 9
 	var names []string
+	base := math.Inf(1)
 	for _, f := range files {
 		names = append(names, strings.ReplaceAll(f.Name, "-", "\n")) // no long name runs into the next
-	}
-	p.NominalX(names...)
-	base := math.Inf(1)
-	for _, s := range pn.series {
-		for _, f := range files {
+		for _, s := range pn.series {
 			if v, _ := f.Median(s.bench, s.unit); v > 0 {
 				base = min(base, math.Floor(math.Log10(v)))
 			}
 		}
 	}
+	p.NominalX(names...)
 	const width = vg.Length(14)
 	shown := 0
 	for k, s := range pn.series {
 		heights := make(plotter.Values, len(files)) // 0 where a stage has no result
 		var labels plotter.XYLabels
 		for i, f := range files {
-			v, ok := f.Median(s.bench, s.unit)
-			if !ok || pn.logScale && v <= 0 {
-				continue
+			if v, ok := f.Median(s.bench, s.unit); ok && (v > 0 || !pn.logScale) {
+				if heights[i] = v; pn.logScale {
+					heights[i] = math.Log10(v) - base
+				}
+				labels.XYs = append(labels.XYs, plotter.XY{X: float64(i), Y: heights[i]})
+				labels.Labels = append(labels.Labels, pn.format(v))
 			}
-			if heights[i] = v; pn.logScale {
-				heights[i] = math.Log10(v) - base
-			}
-			labels.XYs = append(labels.XYs, plotter.XY{X: float64(i), Y: heights[i]})
-			labels.Labels = append(labels.Labels, pn.format(v))
 		}
 		b, err := plotter.NewBarChart(heights, width)
-		if err != nil {
-			return nil, err
+		if shown += len(labels.XYs); err != nil || len(labels.XYs) == 0 {
+			continue // the series has no results; err cannot be, with a positive width
 		}
 		b.Color, b.LineStyle.Width = plotutil.Color(k), 0
 		b.Offset = (vg.Length(k) - vg.Length(len(pn.series)-1)/2) * width
-		p.Add(b)
+		l, _ := plotter.NewLabels(labels) // as many labels as points
+		for i := range l.TextStyle {      // upright text would overlap the next bar's
+			l.TextStyle[i].Font.Size, l.TextStyle[i].Rotation = 7, math.Pi/2
+			l.TextStyle[i].XAlign, l.TextStyle[i].YAlign = text.XLeft, text.YCenter
+		}
+		l.Offset = vg.Point{X: b.Offset, Y: 2}
+		p.Add(b, l)
 		if s.label != "" {
 			p.Legend.Add(s.label, b)
-		}
-		if shown += len(labels.XYs); len(labels.XYs) > 0 {
-			l, err := plotter.NewLabels(labels)
-			if err != nil {
-				return nil, err
-			}
-			for i := range l.TextStyle { // upright text would overlap the next bar's
-				l.TextStyle[i].Font.Size, l.TextStyle[i].Rotation = 7, math.Pi/2
-				l.TextStyle[i].XAlign, l.TextStyle[i].YAlign = text.XLeft, text.YCenter
-			}
-			l.Offset = vg.Point{X: b.Offset, Y: 2}
-			p.Add(l)
 		}
 	}
 	if shown == 0 {
@@ -211,42 +214,10 @@ type powersOfTen struct {
 var zeroFraction = regexp.MustCompile(`^(\d+)\.0+(\D|$)`)
 
 // Ticks implements plot.Ticker.
-func (t powersOfTen) Ticks(min, max float64) []plot.Tick {
-	var ticks []plot.Tick
+func (t powersOfTen) Ticks(min, max float64) (ticks []plot.Tick) {
 	for power := math.Ceil(min); power <= max; power++ {
 		label := zeroFraction.ReplaceAllString(t.format(math.Pow(10, power+t.base)), "$1$2")
 		ticks = append(ticks, plot.Tick{Value: power, Label: label})
 	}
 	return ticks
-}
-
-// save writes plots into one file, svg (or png to look at it), one above
-// the other, each wide enough for the stages it shows, with footer, the
-// provenance line, under the last.
-func save(file string, plots []*plot.Plot, stages int, footer string) error {
-	last := plots[len(plots)-1]
-	measured, command, _ := strings.Cut(footer, ", by ")
-	last.X.Label.Text, last.X.Label.TextStyle.Font.Size = measured+",\nby "+command, 7
-	w := max(18*vg.Centimeter, 6*vg.Centimeter+vg.Length(stages)*2*vg.Centimeter)
-	canvas, err := draw.NewFormattedCanvas(w, vg.Length(len(plots))*9*vg.Centimeter, strings.TrimPrefix(filepath.Ext(file), "."))
-	if err != nil {
-		return err
-	}
-	column := make([][]*plot.Plot, len(plots))
-	for i, p := range plots {
-		column[i] = []*plot.Plot{p}
-	}
-	tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadY: 0.5 * vg.Centimeter, PadTop: 2, PadBottom: 2, PadLeft: 2, PadRight: 4}
-	for i, c := range plot.Align(column, tiles, draw.New(canvas)) {
-		plots[i].Draw(c[0])
-	}
-	var out strings.Builder
-	if _, err := canvas.WriteTo(&out); err != nil {
-		return err
-	}
-	// The SVG names the font it was measured with and does not embed it
-	// (300 KB a chart). Arial has the same metrics, so a browser without
-	// Liberation Sans still lays the text out right.
-	text := strings.ReplaceAll(out.String(), "font-family:Liberation Sans;", "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;")
-	return os.WriteFile(file, []byte(text), 0o644)
 }

@@ -68,11 +68,17 @@ func generate(root string) error {
 		fmt.Fprintf(os.Stderr, "report: warning: no load table or chart: %v\n", err)
 	}
 	list, err := stages.Shown(root)
-	charts := charts(compare, load)
 	if err != nil {
 		return err
-	} else if err := makeCharts(filepath.Join(root, "docs", "charts"), charts); err != nil {
+	}
+	charts, dir := charts(compare, load), filepath.Join(root, "docs", "charts")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
+	}
+	for _, c := range charts {
+		if err := c.save(dir); err != nil {
+			return err
+		}
 	}
 	readme := []provenance.Block{
 		{Name: "stages", Content: stagesTable(root, list, compare)},

@@ -32,77 +32,72 @@ const (
 
 // stagesTable is the README's table: for every stage, what it changes and
 // how much code that takes (diffSize against the previous step), the
-// median time of the headline benchmark, the speed-up against the previous
-// step and against the first stage, the allocations per request, the time
-// through Echo, and where the results have them, a write and the heap.
+// median time of the headline benchmark, its speed-up against the
+// previous step and against the first stage, and the medians of the
+// columns that the results have.
 func stagesTable(root string, list []stages.Stage, files []*results.File) string {
-	type column struct {
-		head, bench, unit string
-		format            func(float64) string
-		note              string // what it shows, said under the table
-	}
-	optional := slices.DeleteFunc([]column{
+	columns := slices.DeleteFunc([]column{
+		{"allocs/op", headline, "allocs/op", count, ""},
+		{"through Echo", throughEcho, "sec/op", results.Duration,
+			"Through Echo: the median of `Benchmark" + throughEcho + "`, the same request through the Echo handler."},
 		{"write", writeBench, "sec/op", results.Duration,
 			"Write: the median of `Benchmark" + writeBench + "`, one Add and one Delete of a user with three roles."},
 		{"held/user", buildBench, heldUnit, byteSize,
 			"Held/user: the heap the stage holds per user (`" + heldUnit + "` of `Benchmark" + buildBench + "`)."},
 	}, func(c column) bool { return !has(files, c.bench, c.unit) })
-	var b strings.Builder
-	fmt.Fprintf(&b, "| stage | change | diff | time/op | speed-up vs previous | speed-up vs %s | allocs/op | through Echo |", files[0].Name)
-	align := "\n|---|---|---:|---:|---:|---:|---:|---:|"
-	for _, c := range optional {
-		b.WriteString(" " + c.head + " |")
-		align += "---:|"
+	head, align := "| stage | change | diff | time/op | speed-up vs previous | speed-up vs "+files[0].Name+" |", "|---|---|---:|---:|---:|---:|"
+	notes := ""
+	for _, c := range columns {
+		head, align, notes = head+" "+c.head+" |", align+"---:|", strings.TrimSpace(notes+" "+c.note)
 	}
-	b.WriteString(align + "\n")
+	rows := []string{head, align}
 	first, _ := files[0].Median(headline, "sec/op")
 	var previous *results.File // the last step
 	var previousDir string
-	runs := 0
 	for i, f := range files {
 		s := stage(list, f.Name)
-		cells := []string{f.Name, describe(root, s), "—", "—", "—", "—", "—", "—"}
+		row := []string{f.Name, describe(root, s), "—", "—", "—", "—"}
 		if chapter(root, s) != "" {
-			cells[0] = fmt.Sprintf("[%s](%s/README.md)", f.Name, s.Dir)
+			row[0] = fmt.Sprintf("[%s](%s/README.md)", f.Name, s.Dir)
 		}
 		// Only a step builds on the one before it; a learner's stage and
 		// the floor are compared with the first stage, or with nothing.
 		step := stages.IsStep(f.Name)
 		t, _ := f.Median(headline, "sec/op")
 		if step && previous != nil {
-			cells[2] = diffSize(root, previousDir, s.Dir)
+			row[2] = diffSize(root, previousDir, s.Dir)
 			if p, _ := previous.Median(headline, "sec/op"); p > 0 && t > 0 {
-				cells[4] = speedup(p / t)
+				row[4] = speedup(p / t)
 			}
 		}
 		if t > 0 {
-			cells[3] = results.Duration(t)
+			row[3] = results.Duration(t)
 			if i > 0 && first > 0 && f.Name != stages.Floor {
-				cells[5] = speedup(first / t)
+				row[5] = speedup(first / t)
 			}
-			runs = max(runs, f.Runs(headline, "sec/op"))
 		}
 		if step {
 			previous, previousDir = f, s.Dir
 		}
-		cells[6] = median(f, headline, "allocs/op", func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) })
-		cells[7] = median(f, throughEcho, "sec/op", results.Duration)
-		for _, c := range optional {
-			cells = append(cells, median(f, c.bench, c.unit, c.format))
+		for _, c := range columns {
+			row = append(row, median(f, c.bench, c.unit, c.format))
 		}
-		fmt.Fprintf(&b, "| %s |\n", strings.Join(cells, " | "))
+		rows = append(rows, "| "+strings.Join(row, " | ")+" |")
 	}
-	fmt.Fprintf(&b, "\nDiff: the non-test Go files that differ from the previous stage, and the lines "+
+	return strings.Join(rows, "\n") + fmt.Sprintf("\n\nDiff: the non-test Go files that differ from the previous stage, and the lines "+
 		"added plus the lines removed in them (`git diff --no-index --numstat`). "+
 		"Median of %d runs of `Benchmark%s`: the lookup and the JSON encoding of the 100 users "+
 		"with role admin among 10,000, in process. A speed-up is the other stage's time divided by this one's. "+
-		"Through Echo: the median of `Benchmark%s`, the same request through the Echo handler. "+
 		"The floor serves bytes encoded in advance: the limit of this path, not a step, so it gets no speed-up; "+
-		"a stage that is not one of the steps is compared with the first only.", runs, headline, throughEcho)
-	for _, c := range optional {
-		b.WriteString(" " + c.note)
-	}
-	return b.String() + "\n" + provenance.Line(files[0].Config) + "\n"
+		"a stage that is not one of the steps is compared with the first only. %s\n%s\n",
+		files[0].Runs(headline, "sec/op"), headline, notes, provenance.Line(files[0].Config))
+}
+
+// column is a column of medians of the table, for the results that have it.
+type column struct {
+	head, bench, unit string
+	format            func(float64) string
+	note              string // what it shows, said under the table
 }
 
 // has reports whether any of files measured bench in unit.
@@ -117,6 +112,8 @@ func median(f *results.File, bench, unit string, format func(float64) string) st
 	}
 	return "—"
 }
+
+func count(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
 
 // byteSize formats a byte count as benchstat does: 812.0B, 1.465KiB.
 func byteSize(b float64) string { return benchunit.Scale(b, benchunit.Binary) + "B" }
