@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -65,16 +64,10 @@ func charts(compare, load []*results.File) []chart {
 		{"allocs-per-stage.svg", "Allocations per request, per stage (ListByRole, 10,000 users)", compare,
 			[]panel{{"", "median allocations", false, count, at10000("allocs/op")}}},
 		{"time-vs-users.svg", "Time against the number of users (ListByRole, 100 matches)", compare, []panel{time("", users...)}},
-	}
-	var writes []panel
-	if has(compare, writeBench, "sec/op") {
-		writes = append(writes, time("Time of one Add and one Delete", series{"", writeBench, "sec/op"}))
-	}
-	if has(compare, buildBench, heldUnit) {
-		writes = append(writes, panel{"Heap held per user", "median bytes", false, byteSize, []series{{"", buildBench, heldUnit}}})
-	}
-	if writes != nil {
-		all = append(all, chart{"writes-and-memory.svg", "Cost of a write and heap held per user, per stage (10,000 users)", compare, writes})
+		{"writes-and-memory.svg", "Cost of a write and heap held per user, per stage (10,000 users)", compare, []panel{
+			time("Time of one Add and one Delete", series{"", writeBench, "sec/op"}),
+			{"Heap held per user", "median bytes", false, byteSize, []series{{"", buildBench, heldUnit}}},
+		}},
 	}
 	if load == nil {
 		return all
@@ -103,19 +96,18 @@ func chartsBlock(all []chart, compare, load []*results.File) string {
 	return b.String() + "Benchmarks: " + provenance.Line(compare[0].Config) + "\n\nHTTP: " + provenance.Line(load[0].Config) + "\n"
 }
 
-// save draws c into dir, svg (or png to look at it): its panels one above
-// the other, wide enough for the stages, the provenance line under the last.
-func (c chart) save(dir string) error {
+// save draws c into dir, svg (or png to look at it): its panels that have
+// results one above the other, wide enough for the stages, the provenance
+// line under the last. It reports whether there was anything to draw.
+func (c chart) save(dir string) (bool, error) {
 	var plots [][]*plot.Plot
 	for _, pn := range c.panels {
-		p, err := bars(c.files, pn)
-		if err != nil {
-			return fmt.Errorf("%s: %w", c.file, err)
+		if p := bars(c.files, pn); p != nil {
+			plots = append(plots, []*plot.Plot{p})
 		}
-		plots = append(plots, []*plot.Plot{p})
 	}
 	if len(plots) == 0 {
-		return fmt.Errorf("%s: no results to draw", c.file)
+		return false, nil
 	}
 	first, last := plots[0][0], plots[len(plots)-1][0]
 	first.Title.Text = strings.TrimSpace(c.title + "\n" + first.Title.Text)
@@ -124,7 +116,7 @@ func (c chart) save(dir string) error {
 	w, h := max(18, 6+2*vg.Length(len(c.files)))*vg.Centimeter, vg.Length(len(plots))*9*vg.Centimeter
 	canvas, err := draw.NewFormattedCanvas(w, h, strings.TrimPrefix(filepath.Ext(c.file), "."))
 	if err != nil {
-		return err
+		return false, err
 	}
 	tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadY: 0.5 * vg.Centimeter, PadTop: 2, PadBottom: 2, PadLeft: 2, PadRight: 4}
 	for i, panel := range plot.Align(plots, tiles, draw.New(canvas)) {
@@ -132,20 +124,23 @@ func (c chart) save(dir string) error {
 	}
 	var out strings.Builder
 	if _, err := canvas.WriteTo(&out); err != nil {
-		return err
+		return false, err
 	}
 	// The SVG names the font it was measured with and does not embed it
 	// (300 KB a chart). Arial has the same metrics, so a browser without
 	// Liberation Sans still lays the text out right.
 	svg := strings.ReplaceAll(out.String(), "font-family:Liberation Sans;", "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;")
-	fmt.Printf("wrote %s\n", filepath.Join(dir, c.file))
-	return os.WriteFile(filepath.Join(dir, c.file), []byte(svg), 0o644)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return false, err
+	}
+	return true, os.WriteFile(filepath.Join(dir, c.file), []byte(svg), 0o644)
 }
 
-// bars draws a panel, each bar labelled with its value. On a log scale the
-// bars are logarithms, from the power of ten below the smallest value:
-// plotter.BarChart starts at zero, which a log axis cannot show.
-func bars(files []*results.File, pn panel) (*plot.Plot, error) {
+// bars draws a panel, each bar labelled with its value, or returns nil if
+// there are no results to draw. On a log scale the bars are logarithms,
+// from the power of ten below the smallest value: plotter.BarChart starts
+// at zero, which a log axis cannot show.
+func bars(files []*results.File, pn panel) *plot.Plot {
 	p := plot.New()
 	p.Title.Text, p.Y.Label.Text = pn.title, pn.yLabel
 	p.Legend.Top, p.Legend.TextStyle.Font.Size = true, 10 // over the floor, last and lowest
@@ -193,14 +188,14 @@ func bars(files []*results.File, pn panel) (*plot.Plot, error) {
 		}
 	}
 	if shown == 0 {
-		return nil, errors.New("no results to draw")
+		return nil
 	}
 	if pn.logScale { // and room for the labels above the tallest bar
 		p.Y.Tick.Marker, p.Y.Max = powersOfTen{base, pn.format}, p.Y.Max+1.5
 	} else {
 		p.Y.Max *= 1.25
 	}
-	return p, nil
+	return p
 }
 
 // powersOfTen marks an axis of logarithms (shifted down by base) at the

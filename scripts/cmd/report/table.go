@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path"
@@ -53,7 +54,6 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 	rows := []string{head, align}
 	first, _ := files[0].Median(headline, "sec/op")
 	var previous *results.File // the last step
-	var previousDir string
 	for i, f := range files {
 		s := stage(list, f.Name)
 		row := []string{f.Name, describe(root, s), "—", "—", "—", "—"}
@@ -65,7 +65,7 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 		step := stages.IsStep(f.Name)
 		t, _ := f.Median(headline, "sec/op")
 		if step && previous != nil {
-			row[2] = diffSize(root, previousDir, s.Dir)
+			row[2] = diffSize(root, stage(list, previous.Name).Dir, s.Dir)
 			if p, _ := previous.Median(headline, "sec/op"); p > 0 && t > 0 {
 				row[4] = speedup(p / t)
 			}
@@ -77,7 +77,7 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 			}
 		}
 		if step {
-			previous, previousDir = f, s.Dir
+			previous = f
 		}
 		for _, c := range columns {
 			row = append(row, median(f, c.bench, c.unit, c.format))
@@ -118,15 +118,10 @@ func count(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
 // byteSize formats a byte count as benchstat does: 812.0B, 1.465KiB.
 func byteSize(b float64) string { return benchunit.Scale(b, benchunit.Binary) + "B" }
 
-// speedup formats a ratio: 0.25x (four times slower), 4.7x, 16x, 3200x.
+// speedup formats a ratio with two or three digits: 0.25x (four times
+// slower), 4.7x, 16x, and 3200x.
 func speedup(r float64) string {
-	switch {
-	case r < 1:
-		return fmt.Sprintf("%.2fx", r)
-	case r < 10:
-		return fmt.Sprintf("%.1fx", r)
-	}
-	return fmt.Sprintf("%.0fx", r)
+	return strconv.FormatFloat(r, 'f', min(2, max(0, 1-int(math.Floor(math.Log10(r))))), 64) + "x"
 }
 
 // stage is the stage of list called name, or one without a folder.
