@@ -93,7 +93,7 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 		files[0].Runs(headline, "sec/op"), headline, notes, provenance.Line(files[0].Config))
 }
 
-// column is a column of medians of the table, for the results that have it.
+// column is a column of medians, for the results that have it.
 type column struct {
 	head, bench, unit string
 	format            func(float64) string
@@ -132,8 +132,7 @@ func stage(list []stages.Stage, name string) stages.Stage {
 	return stages.Stage{Name: name}
 }
 
-// chapter is the README.md of s, or "" if it has none. The floor is not a
-// step and has no chapter.
+// chapter is the README.md of s, or "" if it has none, as the floor.
 func chapter(root string, s stages.Stage) string {
 	readme := filepath.Join(root, filepath.FromSlash(s.Dir), "README.md")
 	if _, err := os.Stat(readme); err != nil || s.Dir == "" || s.Name == stages.Floor {
@@ -173,13 +172,10 @@ func diffSize(root, a, b string) string {
 		return "?"
 	}
 	files, lines := 0, 0
-	for _, row := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		// added, removed, and {a => b}/x.go, /dev/null => b/new.go or a/gone.go => /dev/null
-		fields := append(strings.SplitN(row, "\t", 3), "", "")
-		added, err1 := strconv.Atoi(fields[0])
-		removed, err2 := strconv.Atoi(fields[1]) // "-" for a binary file
-		name := path.Base(strings.TrimSuffix(fields[2], " => /dev/null"))
-		if err1 == nil && err2 == nil && strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
+	for _, row := range strings.Split(string(out), "\n") { // added, removed, {a => b}/x.go or a/gone.go => /dev/null
+		var added, removed int
+		name := path.Base(strings.TrimSuffix(row[strings.LastIndex(row, "\t")+1:], " => /dev/null"))
+		if _, err := fmt.Sscan(row, &added, &removed); err == nil && strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
 			files, lines = files+1, lines+added+removed
 		}
 	}

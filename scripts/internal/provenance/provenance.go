@@ -14,10 +14,17 @@ package provenance
 import (
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
+
+	"example.com/userperf/scripts/internal/stages"
 )
 
 // Uncommitted follows the commit of a measurement made while the measured
@@ -85,4 +92,148 @@ func UpdateFile(path string, update ...Block) error {
 		return err
 	}
 	return errors.Join(err, os.WriteFile(path, []byte(doc), 0o644))
+}
+
+// harness is the code that measures, besides the stages: common, the
+// scripts that run benchmarks, load tests and profiles, the Go code they
+// run, and the peers module's benchmark. The report, the tests, prose and
+// pictures only present or check; changing them changes no measurement.
+var harness = []string{
+	":(glob)common/**", ":(glob)scripts/*.sh", ":(glob)scripts/cmd/load/**", ":(glob)scripts/internal/**", ":(glob)peers/**",
+	":(exclude)scripts/report.sh", ":(exclude)scripts/test.sh", ":(exclude)scripts/new-stage.sh", ":(exclude)scripts/check.sh",
+	":(exclude,glob)**/*.md", ":(exclude,glob)**/*.svg", ":(exclude,glob)scripts/**/*_test.go",
+}
+
+// measured are the git pathspecs of the code that the figures measure:
+// the Go files, go.mod and go.sum of every stage folder, and the harness.
+func measured(root string) ([]string, error) {
+	list, err := stages.Shown(root)
+	var specs []string
+	for _, s := range list {
+		specs = append(specs, ":(glob)"+s.Dir+"/**/*.go", ":(glob)"+s.Dir+"/go.mod", ":(glob)"+s.Dir+"/go.sum")
+	}
+	return append(specs, harness...), err
+}
+
+// Commit is what a measurement made now records: the short hash of HEAD,
+// followed by Uncommitted if the measured code differs from it.
+func Commit(root string) (string, error) {
+	specs, err := measured(root)
+	head, err2 := git(root, "rev-parse", "--short", "HEAD")
+	changed, err3 := uncommitted(root, specs)
+	if err = errors.Join(err, err2, err3); err != nil || len(changed) == 0 {
+		return head, err
+	}
+	return head + " " + Uncommitted, nil
+}
+
+// uncommitted lists the measured files (specs) that differ from HEAD, new
+// files included.
+func uncommitted(root string, specs []string) ([]string, error) {
+	// No optional locks: others may be running git in this tree.
+	args := []string{"--no-optional-locks", "status", "--porcelain", "--no-renames", "--untracked-files=all", "--"}
+	out, err := git(root, append(args, specs...)...)
+	var files []string
+	for _, line := range lines(out) {
+		files = append(files, line[min(3, len(line)):]) // after the two status letters
+	}
+	return files, err
+}
+
+// Check prints every generated block of the markdown files under root,
+// and every chart in docs/charts, that may not describe the code at HEAD,
+// then the measured files that differ from HEAD, and reports whether
+// there were none.
+func Check(w io.Writer, root string) (bool, error) {
+	specs, err := measured(root)
+	docs, err2 := git(root, "ls-files", "--cached", "--others", "--exclude-standard", "--", "*.md", "docs/charts/*.svg")
+	changed, err3 := uncommitted(root, specs)
+	if err = errors.Join(err, err2, err3); err != nil {
+		return false, err
+	}
+	seen := map[string]string{} // commit: why its figures are stale, or ""
+	why := func(text string) string {
+		recorded := recordedCommit.FindAllStringSubmatch(text, -1)
+		if len(recorded) == 0 {
+			return "records no commit"
+		}
+		for _, m := range recorded {
+			if m[2] != "" {
+				return fmt.Sprintf("measured at %s%s: no commit holds that code", m[1], m[2])
+			}
+			if _, ok := seen[m[1]]; !ok {
+				seen[m[1]] = changedSince(root, m[1], specs)
+			}
+			if seen[m[1]] != "" {
+				return seen[m[1]]
+			}
+		}
+		return ""
+	}
+	figures, stale := 0, 0
+	judge := func(where, why string) {
+		if figures++; why != "" {
+			stale++
+			fmt.Fprintf(w, "stale: %s: %s\n", where, why)
+		}
+	}
+	for _, doc := range slices.Compact(lines(docs)) { // an unmerged file is listed once per side
+		data, err := os.ReadFile(filepath.Join(root, doc))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // deleted and not yet committed
+		} else if err != nil {
+			return false, err
+		}
+		if strings.HasSuffix(doc, ".svg") {
+			judge(doc, why(string(data)))
+			continue
+		}
+		found := blocks.FindAllStringSubmatch(string(data), -1)
+		for _, b := range found {
+			if judge(doc+", block "+b[1], why(b[2])); b[1] != b[3] {
+				judge(doc+", block "+b[1], "ends at the end marker of "+b[3])
+			}
+		}
+		if strings.Count(string(data), "<!-- BEGIN GENERATED: ") != len(found) {
+			judge(doc, "a BEGIN GENERATED marker has no END GENERATED marker")
+		}
+	}
+	for _, file := range changed {
+		fmt.Fprintf(w, "uncommitted: %s\n", file)
+	}
+	fmt.Fprintf(w, "report: %d of %d generated blocks and charts are stale, %d measured files differ from HEAD", stale, figures, len(changed))
+	if stale+len(changed) > 0 {
+		fmt.Fprint(w, "; commit the code, then measure again (./scripts/compare.sh --thorough, ./scripts/load.sh, ./scripts/report.sh --profiles)")
+	}
+	fmt.Fprintln(w)
+	return stale+len(changed) == 0, nil
+}
+
+// changedSince says which measured files changed after commit, or "".
+func changedSince(root, commit string, specs []string) string {
+	out, err := git(root, append([]string{"diff", "--name-only", commit, "HEAD", "--"}, specs...)...)
+	files := lines(out)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("records commit %s, which git cannot compare with HEAD", commit)
+	case len(files) == 0:
+		return ""
+	case len(files) > 4:
+		files = append(files[:4:4], fmt.Sprintf("and %d more", len(files)-4))
+	}
+	return fmt.Sprintf("measured at %s; changed since: %s", commit, strings.Join(files, ", "))
+}
+
+// git runs git in root and returns its output without the final newline.
+func git(root string, args ...string) (string, error) {
+	out, err := exec.Command("git", append([]string{"-C", root}, args...)...).Output()
+	if e, ok := err.(*exec.ExitError); ok {
+		err = fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(string(e.Stderr)))
+	}
+	return strings.TrimRight(string(out), "\n"), err
+}
+
+// lines splits text into its lines; empty text has none.
+func lines(text string) []string {
+	return strings.FieldsFunc(text, func(r rune) bool { return r == '\n' })
 }

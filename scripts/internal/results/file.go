@@ -1,9 +1,7 @@
 // Package results reads and writes the scripts' result files: Go benchmark
-// format, one file per stage, headed by configuration lines
-// ("machine-cpu: ...", "commit: ...", "command: ...") that say where, when
-// and by which command the figures were measured. The header is what
-// machine_info in scripts/lib.sh prints; benchfmt reads it as the file's
-// configuration.
+// format, one file per stage, headed by the configuration lines of
+// scripts/lib.sh's machine_info ("machine-cpu: ...", "commit: ...",
+// "command: ...") that say where, when and how they were measured.
 package results
 
 import (
@@ -41,7 +39,7 @@ type Measurement struct{ Bench, Unit string }
 func ReadDir(dir string) ([]*File, error) {
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.txt")) // a pattern without errors
 	paths = slices.DeleteFunc(paths, func(p string) bool {
-		return p == filepath.Join(dir, "machine.txt") || p == filepath.Join(dir, "benchstat.txt")
+		return strings.HasSuffix(p, "machine.txt") || strings.HasSuffix(p, "benchstat.txt")
 	})
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("%s: no stage results (*.txt)", dir)
