@@ -31,7 +31,6 @@ if ! $check && $profiles; then
   for s in $(stages); do ./scripts/profile.sh "$s" > /dev/null; done # its progress goes to stderr
 fi
 $check || "$bin/report"
-status=0
-"$bin/report" check || status=$?
+status=0 && "$bin/report" check || status=$?
 if $check || [ "$status" -gt 1 ]; then exit "$status"; fi
 echo "review with: git diff README.md '*/README.md' docs/charts"

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -25,8 +26,7 @@ func init() {
 	plot.DefaultFont, plotter.DefaultFont = sans, sans
 }
 
-// chart is one file under docs/charts: its title, the alt text in the
-// README, and its panels of the results in files, one above the other.
+// chart is one file under docs/charts: a title (the README's alt text) and panels of the results in files.
 type chart struct {
 	file, title string
 	files       []*results.File
@@ -83,8 +83,7 @@ func charts(compare, load []*results.File) []chart {
 	return append(all, chart{"http-percentiles.svg", "HTTP latency at a fixed rate, per stage: the median of each round's percentiles", load, http})
 }
 
-// chartsBlock shows the charts in the README, with the provenance of the
-// benchmarks and, if there is a chart of them, of the load tests.
+// chartsBlock shows the charts, with the provenance of their results.
 func chartsBlock(all []chart, compare, load []*results.File) string {
 	var b strings.Builder
 	for _, c := range all {
@@ -96,9 +95,9 @@ func chartsBlock(all []chart, compare, load []*results.File) string {
 	return b.String() + "Benchmarks: " + provenance.Line(compare[0].Config) + "\n\nHTTP: " + provenance.Line(load[0].Config) + "\n"
 }
 
-// save draws c into dir, svg (or png to look at it): its panels that have
-// results one above the other, wide enough for the stages, the provenance
-// line under the last. It reports whether there was anything to draw.
+// save draws c's panels that have results into dir, one above the other,
+// the provenance line under the last, as svg (or png, to look at). It
+// reports whether there was anything to draw.
 func (c chart) save(dir string) (bool, error) {
 	var plots [][]*plot.Plot
 	for _, pn := range c.panels {
@@ -126,20 +125,15 @@ func (c chart) save(dir string) (bool, error) {
 	if _, err := canvas.WriteTo(&out); err != nil {
 		return false, err
 	}
-	// The SVG names the font it was measured with and does not embed it
-	// (300 KB a chart). Arial has the same metrics, so a browser without
-	// Liberation Sans still lays the text out right.
+	// The SVG names the font but does not embed it (300 KB a chart); Arial
+	// has the same metrics, for a browser without Liberation Sans.
 	svg := strings.ReplaceAll(out.String(), "font-family:Liberation Sans;", "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return false, err
-	}
-	return true, os.WriteFile(filepath.Join(dir, c.file), []byte(svg), 0o644)
+	return true, errors.Join(os.MkdirAll(dir, 0o755), os.WriteFile(filepath.Join(dir, c.file), []byte(svg), 0o644))
 }
 
-// bars draws a panel, each bar labelled with its value, or returns nil if
-// there are no results to draw. On a log scale the bars are logarithms,
-// from the power of ten below the smallest value: plotter.BarChart starts
-// at zero, which a log axis cannot show.
+// bars draws a panel, each bar labelled with its value, or nil without
+// results. On a log scale a bar is a logarithm, from the power of ten below
+// the smallest value: plotter.BarChart starts at zero, which log cannot show.
 func bars(files []*results.File, pn panel) *plot.Plot {
 	p := plot.New()
 	p.Title.Text, p.Y.Label.Text = pn.title, pn.yLabel
@@ -199,8 +193,7 @@ func bars(files []*results.File, pn panel) *plot.Plot {
 }
 
 // powersOfTen marks an axis of logarithms (shifted down by base) at the
-// powers of ten, labelled by format without the zeros after the point that
-// they do not need: 10ms, not 10.00ms.
+// powers of ten, formatted without needless zeros: 10ms, not 10.00ms.
 type powersOfTen struct {
 	base   float64
 	format func(float64) string
@@ -208,7 +201,6 @@ type powersOfTen struct {
 
 var zeroFraction = regexp.MustCompile(`^(\d+)\.0+(\D|$)`)
 
-// Ticks implements plot.Ticker.
 func (t powersOfTen) Ticks(min, max float64) (ticks []plot.Tick) {
 	for power := math.Ceil(min); power <= max; power++ {
 		label := zeroFraction.ReplaceAllString(t.format(math.Pow(10, power+t.base)), "$1$2")

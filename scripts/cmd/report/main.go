@@ -17,12 +17,17 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+
+	"golang.org/x/perf/benchunit"
 
 	"example.com/userperf/scripts/internal/provenance"
 	"example.com/userperf/scripts/internal/results"
@@ -50,8 +55,7 @@ func main() {
 	}
 }
 
-// goCommand runs the go command and returns its output: benchstat, and
-// cmd/profiles for the profiles' tables. Tests replace it.
+// goCommand runs go (benchstat, cmd/profiles) and returns its output; tests replace it.
 var goCommand = func(args ...string) (string, error) {
 	out, err := exec.Command("go", args...).Output()
 	if e, ok := err.(*exec.ExitError); ok {
@@ -60,8 +64,7 @@ var goCommand = func(args ...string) (string, error) {
 	return string(out), err
 }
 
-// generate writes the charts and the generated blocks of the repository
-// at root from its results.
+// generate writes the charts and blocks of the repository at root.
 func generate(root string) error {
 	compare, err := results.ReadDir(filepath.Join(root, "results", "compare", "latest"))
 	if err != nil {
@@ -76,17 +79,20 @@ func generate(root string) error {
 	if err != nil {
 		return err
 	}
+	byName := map[string]stages.Stage{} // none for results that outlived their stage
+	for _, s := range list {
+		byName[s.Name] = s
+	}
 	var drawn []chart
-	dir := filepath.Join(root, "docs", "charts")
 	for _, c := range charts(compare, load) {
-		if ok, err := c.save(dir); err != nil {
+		if ok, err := c.save(filepath.Join(root, "docs", "charts")); err != nil {
 			return err
 		} else if ok {
 			drawn = append(drawn, c)
 		}
 	}
 	readme := []provenance.Block{
-		{Name: "stages", Content: stagesTable(root, list, compare)},
+		{Name: "stages", Content: stagesTable(root, byName, compare)},
 		{Name: "charts", Content: chartsBlock(drawn, compare, load)},
 	}
 	if table, err := os.ReadFile(filepath.Join(loadDir, "table.md")); err == nil && load != nil {
@@ -94,7 +100,7 @@ func generate(root string) error {
 	}
 	update(filepath.Join(root, "README.md"), readme...)
 	for i, f := range compare {
-		chapter := chapter(root, stage(list, f.Name))
+		chapter := chapter(root, byName[f.Name])
 		if doc, _ := os.ReadFile(chapter); !strings.Contains(string(doc), "<!-- BEGIN GENERATED: ") {
 			continue // the floor, a stage without a chapter, and a learner's notes have nowhere to go
 		}
@@ -116,18 +122,157 @@ func generate(root string) error {
 	return nil
 }
 
-// update replaces blocks in one markdown file. A block whose markers are
-// missing is reported and skipped: a chapter being written may not have
-// them yet, and the others still get their figures.
+// update replaces blocks in a markdown file; missing markers (a chapter
+// being written) are reported, and the other blocks still updated.
 func update(path string, blocks ...provenance.Block) {
 	if err := provenance.UpdateFile(path, blocks...); err != nil {
 		fmt.Fprintf(os.Stderr, "report: warning: %v\n", err)
 	}
 }
 
-// benchstatBlock compares stage i of files with the stage before it and
-// with the first stage (the first shows its own figures), in the tables a
-// chapter discusses: time and allocations.
+// The README table's benchmarks: the case study's main request, the same
+// through Echo (where the floor, a map lookup in process, compares), a
+// write, and the heap held per user.
+const (
+	headline    = "ListByRole/users=10000/matches=100"
+	throughEcho = "ServeHTTP/users=10000/matches=100"
+	writeBench  = "Write/users=10000/roles=3" // one Add and one Delete
+	buildBench  = "Build/users=10000"
+	heldUnit    = "held-B/user"
+)
+
+// stagesTable is the README's table: per stage, what it changes, in how
+// much code, the headline's median time, speed-ups against the previous
+// step and the first stage, and the medians of the columns measured.
+func stagesTable(root string, byName map[string]stages.Stage, files []*results.File) string {
+	columns := slices.DeleteFunc([]column{
+		{"allocs/op", headline, "allocs/op", count, ""},
+		{"through Echo", throughEcho, "sec/op", results.Duration,
+			"Through Echo: the median of `Benchmark" + throughEcho + "`, the same request through the Echo handler."},
+		{"write", writeBench, "sec/op", results.Duration,
+			"Write: the median of `Benchmark" + writeBench + "`, one Add and one Delete of a user with three roles."},
+		{"held/user", buildBench, heldUnit, byteSize,
+			"Held/user: the heap the stage holds per user (`" + heldUnit + "` of `Benchmark" + buildBench + "`)."},
+	}, func(c column) bool {
+		return !slices.ContainsFunc(files, func(f *results.File) bool { return f.Runs(c.bench, c.unit) > 0 })
+	})
+	head, align := "| stage | change | diff | time/op | speed-up vs previous | speed-up vs "+files[0].Name+" |", "|---|---|---:|---:|---:|---:|"
+	notes := ""
+	for _, c := range columns {
+		head, align, notes = head+" "+c.head+" |", align+"---:|", strings.TrimSpace(notes+" "+c.note)
+	}
+	rows := []string{head, align}
+	first, _ := files[0].Median(headline, "sec/op")
+	var previous *results.File // the last step
+	for i, f := range files {
+		s := byName[f.Name]
+		row := []string{f.Name, describe(root, s), "—", "—", "—", "—"}
+		if chapter(root, s) != "" {
+			row[0] = fmt.Sprintf("[%s](%s/README.md)", f.Name, s.Dir)
+		}
+		// Only a step builds on the one before it; a learner's stage and
+		// the floor are compared with the first stage, or with nothing.
+		step := stages.IsStep(f.Name)
+		t, _ := f.Median(headline, "sec/op")
+		if step && previous != nil {
+			row[2] = diffSize(root, byName[previous.Name].Dir, s.Dir)
+			if p, _ := previous.Median(headline, "sec/op"); p > 0 && t > 0 {
+				row[4] = speedup(p / t)
+			}
+		}
+		if t > 0 {
+			row[3] = results.Duration(t)
+			if i > 0 && first > 0 && f.Name != stages.Floor {
+				row[5] = speedup(first / t)
+			}
+		}
+		if step {
+			previous = f
+		}
+		for _, c := range columns {
+			cell := "—"
+			if v, ok := f.Median(c.bench, c.unit); ok {
+				cell = c.format(v)
+			}
+			row = append(row, cell)
+		}
+		rows = append(rows, "| "+strings.Join(row, " | ")+" |")
+	}
+	return strings.Join(rows, "\n") + fmt.Sprintf("\n\nDiff: the non-test Go files that differ from the previous stage, and the lines "+
+		"added plus the lines removed in them (`git diff --no-index --numstat`). "+
+		"Median of %d runs of `Benchmark%s`: the lookup and the JSON encoding of the 100 users "+
+		"with role admin among 10,000, in process. A speed-up is the other stage's time divided by this one's. "+
+		"The floor serves bytes encoded in advance: the limit of this path, not a step, so it gets no speed-up; "+
+		"a stage that is not one of the steps is compared with the first only. %s\n%s\n",
+		files[0].Runs(headline, "sec/op"), headline, notes, provenance.Line(files[0].Config))
+}
+
+// column is a column of medians, for the results that have it.
+type column struct {
+	head, bench, unit string
+	format            func(float64) string
+	note              string // what it shows, said under the table
+}
+
+func count(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
+
+// byteSize formats a byte count as benchstat does: 812.0B, 1.465KiB.
+func byteSize(b float64) string { return benchunit.Scale(b, benchunit.Binary) + "B" }
+
+// speedup formats a ratio: 0.25x (four times slower), 4.7x, 16x, 3200x.
+func speedup(r float64) string {
+	return strconv.FormatFloat(r, 'f', min(2, max(0, 1-int(math.Floor(math.Log10(r))))), 64) + "x"
+}
+
+// chapter is the README.md of s, or "" if it has none, as the floor.
+func chapter(root string, s stages.Stage) string {
+	readme := filepath.Join(root, filepath.FromSlash(s.Dir), "README.md")
+	if _, err := os.Stat(readme); err != nil || s.Dir == "" || s.Name == stages.Floor {
+		return ""
+	}
+	return readme
+}
+
+// describe says what a stage changes: its chapter's title ("# Stage 1: an
+// index"), or else its package comment ("Command floor is the limit...: ...").
+func describe(root string, s stages.Stage) string {
+	readme, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(s.Dir), "README.md"))
+	if title, _, _ := strings.Cut(string(readme), "\n"); strings.HasPrefix(title, "# ") && strings.Contains(title, ": ") {
+		return strings.TrimSpace(title[strings.Index(title, ": ")+2:])
+	}
+	list := exec.Command("go", "list", "-f", "{{.Doc}}", "./"+s.Dir)
+	list.Dir = root
+	doc, err := list.Output()
+	if _, what, ok := strings.Cut(string(doc), " is "); ok && err == nil && s.Dir != "" {
+		what, _, _ = strings.Cut(strings.TrimSpace(what), ":")
+		return strings.TrimSuffix(what, ".")
+	}
+	return ""
+}
+
+// diffSize is the non-test Go code that differs between folders a and b,
+// "5 files, 157 lines" added plus removed as git diff --no-index counts
+// them (file by file, no renames), or "?" if git cannot tell.
+func diffSize(root, a, b string) string {
+	diff := exec.Command("git", "diff", "--no-index", "--no-renames", "--numstat", "--", a, b)
+	diff.Dir = root
+	out, err := diff.Output() // exit status 1 means "they differ", unless git complains
+	if e, ok := err.(*exec.ExitError); err != nil && (!ok || e.ExitCode() != 1 || len(e.Stderr) > 0) || a == "" || b == "" {
+		return "?"
+	}
+	files, lines := 0, 0
+	for _, row := range strings.Split(string(out), "\n") { // added, removed, {a => b}/x.go or a/gone.go => /dev/null
+		var added, removed int
+		name := path.Base(strings.TrimSuffix(row[strings.LastIndex(row, "\t")+1:], " => /dev/null"))
+		if _, err := fmt.Sscan(row, &added, &removed); err == nil && strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
+			files, lines = files+1, lines+added+removed
+		}
+	}
+	return fmt.Sprintf("%d files, %d lines", files, lines)
+}
+
+// benchstatBlock compares stage i with the stage before it and the first
+// (which shows its own figures) in time and allocations.
 func benchstatBlock(files []*results.File, i int) (string, error) {
 	var b strings.Builder
 	bases := []*results.File{nil} // the first on its own
@@ -150,10 +295,9 @@ func benchstatBlock(files []*results.File, i int) (string, error) {
 	return b.String() + provenance.Line(files[i].Config) + "\n", nil // compare.sh measured them together
 }
 
-// handBlock is the block subcommand: it runs benchstat with the arguments
-// after "--" and puts its tables, the command and the provenance of the
-// result files among them into one generated block of a markdown file, or
-// prints them, without -file.
+// handBlock is the block subcommand: benchstat's tables of the arguments
+// after "--", the command and the provenance of the result files among
+// them, as a block of a markdown file or, without -file, printed.
 func handBlock(args []string) error {
 	flags := flag.NewFlagSet("block", flag.ContinueOnError)
 	file := flags.String("file", "", "the markdown file that has the block's markers (none: print the block)")
@@ -186,7 +330,16 @@ func handBlock(args []string) error {
 	if err != nil {
 		return err
 	}
-	block := tables + "\n\n" + provenanceOf(files...)
+	// One provenance line if the files were measured together, or else one
+	// per file, after its name.
+	var each []string
+	for _, f := range files {
+		each = append(each, f.Name+": "+provenance.Line(f.Config))
+	}
+	block := tables + "\n\n" + strings.Join(each, "\n\n") + "\n"
+	if slices.IndexFunc(files, func(f *results.File) bool { return provenance.Line(f.Config) != provenance.Line(files[0].Config) }) < 0 {
+		block = tables + "\n\n" + provenance.Line(files[0].Config) + "\n"
+	}
 	if *file == "" {
 		_, err := fmt.Print(block)
 		return err
@@ -194,9 +347,8 @@ func handBlock(args []string) error {
 	return provenance.UpdateFile(*file, provenance.Block{Name: *name, Content: block})
 }
 
-// benchstat runs go tool benchstat and returns its tables as a block shows
-// them, followed by the command: without the configuration lines above the
-// first table, which the block's provenance line says in one line.
+// benchstat returns benchstat's tables, without the configuration lines
+// that a provenance line says, and the command.
 func benchstat(args []string) (string, error) {
 	out, err := goCommand(append([]string{"tool", "benchstat"}, args...)...)
 	if err != nil {
@@ -208,22 +360,6 @@ func benchstat(args []string) (string, error) {
 		lines[i] = strings.TrimRight(l, " \t")
 	}
 	return fmt.Sprintf("```\n%s\n```\n\n`go tool benchstat %s`", strings.Join(lines, "\n"), commandLine(args)), nil
-}
-
-// provenanceOf is the provenance of figures from files: one line if they
-// were measured together, as compare.sh's are, or else one line per file,
-// after its name.
-func provenanceOf(files ...*results.File) string {
-	var each []string
-	together := true
-	for _, f := range files {
-		together = together && provenance.Line(f.Config) == provenance.Line(files[0].Config)
-		each = append(each, f.Name+": "+provenance.Line(f.Config))
-	}
-	if together {
-		return provenance.Line(files[0].Config) + "\n"
-	}
-	return strings.Join(each, "\n\n") + "\n"
 }
 
 // plainWord is an argument that a shell takes as it is.

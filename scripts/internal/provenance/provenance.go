@@ -64,14 +64,12 @@ var (
 	recordedCommit = regexp.MustCompile("commit `([0-9a-f]{4,40})`( " + regexp.QuoteMeta(Uncommitted) + ")?")
 )
 
-// Block is the generated text between the markers
-// <!-- BEGIN GENERATED: name --> and <!-- END GENERATED: name --> of a
-// markdown file. Only the scripts write there; the prose around it is left
-// alone.
+// Block is the generated text between <!-- BEGIN GENERATED: name --> and
+// <!-- END GENERATED: name --> in a markdown file; the prose around it is
+// not touched.
 type Block struct{ Name, Content string }
 
-// blocks finds every block of a markdown file: its name, content and the
-// name its end marker gives, which must be the same.
+// blocks finds a file's blocks: name, content, and the end marker's name.
 var blocks = regexp.MustCompile(`(?s)<!-- BEGIN GENERATED: (\S+) -->\n?(.*?)<!-- END GENERATED: (\S+) -->`)
 
 // UpdateFile replaces blocks in the markdown file at path. A block without
@@ -94,10 +92,9 @@ func UpdateFile(path string, update ...Block) error {
 	return errors.Join(err, os.WriteFile(path, []byte(doc), 0o644))
 }
 
-// harness is the code that measures, besides the stages: common, the
-// scripts that run benchmarks, load tests and profiles, the Go code they
-// run, and the peers module's benchmark. The report, the tests, prose and
-// pictures only present or check; changing them changes no measurement.
+// harness is the code that measures besides the stages: common, the
+// measuring scripts and their Go code, and peers' benchmark; the report,
+// the tests, prose and pictures do not change a measurement.
 var harness = []string{
 	":(glob)common/**", ":(glob)scripts/*.sh", ":(glob)scripts/cmd/load/**", ":(glob)scripts/internal/**", ":(glob)peers/**",
 	":(exclude)scripts/report.sh", ":(exclude)scripts/test.sh", ":(exclude)scripts/new-stage.sh", ":(exclude)scripts/check.sh",
@@ -127,8 +124,7 @@ func Commit(root string) (string, error) {
 	return head + " " + Uncommitted, nil
 }
 
-// uncommitted lists the measured files (specs) that differ from HEAD, new
-// files included.
+// uncommitted lists the measured files (specs) that differ from HEAD.
 func uncommitted(root string, specs []string) ([]string, error) {
 	// No optional locks: others may be running git in this tree.
 	args := []string{"--no-optional-locks", "status", "--porcelain", "--no-renames", "--untracked-files=all", "--"}
@@ -140,10 +136,9 @@ func uncommitted(root string, specs []string) ([]string, error) {
 	return files, err
 }
 
-// Check prints every generated block of the markdown files under root,
-// and every chart in docs/charts, that may not describe the code at HEAD,
-// then the measured files that differ from HEAD, and reports whether
-// there were none.
+// Check prints the generated blocks under root and the charts in
+// docs/charts that may not describe the code at HEAD, then the measured
+// files that differ from HEAD, and reports whether there were none.
 func Check(w io.Writer, root string) (bool, error) {
 	specs, err := measured(root)
 	docs, err2 := git(root, "ls-files", "--cached", "--others", "--exclude-standard", "--", "*.md", "docs/charts/*.svg")
@@ -151,7 +146,6 @@ func Check(w io.Writer, root string) (bool, error) {
 	if err = errors.Join(err, err2, err3); err != nil {
 		return false, err
 	}
-	seen := map[string]string{} // commit: why its figures are stale, or ""
 	why := func(text string) string {
 		recorded := recordedCommit.FindAllStringSubmatch(text, -1)
 		if len(recorded) == 0 {
@@ -161,11 +155,8 @@ func Check(w io.Writer, root string) (bool, error) {
 			if m[2] != "" {
 				return fmt.Sprintf("measured at %s%s: no commit holds that code", m[1], m[2])
 			}
-			if _, ok := seen[m[1]]; !ok {
-				seen[m[1]] = changedSince(root, m[1], specs)
-			}
-			if seen[m[1]] != "" {
-				return seen[m[1]]
+			if why := changedSince(root, m[1], specs); why != "" {
+				return why
 			}
 		}
 		return ""

@@ -29,9 +29,8 @@ type File struct {
 	samples    map[Measurement][]float64
 }
 
-// Measurement names one benchmark, without the Benchmark prefix and the
-// -GOMAXPROCS suffix (ListByRole/users=10000/matches=100), and one unit as
-// benchfmt tidies it (ns/op becomes sec/op, p50-ns becomes p50-sec).
+// Measurement is a benchmark without Benchmark and -GOMAXPROCS
+// (ListByRole/users=10000/matches=100) and a unit as benchfmt tidies it (sec/op).
 type Measurement struct{ Bench, Unit string }
 
 // ReadDir reads every stage's file in dir, in the stages' order: every
@@ -55,9 +54,8 @@ func Read(path string) (*File, error) {
 	return files[0], err
 }
 
-// read reads paths as benchstat does, with one benchfmt.Files, and names
-// each benchmark by benchproc's .fullname without /gomaxprocs, so that a
-// benchmark has the same name on any machine.
+// read reads paths with one benchfmt.Files, as benchstat does, and names a
+// benchmark by benchproc's .fullname without /gomaxprocs, alike on any machine.
 func read(paths []string) ([]*File, error) {
 	files := make([]*File, len(paths))
 	for i, p := range paths {
@@ -89,9 +87,8 @@ func read(paths []string) ([]*File, error) {
 	return files, in.Err()
 }
 
-// ReadHeader reads a file of configuration lines alone, such as the
-// machine.txt that the scripts write before measuring. benchfmt hands out
-// the configuration only with a result, so one is added after it.
+// ReadHeader reads a file of configuration lines alone (machine.txt);
+// benchfmt hands them out with a result, so one is added after them.
 func ReadHeader(path string) ([]benchfmt.Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -145,7 +142,6 @@ func (f *File) Measurements() []Measurement {
 	return ms
 }
 
-// Duration formats a time in seconds as benchstat prints it, with at least
-// three significant digits and an SI prefix: 178.9µs, 1.436ms, 20.90ns.
-// Every table and chart uses it, so that one figure reads the same in all.
+// Duration formats seconds as benchstat does, 178.9µs, 1.436ms, 20.90ns,
+// for every table and chart: one figure reads the same in all.
 func Duration(sec float64) string { return benchunit.Scale(sec, benchunit.Decimal) + "s" }
