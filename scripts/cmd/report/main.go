@@ -312,11 +312,11 @@ func handBlock(args []string) error {
 	var files []*results.File
 	for _, arg := range flags.Args() {
 		eq := strings.Index(arg, "=")
-		label, path := arg[:max(eq, 0)], arg[eq+1:]
-		if info, err := os.Stat(path); err != nil || info.IsDir() {
+		label, input := arg[:max(eq, 0)], arg[eq+1:]
+		if info, err := os.Stat(input); err != nil || info.IsDir() {
 			continue // a flag, or its value
 		}
-		f, err := results.Read(path)
+		f, err := results.Read(input)
 		if err != nil {
 			return err
 		}
