@@ -1,25 +1,24 @@
 package main
 
 import (
-	"cmp"
+	"errors"
 	"fmt"
-	"image/color"
 	"math"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
+	"regexp"
 	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"example.com/userperf/scripts/internal/provenance"
 	"example.com/userperf/scripts/internal/results"
-	"example.com/userperf/scripts/internal/stages"
 )
 
 func init() {
@@ -27,242 +26,185 @@ func init() {
 	plot.DefaultFont, plotter.DefaultFont = sans, sans
 }
 
-// chart is one file under docs/charts and its title, the alt text in the
-// README; fromLoad marks the chart of load.sh's results.
+// chart is one file under docs/charts: a title (the README's alt text) and panels of the results in files.
 type chart struct {
 	file, title string
-	fromLoad    bool
+	files       []*results.File
+	panels      []panel
 }
 
-// matchesOf is the sub-benchmark name at 10,000 users for a result size.
-func matchesOf(m int) string { return fmt.Sprintf("ListByRole/users=10000/matches=%d", m) }
+// panel is a bar chart: a group of bars per stage, one bar per series.
+type panel struct {
+	title, yLabel string
+	logScale      bool // for figures that span orders of magnitude; else from zero, which must show
+	format        func(float64) string
+	series        []series
+}
 
-// makeCharts draws every chart that the results allow into dir, in format
-// (svg, or png to look at them). load may be nil.
-func makeCharts(dir, format string, compare, load []*results.File) ([]chart, error) {
-	type spec struct {
-		chart
-		draw  func(files []*results.File, title string) ([]*plot.Plot, error)
-		files []*results.File
+// series is one bar per stage: its median of bench in unit.
+type series struct{ label, bench, unit string }
+
+// charts are the charts that the results allow; load may be nil.
+func charts(compare, load []*results.File) []chart {
+	time := func(title string, s ...series) panel {
+		return panel{title, "median time, log scale", true, results.Duration, s}
 	}
-	specs := []spec{
-		{chart{"time-per-stage", "Time per request, per stage (ListByRole, 10,000 users)", false}, timePerStage, compare},
-		{chart{"allocs-per-stage", "Allocations per request, per stage (ListByRole, 10,000 users)", false}, allocsPerStage, compare},
-		{chart{"time-vs-users", "Time against the number of users (ListByRole, 100 matches)", false}, timeAgainstUsers, compare},
+	at10000 := func(unit string) []series {
+		return []series{{"100 matches", "ListByRole/users=10000/matches=100", unit}, {"1,000 matches", "ListByRole/users=10000/matches=1000", unit}}
 	}
-	if has(compare, writeBench, "sec/op") || has(compare, buildBench, heldUnit) {
-		specs = append(specs, spec{chart{"writes-and-memory", "Cost of a write and heap held per user, per stage (10,000 users)", false}, writesAndMemory, compare})
-	}
-	if load != nil {
-		specs = append(specs, spec{chart{"http-percentiles", "HTTP latency at a fixed rate, per stage: the median of each round's percentiles", true}, httpPercentiles, load})
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	var charts []chart
-	for _, s := range specs {
-		plots, err := s.draw(s.files, s.title)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", s.file, err)
+	var users []series
+	for _, m := range compare[0].Measurements() { // in the order of their names: 1000, 10000, 100000
+		var n int
+		if _, err := fmt.Sscanf(m.Bench, "ListByRole/users=%d/matches=100", &n); err == nil && strings.HasSuffix(m.Bench, "=100") && m.Unit == "sec/op" {
+			users = append(users, series{fmt.Sprintf("%d users", n), m.Bench, m.Unit})
 		}
-		s.file += "." + format
-		if err := save(filepath.Join(dir, s.file), format, plots, len(s.files), provenance.Line(s.files[0].Config)); err != nil {
-			return nil, err
+	}
+	all := []chart{
+		{"time-per-stage.svg", "Time per request, per stage (ListByRole, 10,000 users)", compare, []panel{time("", at10000("sec/op")...)}},
+		{"allocs-per-stage.svg", "Allocations per request, per stage (ListByRole, 10,000 users)", compare,
+			[]panel{{"", "median allocations", false, count, at10000("allocs/op")}}},
+		{"time-vs-users.svg", "Time against the number of users (ListByRole, 100 matches)", compare, []panel{time("", users...)}},
+		{"writes-and-memory.svg", "Cost of a write and heap held per user, per stage (10,000 users)", compare, []panel{
+			time("Time of one Add and one Delete", series{"", writeBench, "sec/op"}),
+			{"Heap held per user", "median bytes", false, byteSize, []series{{"", buildBench, heldUnit}}},
+		}},
+	}
+	if load == nil {
+		return all
+	}
+	var http []panel
+	for _, m := range load[0].Measurements() {
+		var rate, matches int
+		if _, err := fmt.Sscanf(m.Bench, "HTTPFixedRate/rate=%d/matches=%d", &rate, &matches); err == nil && m.Unit == "p50-sec" {
+			http = append(http, time(fmt.Sprintf("%d matches at %d requests/s", matches, rate),
+				series{"p50", m.Bench, "p50-sec"}, series{"p95", m.Bench, "p95-sec"}, series{"p99", m.Bench, "p99-sec"}))
 		}
-		charts = append(charts, s.chart)
 	}
-	return charts, nil
+	return append(all, chart{"http-percentiles.svg", "HTTP latency at a fixed rate, per stage: the median of each round's percentiles", load, http})
 }
 
-// stageNames are the names of the stages in files, for the x axis.
-func stageNames(files []*results.File) []string {
-	var names []string
-	for _, f := range files {
-		names = append(names, f.Name)
+// chartsBlock shows the charts, with the provenance of their results.
+func chartsBlock(all []chart, compare, load []*results.File) string {
+	var b strings.Builder
+	for _, c := range all {
+		fmt.Fprintf(&b, "![%s](docs/charts/%s)\n\n", c.title, c.file)
 	}
-	return names
+	if load == nil {
+		return b.String() + provenance.Line(compare[0].Config) + "\n"
+	}
+	return b.String() + "Benchmarks: " + provenance.Line(compare[0].Config) + "\n\nHTTP: " + provenance.Line(load[0].Config) + "\n"
 }
 
-// medians is a series of each stage's median of bench in unit (NaN where
-// the stage has none).
-func medians(files []*results.File, label, bench, unit string) series {
-	s := series{label: label}
-	for _, f := range files {
-		v, ok := f.Median(bench, unit)
-		if !ok {
-			v = math.NaN()
+// save draws c's panels that have results into dir, one above the other,
+// the provenance line under the last, as svg (or png, to look at). It
+// reports whether there was anything to draw.
+func (c chart) save(dir string) (bool, error) {
+	var plots [][]*plot.Plot
+	for _, pn := range c.panels {
+		if p := bars(c.files, pn); p != nil {
+			plots = append(plots, []*plot.Plot{p})
 		}
-		s.values = append(s.values, v)
 	}
-	return s
+	if len(plots) == 0 {
+		return false, nil
+	}
+	first, last := plots[0][0], plots[len(plots)-1][0]
+	first.Title.Text = strings.TrimSpace(c.title + "\n" + first.Title.Text)
+	measured, command, _ := strings.Cut(provenance.Line(c.files[0].Config), ", by ")
+	last.X.Label.Text, last.X.Label.TextStyle.Font.Size = measured+",\nby "+command, 7
+	w, h := max(18, 6+2*vg.Length(len(c.files)))*vg.Centimeter, vg.Length(len(plots))*9*vg.Centimeter
+	canvas, err := draw.NewFormattedCanvas(w, h, strings.TrimPrefix(filepath.Ext(c.file), "."))
+	if err != nil {
+		return false, err
+	}
+	tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadY: 0.5 * vg.Centimeter, PadTop: 2, PadBottom: 2, PadLeft: 2, PadRight: 4}
+	for i, panel := range plot.Align(plots, tiles, draw.New(canvas)) {
+		plots[i][0].Draw(panel[0])
+	}
+	var out strings.Builder
+	if _, err := canvas.WriteTo(&out); err != nil {
+		return false, err
+	}
+	// The SVG names the font but does not embed it (300 KB a chart); Arial
+	// has the same metrics, for a browser without Liberation Sans.
+	svg := strings.ReplaceAll(out.String(), "font-family:Liberation Sans;", "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;")
+	return true, errors.Join(os.MkdirAll(dir, 0o755), os.WriteFile(filepath.Join(dir, c.file), []byte(svg), 0o644))
 }
 
-// newPlot is a plot with the stages on the x axis, each name broken at its
-// dashes (stage3 over parallel) so that long names do not run into their
-// neighbours. The titles say what is measured; yLabel stays short,
-// because the plot keeps room above the data for the length of it.
-func newPlot(title, yLabel string, stages []string) *plot.Plot {
+// bars draws a panel, each bar labelled with its value, or nil without
+// results. On a log scale a bar is a logarithm, from the power of ten below
+// the smallest value: plotter.BarChart starts at zero, which log cannot show.
+func bars(files []*results.File, pn panel) *plot.Plot {
 	p := plot.New()
-	p.Title.Text = title
-	p.Y.Label.Text = yLabel
-	p.Y.Label.TextStyle.Font.Size = 10
+	p.Title.Text, p.Y.Label.Text = pn.title, pn.yLabel
+	p.Legend.Top, p.Legend.TextStyle.Font.Size = true, 10 // over the floor, last and lowest
+	p.Y.Label.TextStyle.Font.Size, p.X.Tick.Label.Font.Size = 10, 9
 	var names []string
-	for _, s := range stages {
-		names = append(names, strings.ReplaceAll(s, "-", "\n"))
+	base := math.Inf(1)
+	for _, f := range files {
+		names = append(names, strings.ReplaceAll(f.Name, "-", "\n")) // no long name runs into the next
+		for _, s := range pn.series {
+			if v, _ := f.Median(s.bench, s.unit); v > 0 {
+				base = min(base, math.Floor(math.Log10(v)))
+			}
+		}
 	}
 	p.NominalX(names...)
-	p.X.Tick.Label.Font.Size = 9
+	const width = vg.Length(14)
+	shown := 0
+	for k, s := range pn.series {
+		heights := make(plotter.Values, len(files)) // 0 where a stage has no result
+		var labels plotter.XYLabels
+		for i, f := range files {
+			if v, ok := f.Median(s.bench, s.unit); ok && (v > 0 || !pn.logScale) {
+				if heights[i] = v; pn.logScale {
+					heights[i] = math.Log10(v) - base
+				}
+				labels.XYs = append(labels.XYs, plotter.XY{X: float64(i), Y: heights[i]})
+				labels.Labels = append(labels.Labels, pn.format(v))
+			}
+		}
+		b, err := plotter.NewBarChart(heights, width)
+		if shown += len(labels.XYs); err != nil || len(labels.XYs) == 0 {
+			continue // the series has no results; err cannot be, with a positive width
+		}
+		b.Color, b.LineStyle.Width = plotutil.Color(k), 0
+		b.Offset = (vg.Length(k) - vg.Length(len(pn.series)-1)/2) * width
+		l, _ := plotter.NewLabels(labels) // as many labels as points
+		for i := range l.TextStyle {      // upright text would overlap the next bar's
+			l.TextStyle[i].Font.Size, l.TextStyle[i].Rotation = 7, math.Pi/2
+			l.TextStyle[i].XAlign, l.TextStyle[i].YAlign = text.XLeft, text.YCenter
+		}
+		l.Offset = vg.Point{X: b.Offset, Y: 2}
+		p.Add(b, l)
+		if s.label != "" {
+			p.Legend.Add(s.label, b)
+		}
+	}
+	if shown == 0 {
+		return nil
+	}
+	if pn.logScale { // and room for the labels above the tallest bar
+		p.Y.Tick.Marker, p.Y.Max = powersOfTen{base, pn.format}, p.Y.Max+1.5
+	} else {
+		p.Y.Max *= 1.25
+	}
 	return p
 }
 
-// timePerStage draws the median time of ListByRole at 100 and 1,000
-// matches per stage, on a log scale: the floor is orders of magnitude below.
-func timePerStage(files []*results.File, title string) ([]*plot.Plot, error) {
-	p := newPlot(title, "median time, log scale", stageNames(files))
-	err := addBars(p, []series{
-		medians(files, "100 matches", matchesOf(100), "sec/op"),
-		medians(files, "1,000 matches", matchesOf(1000), "sec/op"),
-	}, true, results.Duration)
-	return []*plot.Plot{p}, err
+// powersOfTen marks an axis of logarithms (shifted down by base) at the
+// powers of ten, formatted without needless zeros: 10ms, not 10.00ms.
+type powersOfTen struct {
+	base   float64
+	format func(float64) string
 }
 
-// allocsPerStage draws the allocations per request of ListByRole at 100
-// and 1,000 matches per stage, on a linear scale: zero must show.
-func allocsPerStage(files []*results.File, title string) ([]*plot.Plot, error) {
-	p := newPlot(title, "median allocations", stageNames(files))
-	err := addBars(p, []series{
-		medians(files, "100 matches", matchesOf(100), "allocs/op"),
-		medians(files, "1,000 matches", matchesOf(1000), "allocs/op"),
-	}, false, func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) })
-	return []*plot.Plot{p}, err
-}
+var zeroFraction = regexp.MustCompile(`^(\d+)\.0+(\D|$)`)
 
-// writesAndMemory draws what the read path costs elsewhere: the time of
-// one write (an Add and a Delete) and the heap held per user, per stage,
-// one panel each, where the results have them.
-func writesAndMemory(files []*results.File, title string) ([]*plot.Plot, error) {
-	var plots []*plot.Plot
-	if has(files, writeBench, "sec/op") {
-		p := newPlot("Time of one Add and one Delete", "median time, log scale", stageNames(files))
-		if err := addBars(p, []series{medians(files, "write", writeBench, "sec/op")}, true, results.Duration); err != nil {
-			return nil, err
-		}
-		plots = append(plots, p)
+func (t powersOfTen) Ticks(min, max float64) (ticks []plot.Tick) {
+	for power := math.Ceil(min); power <= max; power++ {
+		label := zeroFraction.ReplaceAllString(t.format(math.Pow(10, power+t.base)), "$1$2")
+		ticks = append(ticks, plot.Tick{Value: power, Label: label})
 	}
-	if has(files, buildBench, heldUnit) {
-		p := newPlot("Heap held per user", "median bytes", stageNames(files))
-		if err := addBars(p, []series{medians(files, "held per user", buildBench, heldUnit)}, false, bytesPerUser); err != nil {
-			return nil, err
-		}
-		plots = append(plots, p)
-	}
-	for _, p := range plots {
-		p.Legend = plot.NewLegend() // one series each: the panel's title says it
-	}
-	plots[0].Title.Text = title + "\n" + plots[0].Title.Text
-	return plots, nil
-}
-
-// timeAgainstUsers draws one line per stage through the users=U/matches=100
-// benchmarks, on log-log axes: a linear scan rises with U, an index stays flat.
-func timeAgainstUsers(files []*results.File, title string) ([]*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = title
-	p.X.Label.Text = "users (log scale)"
-	p.Y.Label.Text = "median time, log scale"
-	p.X.Label.TextStyle.Font.Size, p.Y.Label.TextStyle.Font.Size = 10, 10
-	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.X.Tick.Marker = logTicks{func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }}
-	p.Y.Tick.Marker = logTicks{results.Duration}
-	lines := 0
-	for k, f := range files {
-		var xys plotter.XYs
-		for _, users := range usersAt100(f) {
-			if t, ok := f.Median(fmt.Sprintf("ListByRole/users=%d/matches=100", users), "sec/op"); ok && t > 0 {
-				xys = append(xys, plotter.XY{X: float64(users), Y: t})
-			}
-		}
-		if len(xys) == 0 {
-			continue
-		}
-		line, points, err := plotter.NewLinePoints(xys)
-		if err != nil {
-			return nil, err
-		}
-		line.Color, points.Color, points.Shape = plotutil.Color(k), plotutil.Color(k), plotutil.Shape(k)
-		if f.Name == stages.Floor { // a yardstick, not a stage: grey and dashed
-			line.Color, points.Color = color.Gray{Y: 0x80}, color.Gray{Y: 0x80}
-			line.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
-		}
-		p.Add(line, points)
-		p.Legend.Add(f.Name, line, points)
-		lines++
-	}
-	if lines == 0 {
-		return nil, fmt.Errorf("no ListByRole/users=U/matches=100 results")
-	}
-	return []*plot.Plot{p}, nil
-}
-
-// usersAt100 are the data set sizes that f has a ListByRole result with
-// 100 matches for, in ascending order.
-func usersAt100(f *results.File) []int {
-	var users []int
-	for _, m := range f.Measurements() {
-		base, keys := results.NameKeys(m.Bench)
-		u, err := strconv.Atoi(keys["users"])
-		if base == "ListByRole" && keys["matches"] == "100" && err == nil && !slices.Contains(users, u) {
-			users = append(users, u)
-		}
-	}
-	slices.Sort(users)
-	return users
-}
-
-// httpPercentiles draws p50, p95 and p99 of the fixed-rate load test per
-// stage, one panel per result size: the median over the rounds of each
-// round's percentile, as benchstat summarizes the result files and as
-// load.sh's table shows them.
-func httpPercentiles(files []*results.File, title string) ([]*plot.Plot, error) {
-	var plots []*plot.Plot
-	for _, t := range fixedRateTests(files[0]) {
-		p := newPlot(fmt.Sprintf("%d matches at %d requests/s", t.matches, t.rate), "latency, log scale", stageNames(files))
-		if len(plots) == 0 {
-			p.Title.Text = title + "\n" + p.Title.Text
-		}
-		err := addBars(p, []series{
-			medians(files, "p50", t.bench, "p50-sec"),
-			medians(files, "p95", t.bench, "p95-sec"),
-			medians(files, "p99", t.bench, "p99-sec"),
-		}, true, results.Duration)
-		if err != nil {
-			return nil, err
-		}
-		plots = append(plots, p)
-	}
-	if len(plots) == 0 {
-		return nil, fmt.Errorf("no HTTPFixedRate results with p50 in %s", files[0].Path)
-	}
-	return plots, nil
-}
-
-// fixedRateTest is one fixed-rate load test: HTTPFixedRate/rate=R/matches=M.
-type fixedRateTest struct {
-	bench         string
-	rate, matches int
-}
-
-// fixedRateTests are the fixed-rate tests of a load result file, by result size.
-func fixedRateTests(f *results.File) []fixedRateTest {
-	var tests []fixedRateTest
-	for _, m := range f.Measurements() {
-		base, keys := results.NameKeys(m.Bench)
-		rate, errRate := strconv.Atoi(keys["rate"])
-		matches, errMatches := strconv.Atoi(keys["matches"])
-		if base == "HTTPFixedRate" && m.Unit == "p50-sec" && errRate == nil && errMatches == nil {
-			tests = append(tests, fixedRateTest{m.Bench, rate, matches})
-		}
-	}
-	slices.SortFunc(tests, func(a, b fixedRateTest) int { return cmp.Or(a.matches-b.matches, a.rate-b.rate) })
-	return tests
+	return ticks
 }

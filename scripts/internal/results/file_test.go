@@ -10,7 +10,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 )
 
-const header = "machine-cpu: Test CPU\nmachine-cores: 2\ncommit: 8899ddb (with uncommitted changes)\ncommand: ./scripts/compare.sh --rounds 6 (bench=^Benchmark(A|B)$)\n"
+const header = "machine-cpu: Test CPU\ncommit: 8899ddb (with uncommitted changes)\ncommand: ./scripts/compare.sh --rounds 6 (bench=^Benchmark(A|B)$)\n"
 
 func write(t *testing.T, dir, name, content string) string {
 	t.Helper()
@@ -22,22 +22,24 @@ func write(t *testing.T, dir, name, content string) string {
 }
 
 func TestRead(t *testing.T) {
-	path := write(t, t.TempDir(), "stage1-index.txt", header+"goos: linux\npkg: example.com/userperf/stage1-index\n"+
+	path := write(t, t.TempDir(), "stage1-index.txt", header+"pkg: example.com/userperf/stage1-index\n"+
 		"BenchmarkListByRole/users=10000/matches=100-2 \t 100\t 4000 ns/op\t 3 allocs/op\n"+
 		"BenchmarkListByRole/users=10000/matches=100-2 \t 100\t 1000 ns/op\t 3 allocs/op\n"+
-		"BenchmarkListByRole/users=10000/matches=100-2 \t 100\t 3000 ns/op\t 3 allocs/op\n"+
-		"BenchmarkListByRole/users=10000/matches=100-2 \t 100\t 2000 ns/op\t 3 allocs/op\n"+
+		"BenchmarkListByRole/users=10000/matches=100-8 \t 100\t 3000 ns/op\t 3 allocs/op\n"+
+		"BenchmarkListByRole/users=10000/matches=100 \t 100\t 2000 ns/op\t 3 allocs/op\n"+
 		"BenchmarkBuild/users=10000-2 \t 1\t 5 ns/op\t 812.5 held-B/user\n")
 	f, err := Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Name != "stage1-index" || f.Config["commit"] != "8899ddb (with uncommitted changes)" || f.Config["pkg"] != "example.com/userperf/stage1-index" ||
-		f.Config["command"] != "./scripts/compare.sh --rounds 6 (bench=^Benchmark(A|B)$)" {
+	want := map[string]string{"machine-cpu": "Test CPU", "commit": "8899ddb (with uncommitted changes)",
+		"command": "./scripts/compare.sh --rounds 6 (bench=^Benchmark(A|B)$)", "pkg": "example.com/userperf/stage1-index"}
+	if f.Name != "stage1-index" || !maps.Equal(f.Config, want) {
 		t.Errorf("name %q, config %v", f.Name, f.Config)
 	}
-	if v, ok := f.Median("ListByRole/users=10000/matches=100", "sec/op"); !ok || v != 2.5e-6 {
-		t.Errorf("median = %v, %v; want 2.5µs (ns tidied to seconds, the -2 dropped)", v, ok)
+	// Any GOMAXPROCS suffix is the same benchmark, as on another machine.
+	if v, ok := f.Median("ListByRole/users=10000/matches=100", "sec/op"); !ok || v != 2.5e-6 || f.Runs("ListByRole/users=10000/matches=100", "allocs/op") != 4 {
+		t.Errorf("median = %v, %v; want 2.5µs (ns tidied to seconds) of 4 runs", v, ok)
 	}
 	if v, ok := f.Median("Build/users=10000", "held-B/user"); !ok || v != 812.5 {
 		t.Errorf("custom metric = %v, %v; want 812.5", v, ok)
@@ -45,17 +47,10 @@ func TestRead(t *testing.T) {
 	if _, ok := f.Median("ListByRole/users=5/matches=100", "sec/op"); ok {
 		t.Error("a benchmark that did not run has a median")
 	}
-	if n := f.Runs("ListByRole/users=10000/matches=100", "allocs/op"); n != 4 {
-		t.Errorf("runs = %d, want 4", n)
+	if got := f.Measurements(); len(got) != 4 || got[0] != (Measurement{"Build/users=10000", "held-B/user"}) {
+		t.Errorf("measurements %v, want 4, sorted", got)
 	}
-	if got := len(f.Measurements()); got != 4 {
-		t.Errorf("%d measurements, want 4: %v", got, f.Measurements())
-	}
-}
-
-func TestReadRefusesSyntaxErrors(t *testing.T) {
-	path := write(t, t.TempDir(), "a.txt", "BenchmarkA 10 five ns/op\n")
-	if _, err := Read(path); err == nil {
+	if _, err := Read(write(t, t.TempDir(), "a.txt", "BenchmarkA 10 five ns/op\n")); err == nil {
 		t.Error("a malformed result line: no error")
 	}
 }
@@ -68,15 +63,12 @@ func TestReadDir(t *testing.T) {
 	write(t, dir, "machine.txt", header)
 	write(t, dir, "benchstat.txt", "not results\n")
 	files, err := ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var names []string
 	for _, f := range files {
 		names = append(names, f.Name)
 	}
-	if want := []string{"stage2-y", "stage10-x", "mystage", "floor"}; !slices.Equal(names, want) {
-		t.Errorf("files %q, want %q", names, want)
+	if want := []string{"stage2-y", "stage10-x", "mystage", "floor"}; err != nil || !slices.Equal(names, want) {
+		t.Errorf("files %q, %v; want %q", names, err, want)
 	}
 	if _, err := ReadDir(t.TempDir()); err == nil {
 		t.Error("a folder without results: no error")
@@ -90,8 +82,7 @@ func TestHeaderRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	results := []*benchfmt.Result{
-		{Name: benchfmt.Name("HTTPFixedRate/rate=100/matches=100"), Iters: 400,
-			Values: []benchfmt.Value{{Value: 1.5e6, Unit: "p50-ns"}, {Value: 0, Unit: "errors"}}},
+		{Name: benchfmt.Name("HTTPFixedRate/rate=100/matches=100"), Iters: 400, Values: []benchfmt.Value{{Value: 1.5e6, Unit: "p50-ns"}}},
 		{Name: benchfmt.Name("HTTPSaturated/conns=32/matches=100"), Iters: 9000, Values: []benchfmt.Value{{Value: 5127.5, Unit: "req/s"}}},
 	}
 	path := filepath.Join(dir, "floor.txt")
@@ -99,13 +90,8 @@ func TestHeaderRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	f, err := Read(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]string{"machine-cpu": "Test CPU", "machine-cores": "2", "commit": "8899ddb (with uncommitted changes)",
-		"command": "./scripts/compare.sh --rounds 6 (bench=^Benchmark(A|B)$)", "date": "2026-01-02T03:04:05Z"}
-	if !maps.Equal(f.Config, want) {
-		t.Errorf("config read back %v, want %v", f.Config, want)
+	if err != nil || f.Config["date"] != "2026-01-02T03:04:05Z" || f.Config["command"] != "./scripts/compare.sh --rounds 6 (bench=^Benchmark(A|B)$)" {
+		t.Fatalf("read back: %v, config %v", err, f.Config)
 	}
 	if v, _ := f.Median("HTTPFixedRate/rate=100/matches=100", "p50-sec"); v != 1.5e-3 {
 		t.Errorf("p50 read back %v, want 1.5ms", v)
@@ -115,15 +101,8 @@ func TestHeaderRoundTrip(t *testing.T) {
 	}
 }
 
-func TestNameKeys(t *testing.T) {
-	base, keys := NameKeys("HTTPFixedRate/rate=100/matches=1000")
-	if base != "HTTPFixedRate" || !maps.Equal(keys, map[string]string{"rate": "100", "matches": "1000"}) {
-		t.Errorf("NameKeys = %q, %v", base, keys)
-	}
-}
-
 func TestDuration(t *testing.T) {
-	for sec, want := range map[float64]string{178.9e-6: "178.9µs", 1.43612e-3: "1.436ms", 20.9e-9: "20.90ns", 1.2: "1.200s", 1e-3: "1.000ms"} {
+	for sec, want := range map[float64]string{178.9e-6: "178.9µs", 1.43612e-3: "1.436ms", 20.9e-9: "20.90ns", 1.2: "1.200s"} {
 		if got := Duration(sec); got != want {
 			t.Errorf("Duration(%v) = %q, want %q", sec, got, want)
 		}

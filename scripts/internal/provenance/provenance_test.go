@@ -1,7 +1,8 @@
 package provenance
 
 import (
-	"slices"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -22,40 +23,26 @@ func TestLine(t *testing.T) {
 	}
 }
 
-func TestLineRecordsItsCommit(t *testing.T) {
-	for _, commit := range []string{"8899ddb", "8899ddb " + Uncommitted} {
-		got := commits("text " + Line(map[string]string{"commit": commit}) + " text")
-		want := []recorded{{"8899ddb", commit != "8899ddb"}}
-		if !slices.Equal(got, want) {
-			t.Errorf("commits of the line for %q = %v, want %v", commit, got, want)
-		}
-	}
-}
-
-func TestBlocks(t *testing.T) {
-	doc := "# T\n<!-- BEGIN GENERATED: a -->\none\n<!-- END GENERATED: a -->\nprose\n" +
-		"<!-- BEGIN GENERATED: b -->\n<!-- END GENERATED: b -->\n"
-	got, err := Blocks(doc)
-	if want := []Block{{"a", "\none\n"}, {"b", "\n"}}; err != nil || !slices.Equal(got, want) {
-		t.Errorf("Blocks = %q, %v; want %q", got, err, want)
-	}
-}
-
-func TestReplace(t *testing.T) {
+func TestUpdateFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "README.md")
 	doc := "# T\n\n<!-- BEGIN GENERATED: a -->\nold\n<!-- END GENERATED: a -->\n\nProse.\n"
-	got, err := Replace(doc, "a", "new\n")
-	if want := strings.Replace(doc, "old\n", "new\n", 1); err != nil || got != want {
-		t.Errorf("Replace = %q, %v; want %q", got, err, want)
+	os.WriteFile(path, []byte(doc), 0o644)
+	// A missing block is an error, but does not keep the others back.
+	err := UpdateFile(path, Block{"a", "new\n"}, Block{"missing", "x\n"})
+	if got, _ := os.ReadFile(path); err == nil || string(got) != strings.Replace(doc, "old", "new", 1) {
+		t.Errorf("UpdateFile: error %v, file:\n%s", err, got)
 	}
 	for name, d := range map[string]string{
-		"missing":  "# Title\n",
 		"no end":   "<!-- BEGIN GENERATED: a -->\n",
 		"reversed": "<!-- END GENERATED: a -->\n<!-- BEGIN GENERATED: a -->\n",
 		"twice":    doc + doc,
-		"other":    "<!-- BEGIN GENERATED: b -->\n<!-- END GENERATED: b -->\n",
 	} {
-		if _, err := Replace(d, "a", "x\n"); err == nil {
+		os.WriteFile(path, []byte(d), 0o644)
+		if err := UpdateFile(path, Block{"a", "x\n"}); err == nil {
 			t.Errorf("%s: no error", name)
+		}
+		if got, _ := os.ReadFile(path); string(got) != d {
+			t.Errorf("%s: changed the file:\n%s", name, got)
 		}
 	}
 }

@@ -1,0 +1,243 @@
+package main
+
+import (
+	"encoding/xml"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// header is what compare.sh and load.sh write at the top of every file.
+const header = "machine-cpu: Test CPU\nmachine-cores: 2\ngo-version: go1.26.8\ndate: 2026-01-02T03:04:05Z\ncommit: 8899ddb\n"
+
+// line is the provenance line of the fixture's benchmarks.
+const line = "Measured on Test CPU (2 cores), go1.26.8, 2026-01-02T03:04Z, commit `8899ddb`, by `./scripts/compare.sh`."
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func block(name string) string {
+	return "<!-- BEGIN GENERATED: " + name + " -->\nold\n<!-- END GENERATED: " + name + " -->\n"
+}
+
+// repository lays out a workspace of two steps and the floor, with their
+// chapters and compare.sh's results: ListByRole takes stage0-linear 200µs,
+// stage1-index 50µs and the floor 100ns (the median of three runs), only
+// the steps have writes, and only stage1-index a saved profile.
+func repository(t *testing.T) string {
+	root := t.TempDir()
+	write(t, filepath.Join(root, "go.work"), "go 1.26.0\n\nuse (\n\t./stage0-linear\n\t./stage1-index\n\t./floor\n)\n")
+	for _, s := range []string{"stage0-linear", "stage1-index", "floor"} {
+		write(t, filepath.Join(root, s, "go.mod"), "module example.com/"+s+"\n\ngo 1.26.0\n")
+		write(t, filepath.Join(root, s, "stage_test.go"), "package main\n")
+	}
+	write(t, filepath.Join(root, "stage0-linear", "store.go"), "package main\n\nfunc a() {}\n")
+	write(t, filepath.Join(root, "stage1-index", "store.go"), "package main\n\nfunc b() {}\nfunc c() {}\n")
+	write(t, filepath.Join(root, "stage1-index", "index.go"), "package main\n")
+	write(t, filepath.Join(root, "floor", "main.go"), "// Command floor is the limit of the path: more.\npackage main\n")
+	write(t, filepath.Join(root, "README.md"), "# Title\n\n"+block("stages")+"\nProse.\n\n"+block("charts")+block("load"))
+	write(t, filepath.Join(root, "stage0-linear", "README.md"), "# Stage 0: the scan\n\n"+block("benchstat")+block("profile"))
+	write(t, filepath.Join(root, "stage1-index", "README.md"), "# Stage 1: an index\n\n"+block("benchstat")+"\nProse.\n"+block("profile"))
+	write(t, filepath.Join(root, "results", "profile", "stage1-index", "cpu.pprof"), "")
+	for stage, ns := range map[string]float64{"stage0-linear": 200_000, "stage1-index": 50_000, "floor": 100} {
+		var b strings.Builder
+		b.WriteString(header + "command: ./scripts/compare.sh\n")
+		for _, factor := range []float64{1.2, 1, 0.9} {
+			for _, users := range []int{1000, 10000, 100000} {
+				fmt.Fprintf(&b, "BenchmarkListByRole/users=%d/matches=100-2 1 %.0f ns/op 215 allocs/op\n", users, ns*factor*float64(users)/10000)
+			}
+			fmt.Fprintf(&b, "BenchmarkListByRole/users=10000/matches=1000-2 1 %.0f ns/op 2000 allocs/op\n", 3*ns*factor)
+			fmt.Fprintf(&b, "BenchmarkServeHTTP/users=10000/matches=100-2 1 %.0f ns/op\n", 2*ns*factor)
+			if stage != "floor" {
+				fmt.Fprintf(&b, "BenchmarkWrite/users=10000/roles=3-2 1 3000 ns/op\nBenchmarkBuild/users=10000-2 1 1 ns/op 1500 held-B/user\n")
+			}
+		}
+		write(t, filepath.Join(root, "results", "compare", "latest", stage+".txt"), b.String())
+	}
+	write(t, filepath.Join(root, "results", "compare", "latest", "machine.txt"), header)
+	return root
+}
+
+// withLoad adds load.sh's results for two stages, and its table.
+func withLoad(t *testing.T, root string) {
+	dir := filepath.Join(root, "results", "load", "latest")
+	for stage, p50 := range map[string]int{"stage0-linear": 1_500_000, "floor": 800_000} {
+		write(t, filepath.Join(dir, stage+".txt"), header+"command: ./scripts/load.sh\n"+
+			fmt.Sprintf("BenchmarkHTTPFixedRate/rate=100/matches=100 400 %d p50-ns %d p95-ns %d p99-ns\n", p50, 2*p50, 4*p50)+
+			fmt.Sprintf("BenchmarkHTTPFixedRate/rate=100/matches=1000 400 %d p50-ns %d p95-ns %d p99-ns\n", 3*p50, 4*p50, 5*p50))
+	}
+	write(t, filepath.Join(dir, "table.md"), "| stage | p50 |\n|---|---:|\n| floor | 800µs |\n")
+}
+
+// fakeGo stands for the go command: it records its calls, and answers as
+// benchstat does (configuration lines, then the tables) and as
+// cmd/profiles does.
+func fakeGo(t *testing.T) *[][]string {
+	var calls [][]string
+	saved := goCommand
+	t.Cleanup(func() { goCommand = saved })
+	goCommand = func(args ...string) (string, error) {
+		calls = append(calls, args)
+		if args[0] == "run" {
+			return "| cpu table |\n\nMeasured at commit `8899ddb`.\n", nil
+		}
+		return "goos: linux\n       │ old │ new │   \nrow   1    2  \n\n", nil
+	}
+	return &calls
+}
+
+// generated is the content of block name in the markdown file at path.
+func generated(t *testing.T, path, name string) string {
+	_, after, _ := strings.Cut(read(t, path), "<!-- BEGIN GENERATED: "+name+" -->\n")
+	content, _, _ := strings.Cut(after, "<!-- END GENERATED: "+name+" -->")
+	return content
+}
+
+func mustContain(t *testing.T, what, text string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(text, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, text)
+		}
+	}
+}
+
+// svgText is the text a chart shows, failing unless it is well-formed XML.
+func svgText(t *testing.T, file string) string {
+	var text strings.Builder
+	d := xml.NewDecoder(strings.NewReader(read(t, file)))
+	for tok, err := d.Token(); err == nil || err.Error() != "EOF"; tok, err = d.Token() {
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if c, ok := tok.(xml.CharData); ok {
+			text.Write(append(c, '\n'))
+		}
+	}
+	return text.String()
+}
+
+func TestGenerate(t *testing.T) {
+	root := repository(t)
+	withLoad(t, root)
+	calls := fakeGo(t)
+	if err := generate(root); err != nil {
+		t.Fatal(err)
+	}
+	readme := filepath.Join(root, "README.md")
+	if !strings.HasPrefix(read(t, readme), "# Title\n\n") || !strings.Contains(read(t, readme), "-->\n\nProse.\n\n") {
+		t.Errorf("the text outside the blocks changed:\n%s", read(t, readme))
+	}
+	// A speed-up for the step against the step before it, none for the floor;
+	// the diff counts the non-test Go lines that differ: 1 removed, 2 added, 1 new.
+	mustContain(t, "the stages table", generated(t, readme, "stages"),
+		"| [stage0-linear](stage0-linear/README.md) | the scan | — | 200.0µs | — | — | 215 | 400.0µs | 3.000µs | 1.465KiB |\n",
+		"| [stage1-index](stage1-index/README.md) | an index | 2 files, 4 lines | 50.00µs | 4.0x | 4.0x | 215 | 100.0µs |",
+		"| floor | the limit of the path | — | 100.0ns | — | — | 215 | 200.0ns | — | — |\n",
+		"Median of 3 runs", "\n"+line+"\n")
+	mustContain(t, "the charts block", generated(t, readme, "charts"),
+		"(docs/charts/time-per-stage.svg)", "(docs/charts/writes-and-memory.svg)", "(docs/charts/http-percentiles.svg)",
+		"Benchmarks: "+line, "HTTP: Measured on Test CPU (2 cores), go1.26.8, 2026-01-02T03:04Z, commit `8899ddb`, by `./scripts/load.sh`.")
+	mustContain(t, "the load block", generated(t, readme, "load"), "| floor | 800µs |\n\nMeasured on", "`./scripts/load.sh`")
+	for chart, wants := range map[string][]string{
+		"time-per-stage":    {"200.0µs", "50.00µs", "100.0ns", "1,000 matches"},
+		"allocs-per-stage":  {"215", "2000"},
+		"time-vs-users":     {"1000 users", "100000 users", "2.000ms"},
+		"writes-and-memory": {"3.000µs", "1.465KiB"},
+		"http-percentiles":  {"1.500ms", "800.0µs", "p99", "1000 matches at 100 requests/s"},
+	} {
+		mustContain(t, chart, svgText(t, filepath.Join(root, "docs", "charts", chart+".svg")), append(wants, "commit `8899ddb`")...)
+	}
+	// Each step against the one before; its profile's table where one was saved.
+	chapter := filepath.Join(root, "stage1-index", "README.md")
+	mustContain(t, "stage 1's benchstat block", generated(t, chapter, "benchstat"),
+		"stage1-index against stage0-linear:\n\n```\n       │ old │ new │\nrow   1    2\n```\n",
+		"`go tool benchstat -ignore pkg -filter '.unit:(sec/op OR allocs/op)' stage0-linear=", "\n"+line+"\n")
+	mustContain(t, "stage 1's profile block", generated(t, chapter, "profile"), "| cpu table |")
+	mustContain(t, "stage 0's chapter", read(t, filepath.Join(root, "stage0-linear", "README.md")),
+		"stage0-linear on its own:", block("profile"))
+	if want := []string{"run", "./scripts/cmd/profiles", "top", "-markdown", "-tables", "cpu"}; !slices.ContainsFunc(*calls, func(c []string) bool {
+		return slices.Equal(c[:len(want)], want) && strings.HasSuffix(c[len(c)-1], "stage1-index")
+	}) {
+		t.Errorf("no call for stage 1's profile table: %q", *calls)
+	}
+}
+
+func TestGenerateWithoutLoadTests(t *testing.T) {
+	root := repository(t)
+	fakeGo(t)
+	if err := generate(root); err != nil {
+		t.Fatal(err)
+	}
+	readme := filepath.Join(root, "README.md")
+	if charts := generated(t, readme, "charts"); strings.Contains(charts, "http") || !strings.HasSuffix(charts, "\n\n"+line+"\n") {
+		t.Errorf("charts block without load tests:\n%s", charts)
+	}
+	if load := generated(t, readme, "load"); load != "old\n" {
+		t.Errorf("load block without load tests:\n%s", load)
+	}
+	if _, err := os.Stat(filepath.Join(root, "docs", "charts", "http-percentiles.svg")); err == nil {
+		t.Error("an HTTP chart without load tests")
+	}
+}
+
+func TestHandBlock(t *testing.T) {
+	root := repository(t)
+	calls := fakeGo(t)
+	doc := filepath.Join(root, "notes.md")
+	write(t, doc, "# Notes\n\n"+block("decomposition")+"\nProse.\n")
+	idle, busy := filepath.Join(root, "idle.txt"), filepath.Join(root, "busy.txt")
+	write(t, idle, header+"command: ./a.sh\nBenchmarkA 1 1 ns/op\n")
+	write(t, busy, header+"command: ./b.sh\nBenchmarkA 1 2 ns/op\n")
+	args := []string{"-filter", ".name:A", "-col", ".file", "idle=" + idle, busy}
+	if err := handBlock(append([]string{"-file", doc, "-name", "decomposition", "--"}, args...)); err != nil {
+		t.Fatal(err)
+	}
+	if len(*calls) != 1 || !slices.Equal((*calls)[0], append([]string{"tool", "benchstat"}, args...)) {
+		t.Errorf("go got %q, want benchstat with the arguments after --", *calls)
+	}
+	// Measured apart, each file says where it was measured.
+	got := read(t, doc)
+	mustContain(t, "the block", got, "# Notes\n\n<!-- BEGIN GENERATED: decomposition -->\n```\n", "`go tool benchstat -filter .name:A -col .file idle=",
+		"\nidle: Measured on Test CPU (2 cores), go1.26.8, 2026-01-02T03:04Z, commit `8899ddb`, by `./a.sh`.\n\nbusy: Measured on ",
+		"`./b.sh`.\n<!-- END GENERATED: decomposition -->\n\nProse.\n")
+	for name, args := range map[string][]string{
+		"no benchstat arguments": {"-file", doc, "-name", "n"},
+		"a file but no name":     {"-file", doc, "--", idle},
+		"no result file":         {"--", "-filter", ".name:X"},
+		"no markers":             {"-file", doc, "-name", "other", "--", idle},
+	} {
+		if err := handBlock(args); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+func TestDiffSize(t *testing.T) {
+	root := repository(t)
+	if got := diffSize(root, "stage0-linear", "stage1-index"); got != "2 files, 4 lines" {
+		t.Errorf("diffSize = %q; want the changed store.go and the new index.go, not the tests or README", got)
+	}
+	if got := diffSize(root, "stage0-linear", "stage9-gone"); got != "?" {
+		t.Errorf("diffSize against a missing folder = %q, want ?", got)
+	}
+}

@@ -1,0 +1,230 @@
+// Package provenance ties every generated figure to the code it measured.
+// A generated block of a markdown file, and the footer of a chart, carry
+// a provenance line that names the machine, the date, the commit and the
+// command:
+//
+//	Measured on AMD EPYC (2 cores), go1.26.8, 2026-11-30T14:36Z, commit `8899ddb`, by `./scripts/compare.sh --thorough`.
+//
+// Check lists the figures whose measured code (the stage folders, common
+// and the benchmark harness) changed after the commit they record.
+// Anything that writes a block by hand follows the same convention: the
+// text "commit `<short sha>`" somewhere in the block.
+package provenance
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"example.com/userperf/scripts/internal/stages"
+)
+
+// Uncommitted follows the commit of a measurement made while the measured
+// code differed from that commit; such figures belong to no commit.
+const Uncommitted = "(with uncommitted changes)"
+
+// Line is the provenance line of figures measured with config, the
+// configuration lines of their result file (scripts/lib.sh's machine_info).
+func Line(config map[string]string) string {
+	get := func(keys ...string) string {
+		for _, k := range keys {
+			if v := config[k]; v != "" {
+				return v
+			}
+		}
+		return "unknown"
+	}
+	machine := get("machine-cpu", "cpu")
+	if cores := config["machine-cores"]; cores != "" {
+		machine += " (" + cores + " cores)"
+	}
+	date := get("date")
+	if t, err := time.Parse(time.RFC3339, date); err == nil {
+		date = t.UTC().Format("2006-01-02T15:04Z")
+	}
+	commit := "commit unknown"
+	if m := commitValue.FindStringSubmatch(config["commit"]); m != nil {
+		commit = "commit `" + m[1] + "`" + m[2]
+	}
+	return fmt.Sprintf("Measured on %s, %s, %s, %s, by `%s`.", machine, get("go-version"), date, commit, get("command"))
+}
+
+// commitValue is the commit line of a header: "8899ddb" or "8899ddb (with
+// uncommitted changes)"; recordedCommit is the commit a figure records.
+var (
+	commitValue    = regexp.MustCompile(`^([0-9a-f]{4,40})( ` + regexp.QuoteMeta(Uncommitted) + `)?$`)
+	recordedCommit = regexp.MustCompile("commit `([0-9a-f]{4,40})`( " + regexp.QuoteMeta(Uncommitted) + ")?")
+)
+
+// Block is the generated text between <!-- BEGIN GENERATED: name --> and
+// <!-- END GENERATED: name --> in a markdown file; the prose around it is
+// not touched.
+type Block struct{ Name, Content string }
+
+// blocks finds a file's blocks: name, content, and the end marker's name.
+var blocks = regexp.MustCompile(`(?s)<!-- BEGIN GENERATED: (\S+) -->\n?(.*?)<!-- END GENERATED: (\S+) -->`)
+
+// UpdateFile replaces blocks in the markdown file at path. A block without
+// one pair of markers is an error, after the others have been replaced.
+func UpdateFile(path string, update ...Block) error {
+	old, err := os.ReadFile(path)
+	doc := string(old)
+	for _, b := range update {
+		begin, end := "<!-- BEGIN GENERATED: "+b.Name+" -->", "<!-- END GENERATED: "+b.Name+" -->"
+		i, j := strings.Index(doc, begin), strings.Index(doc, end)
+		if i < 0 || j < i || strings.Count(doc, begin) != 1 || strings.Count(doc, end) != 1 {
+			err = errors.Join(err, fmt.Errorf("%s: want one %s followed by one %s", path, begin, end))
+			continue
+		}
+		doc = doc[:i+len(begin)] + "\n" + b.Content + doc[j:]
+	}
+	if doc == string(old) {
+		return err
+	}
+	return errors.Join(err, os.WriteFile(path, []byte(doc), 0o644))
+}
+
+// harness is the code that measures besides the stages: common, the
+// measuring scripts and their Go code, and peers' benchmark; the report,
+// the tests, prose and pictures do not change a measurement.
+var harness = []string{
+	":(glob)common/**", ":(glob)scripts/*.sh", ":(glob)scripts/cmd/load/**", ":(glob)scripts/internal/**", ":(glob)peers/**",
+	":(exclude)scripts/report.sh", ":(exclude)scripts/test.sh", ":(exclude)scripts/new-stage.sh", ":(exclude)scripts/check.sh",
+	":(exclude,glob)**/*.md", ":(exclude,glob)**/*.svg", ":(exclude,glob)scripts/**/*_test.go",
+}
+
+// measured are the git pathspecs of the code that the figures measure:
+// the Go files, go.mod and go.sum of every stage folder, and the harness.
+func measured(root string) ([]string, error) {
+	list, err := stages.Shown(root)
+	var specs []string
+	for _, s := range list {
+		specs = append(specs, ":(glob)"+s.Dir+"/**/*.go", ":(glob)"+s.Dir+"/go.mod", ":(glob)"+s.Dir+"/go.sum")
+	}
+	return append(specs, harness...), err
+}
+
+// Commit is what a measurement made now records: the short hash of HEAD,
+// followed by Uncommitted if the measured code differs from it.
+func Commit(root string) (string, error) {
+	specs, err := measured(root)
+	head, err2 := git(root, "rev-parse", "--short", "HEAD")
+	changed, err3 := uncommitted(root, specs)
+	if err = errors.Join(err, err2, err3); err != nil || len(changed) == 0 {
+		return head, err
+	}
+	return head + " " + Uncommitted, nil
+}
+
+// uncommitted lists the measured files (specs) that differ from HEAD.
+func uncommitted(root string, specs []string) ([]string, error) {
+	// No optional locks: others may be running git in this tree.
+	args := []string{"--no-optional-locks", "status", "--porcelain", "--no-renames", "--untracked-files=all", "--"}
+	out, err := git(root, append(args, specs...)...)
+	var files []string
+	for _, line := range lines(out) {
+		files = append(files, line[min(3, len(line)):]) // after the two status letters
+	}
+	return files, err
+}
+
+// Check prints the generated blocks under root and the charts in
+// docs/charts that may not describe the code at HEAD, then the measured
+// files that differ from HEAD, and reports whether there were none.
+func Check(w io.Writer, root string) (bool, error) {
+	specs, err := measured(root)
+	docs, err2 := git(root, "ls-files", "--cached", "--others", "--exclude-standard", "--", "*.md", "docs/charts/*.svg")
+	changed, err3 := uncommitted(root, specs)
+	if err = errors.Join(err, err2, err3); err != nil {
+		return false, err
+	}
+	why := func(text string) string {
+		recorded := recordedCommit.FindAllStringSubmatch(text, -1)
+		if len(recorded) == 0 {
+			return "records no commit"
+		}
+		for _, m := range recorded {
+			if m[2] != "" {
+				return fmt.Sprintf("measured at %s%s: no commit holds that code", m[1], m[2])
+			}
+			if why := changedSince(root, m[1], specs); why != "" {
+				return why
+			}
+		}
+		return ""
+	}
+	figures, stale := 0, 0
+	judge := func(where, why string) {
+		if figures++; why != "" {
+			stale++
+			fmt.Fprintf(w, "stale: %s: %s\n", where, why)
+		}
+	}
+	for _, doc := range slices.Compact(lines(docs)) { // an unmerged file is listed once per side
+		data, err := os.ReadFile(filepath.Join(root, doc))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // deleted and not yet committed
+		} else if err != nil {
+			return false, err
+		}
+		if strings.HasSuffix(doc, ".svg") {
+			judge(doc, why(string(data)))
+			continue
+		}
+		found := blocks.FindAllStringSubmatch(string(data), -1)
+		for _, b := range found {
+			if judge(doc+", block "+b[1], why(b[2])); b[1] != b[3] {
+				judge(doc+", block "+b[1], "ends at the end marker of "+b[3])
+			}
+		}
+		if strings.Count(string(data), "<!-- BEGIN GENERATED: ") != len(found) {
+			judge(doc, "a BEGIN GENERATED marker has no END GENERATED marker")
+		}
+	}
+	for _, file := range changed {
+		fmt.Fprintf(w, "uncommitted: %s\n", file)
+	}
+	fmt.Fprintf(w, "report: %d of %d generated blocks and charts are stale, %d measured files differ from HEAD", stale, figures, len(changed))
+	if stale+len(changed) > 0 {
+		fmt.Fprint(w, "; commit the code, then measure again (./scripts/compare.sh --thorough, ./scripts/load.sh, ./scripts/report.sh --profiles)")
+	}
+	fmt.Fprintln(w)
+	return stale+len(changed) == 0, nil
+}
+
+// changedSince says which measured files changed after commit, or "".
+func changedSince(root, commit string, specs []string) string {
+	out, err := git(root, append([]string{"diff", "--name-only", commit, "HEAD", "--"}, specs...)...)
+	files := lines(out)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("records commit %s, which git cannot compare with HEAD", commit)
+	case len(files) == 0:
+		return ""
+	case len(files) > 4:
+		files = append(files[:4:4], fmt.Sprintf("and %d more", len(files)-4))
+	}
+	return fmt.Sprintf("measured at %s; changed since: %s", commit, strings.Join(files, ", "))
+}
+
+// git runs git in root and returns its output without the final newline.
+func git(root string, args ...string) (string, error) {
+	out, err := exec.Command("git", append([]string{"-C", root}, args...)...).Output()
+	if e, ok := err.(*exec.ExitError); ok {
+		err = fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(string(e.Stderr)))
+	}
+	return strings.TrimRight(string(out), "\n"), err
+}
+
+// lines splits text into its lines; empty text has none.
+func lines(text string) []string {
+	return strings.FieldsFunc(text, func(r rune) bool { return r == '\n' })
+}
