@@ -41,7 +41,7 @@ if [ ${#picked[@]} -ne "$($diff && echo 2 || echo 1)" ]; then
 fi
 mapfile -t dirs < <(stage_dirs "${picked[@]}") # checks every name before anything is built
 [ ${#dirs[@]} -eq ${#picked[@]} ] || exit 2
-start=$(date +%s) now=$(ask_stages commit) || now=unknown
+start=$(date +%s)
 progress() { echo "== $*   ($(elapsed "$start"))" >&2; } # on stderr: --markdown leaves only tables on stdout
 
 # profile runs the benchmark of stage $1, in folder $2, with both profilers. Each
@@ -62,17 +62,18 @@ profile() {
   grep '^Benchmark' "$dir/bench.txt" | sed 's/^/   /' >&2
 }
 
-# up_to_date: stage $1's saved profiles are of this benchmark and of the
-# measured code as it is now (the commit that a measurement now records).
+# up_to_date: stage $1's saved profiles are of this benchmark, and the
+# measured code has not changed since the commit they recorded.
 up_to_date() {
   local dir=results/profile/$1
-  [ -f "$dir/cpu.pprof" ] && [ -f "$dir/mem.pprof" ] && grep -qxF "commit: $now" "$dir/bench.txt" && grep -qxF "profile-bench: $bench" "$dir/bench.txt"
+  [ -f "$dir/cpu.pprof" ] && [ -f "$dir/mem.pprof" ] && grep -qxF "profile-bench: $bench" "$dir/bench.txt" &&
+    ask_stages fresh "$(sed -n 's/^commit: //p' "$dir/bench.txt")" 2> /dev/null
 }
 
 a=results/profile/${picked[0]} b=results/profile/${picked[-1]}
 for i in "${!picked[@]}"; do
   if $diff && ! $fresh && up_to_date "${picked[$i]}"; then
-    progress "${picked[$i]}: reusing results/profile/${picked[$i]} (it measured commit $now; --fresh profiles again)"
+    progress "${picked[$i]}: reusing results/profile/${picked[$i]} (the code it measured has not changed; --fresh profiles again)"
   else
     profile "${picked[$i]}" "${dirs[$i]}"
   fi

@@ -8,6 +8,8 @@
 //	                          "-" for none (see stages.Against)
 //	stages commit             the commit a measurement made now records: the short hash of
 //	                          HEAD, with "(with uncommitted changes)" if the measured code differs
+//	stages fresh COMMIT       fails, saying why, unless a measurement that recorded COMMIT still
+//	                          measures the code as it is (provenance.Fresh)
 //
 // It runs in the repository's root folder. An unknown name is an error that
 // lists the stages there are, and nothing is printed.
@@ -15,6 +17,7 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"os"
 
@@ -56,6 +59,12 @@ func answer(root string, args []string) ([]string, error) {
 	case command == "commit":
 		commit, err := provenance.Commit(root)
 		return []string{commit}, err
+	case command == "fresh" && len(names) == 1:
+		stale, err := provenance.Fresh(root, names[0])
+		if err == nil && stale != "" {
+			err = errors.New(stale)
+		}
+		return nil, err
 	}
-	return nil, fmt.Errorf("%q: want list, dir NAME..., server NAME..., against DIR [FROM] or commit", args)
+	return nil, fmt.Errorf("%q: want list, dir NAME..., server NAME..., against DIR [FROM], commit or fresh COMMIT", args)
 }

@@ -200,6 +200,18 @@ func Check(w io.Writer, root string) (bool, error) {
 	return stale+len(changed) == 0, nil
 }
 
+// Fresh says why a measurement that recorded commit no longer measures
+// the code as it is, or "" if it still does: the one freshness check of
+// the figures (Check) and of anything saved to be reused (profile.sh).
+func Fresh(root, commit string) (string, error) {
+	specs, err := measured(root)
+	changed, err2 := uncommitted(root, specs)
+	if err = errors.Join(err, err2); err != nil || len(changed) > 0 || strings.HasSuffix(commit, Uncommitted) {
+		return "measured or current code is uncommitted", err
+	}
+	return changedSince(root, commit, specs), nil
+}
+
 // changedSince says which measured files changed after commit, or "".
 func changedSince(root, commit string, specs []string) string {
 	out, err := git(root, append([]string{"diff", "--name-only", commit, "HEAD", "--"}, specs...)...)
