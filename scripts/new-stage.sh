@@ -11,8 +11,9 @@
 # of a module of go.work or of the project's stages (stageN-...): the scripts know a stage by its folder.
 #
 # It copies the origin's files into NAME/ (those git tracks, or all, for a stage made here), except
-# README.md, which becomes a page for your notes, and a side quest's tests of its own starting point
-# (start_test.go, start_*_test.go); a copy without a stage_test.go gets stage0-linear's. It renames the
+# README.md, which becomes a page for your notes, and the origin's own tests that the exercise's reference
+# does not have (they test what the exercise changes, such as a side quest's bug); a copy without a
+# stage_test.go gets stage0-linear's. It renames the
 # module, the name main.go gives api.Main and import paths into the origin, records the origin in a
 # "// origin:" line of go.mod (check.sh compares with it), and runs go vet, which must pass.
 #
@@ -106,7 +107,6 @@ else # a stage made here, which git does not track: all but build and test lefto
   cp -Rp "$from/." "$name/"
   rm -f "$name/${from##*/}" "$name"/*.test "$name"/*.pprof "$name"/*.prof
 fi
-rm -f "$name/start_test.go" "$name"/start_*_test.go
 [ -f "$name/stage_test.go" ] || cp stage0-linear/stage_test.go "$name/stage_test.go"
 printf '# Made by scripts/new-stage.sh: git ignores this whole folder, this file included.\n*\n' > "$name/.gitignore"
 
@@ -132,10 +132,20 @@ EOF
 
 sync_workspace
 export GOWORK=$ROOT/local.work
+read -r base reference <<< "$(ask_stages against "$name")"
+# The copy keeps the origin's own tests that still hold once the exercise
+# is solved: those its reference has too. The rest test what the exercise
+# changes (stage 4's chunks in a copy meant to encode once, a side quest's
+# bug), and would fail a right answer.
+if [ "$reference" != - ]; then
+  refdir=$(stage_dirs "$reference")
+  for t in "$name"/*_test.go; do
+    [ "${t##*/}" = stage_test.go ] || [ -f "$refdir/${t##*/}" ] || { rm "$t"; echo "   left out ${t##*/}: $reference has no such test"; }
+  done
+fi
 echo "== go vet ./$name"
 go vet "./$name"
 made=true
-read -r base reference <<< "$(ask_stages against "$name")"
 printf '\nmade %s/, a copy of %s, listed in local.work and kept out of git (git status shows nothing).\n\n' "$name" "$from"
 echo "Next, in the repository's folder:"
 printf '  %-50s %s\n' \
