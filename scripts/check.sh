@@ -17,6 +17,8 @@
 #   6. the stage's own tests, if it has any
 #   7. the speed: ./scripts/compare.sh --rounds 6 --benchtime 100ms --bench '^BenchmarkListByRole$'
 #      ORIGIN STAGE REFERENCE
+# A test still running after 60 s (USERPERF_CHECK_TIMEOUT) fails its step, with the goroutines that wait
+# for a lock and the lines of the stage that asked for it: a deadlock is reported in about a minute.
 # It ends with one line: "check: STAGE passed: ..." with the speed-ups, or "check: STAGE FAILED: <check>"
 # under the end of the failing output, the failing test and its first message (the request that went
 # wrong). Every step's whole output is in results/check/STAGE/.
@@ -60,6 +62,8 @@ if $compare; then
   fi
 fi
 
+# Each step's tests take seconds; a test still running after this is stuck.
+timeout=${USERPERF_CHECK_TIMEOUT:-60s}
 logs=results/check/$name
 rm -rf "$logs"
 mkdir -p "$logs"
@@ -81,6 +85,21 @@ summarize() {
     m { m = 2 }' "$1"
   grep -m 1 -A 13 '^WARNING: DATA RACE' "$1" | sed 's/^/   /' || true
   grep -m 1 -E '^(panic: |fatal error: )' "$1" | sed 's/^/   /' || true
+  grep -q '^panic: test timed out' "$1" && lock_waits "$1"
+  return 0
+}
+
+# lock_waits names, after a test timed out, the goroutines of the stage that
+# wait for a lock, by the lock and the line of the stage's code that asked
+# for it: a deadlock, when nothing else is running.
+lock_waits() {
+  printf '   a test ran over %s: usually a deadlock. Goroutines waiting for a lock, where the stage asked for it:\n' "$timeout"
+  awk -v dir="/$dir/" '
+    /^goroutine [0-9]+ \[/ { split($0, h, /[[,\]]/); lock = h[2] ~ /Mutex|sync\.Cond|WaitGroup|semacquire/; fn = ""; next }
+    lock && /^[^\t]/ { fn = $0; sub(/\([^(]*$/, "", fn); sub(/.*\//, "", fn); next }
+    lock && index($0, dir) { loc = $1; sub(/.*\//, "", loc); print "waiting for " h[2] " in " fn " (" loc ")"; lock = 0 }
+  ' "$1" | sort | uniq -c | sort -rn | head -n 8 | sed -E 's/^ *1 /     1 goroutine /; t; s/^ *([0-9]+) /     \1 goroutines /'
+  printf '   (on a slow machine that is not deadlocked: USERPERF_CHECK_TIMEOUT=5m ./scripts/check.sh %s)\n' "$stage"
 }
 
 # run_tests WHAT LOG FLAGS... runs the race-enabled test binary in the
@@ -89,7 +108,7 @@ summarize() {
 run_tests() {
   local what=$1 log=$logs/$2.log lines
   shift 2
-  if (cd "$dir" && "$tmp/stage.test" -test.count 1 -test.failfast -test.timeout 5m "$@") > "$log" 2>&1 &&
+  if (cd "$dir" && "$tmp/stage.test" -test.count 1 -test.failfast -test.timeout "$timeout" "$@") > "$log" 2>&1 &&
     ! grep -q '^WARNING: DATA RACE' "$log"; then
     echo "   ok ($(elapsed "$start") so far)"
     return
