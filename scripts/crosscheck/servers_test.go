@@ -106,7 +106,7 @@ func startAll(t *testing.T, binaries map[string]string) []*stageserver.Server {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(s.Stop)
+		t.Cleanup(func() { s.Stop() })
 		if _, err := s.WaitReady(context.Background(), "/users?role=admin"); err != nil {
 			t.Fatal(err)
 		}

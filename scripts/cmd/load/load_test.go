@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -21,134 +20,101 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"example.com/userperf/scripts/internal/results"
 	"example.com/userperf/scripts/internal/stageserver"
 )
 
 // The tests attack only servers on 127.0.0.1, for a few hundred
 // milliseconds each, and check what the results say, never how fast.
 
-// TestMain lets the test binary stand in for a stage's server: started
-// with LOAD_TEST_SERVER set, it serves fake user lists instead of running
-// the tests, so that process handling is tested without building a stage.
+// TestMain lets the test binary stand in for a stage's server: started with
+// LOAD_TEST_SERVER set, it serves fake user lists on its -addr instead of
+// running the tests. Modes: "serve"; "ignore-term", which must be killed;
+// "fail", which exits at once, as a server whose port is taken does.
 func TestMain(m *testing.M) {
-	if mode := os.Getenv("LOAD_TEST_SERVER"); mode != "" {
-		fakeServer(mode)
-		return
+	mode := os.Getenv("LOAD_TEST_SERVER")
+	if mode == "" {
+		os.Exit(m.Run())
 	}
-	os.Exit(m.Run())
-}
-
-// fakeServer answers GET /users?role=admin with a JSON array of 100
-// objects and role=editor with 1,000, on the -addr it is given. Modes:
-// "serve"; "ignore-term", which ignores SIGTERM so that it must be killed;
-// "fail", which exits at once as a server whose port is taken does.
-func fakeServer(mode string) {
-	fs := flag.NewFlagSet("fake", flag.ExitOnError)
-	addr := fs.String("addr", "", "listen address")
-	fs.Parse(os.Args[1:])
+	addr := flag.String("addr", "", "listen address")
+	flag.Parse()
 	if dir := os.Getenv("LOAD_TEST_PIDS"); dir != "" {
 		os.WriteFile(filepath.Join(dir, strconv.Itoa(os.Getpid())), nil, 0o644)
 	}
 	switch mode {
 	case "fail":
-		fmt.Fprintln(os.Stderr, "fake: cannot listen: simulated failure")
 		os.Exit(3)
 	case "ignore-term":
 		signal.Ignore(syscall.SIGTERM)
 	}
-	bodies := map[string][]byte{"admin": fakeList(100), "editor": fakeList(1000)}
-	err := http.ListenAndServe(*addr, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, ok := bodies[r.URL.Query().Get("role")]
-		if r.URL.Path != "/users" || !ok {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Content-Length", strconv.Itoa(len(body))) // as the API does
-		w.Write(body)
+	lists := map[string][]byte{"admin": fakeList(100), "editor": fakeList(1000)}
+	http.ListenAndServe(*addr, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", strconv.Itoa(len(lists[r.URL.Query().Get("role")]))) // as the API does
+		w.Write(lists[r.URL.Query().Get("role")])
 	}))
-	fmt.Fprintln(os.Stderr, err)
-	os.Exit(1)
 }
 
 func fakeList(n int) []byte {
-	items := make([]string, n)
-	for i := range items {
-		items[i] = fmt.Sprintf(`{"id":"u%07d"}`, i)
-	}
-	return []byte("[" + strings.Join(items, ",") + "]")
+	return []byte("[" + strings.Repeat(`{"id":"u0000001"},`, n-1) + `{"id":"u0000001"}]`)
 }
 
-// startFake starts the test binary as a fake server in mode and registers
-// its stop with t.Cleanup.
 func startFake(t *testing.T, mode string) *stageserver.Server {
-	t.Helper()
 	t.Setenv("LOAD_TEST_SERVER", mode)
 	s, err := stageserver.Start("fake-"+mode, os.Args[0], filepath.Join(t.TempDir(), "server.log"), "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(s.Stop)
+	t.Cleanup(func() { s.Stop() })
 	return s
 }
 
-func TestFixedRateAndSaturatedMeasureHealthyServer(t *testing.T) {
-	body := fakeList(100)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body) }))
-	defer srv.Close()
+var quick = config{rate: 100, conns: 2}
 
-	fixed := newTally(len(body))
-	fixedRate(context.Background(), srv.URL, 100, 300*time.Millisecond, fixed)
-	closed := newTally(len(body))
-	saturated(context.Background(), srv.URL, 2, 200*time.Millisecond, closed)
-
-	for _, tc := range []struct {
-		name string
-		s    summary
-	}{{"fixed rate", fixed.summary()}, {"saturated", closed.summary()}} {
-		s := tc.s
-		if s.requests < 5 || s.errors != 0 {
-			t.Errorf("%s: %d requests, %d errors (%s); want at least 5 and none", tc.name, s.requests, s.errors, s.firstError)
-		}
-		if !(0 < s.p50 && s.p50 <= s.p95 && s.p95 <= s.p99 && s.p99 <= s.max) {
-			t.Errorf("%s: percentiles out of order: p50 %v p95 %v p99 %v max %v", tc.name, s.p50, s.p95, s.p99, s.max)
-		}
-		if s.perSecond <= 0 {
-			t.Errorf("%s: %v successful requests per second", tc.name, s.perSecond)
-		}
-	}
-	// 100 req/s for 300 ms is about 30 requests, whatever the server's speed:
-	// the open loop sets the rate, not the answers.
-	if n := fixed.summary().requests; n < 20 || n > 40 {
-		t.Errorf("fixed rate of 100/s for 300ms sent %d requests, want about 30", n)
-	}
-}
-
-func TestTallyCountsWrongAnswersAsErrors(t *testing.T) {
+func TestAttackCountsOnlyRightAnswersAsSuccesses(t *testing.T) {
 	var n atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch n.Add(1) % 3 { // one request at a time: saturated with one connection
+		switch n.Add(1) % 3 { // one request at a time: a closed loop of one connection
 		case 0:
-			w.Write([]byte("[]")) // 200, but the wrong body
+			w.Write([]byte("[]")) // a 200 of the wrong size
 		case 1:
 			http.Error(w, "boom", http.StatusInternalServerError)
 		default:
-			w.Write([]byte("[1,2]")) // right
+			w.Write([]byte("[1,2]"))
 		}
 	}))
 	defer srv.Close()
-	tl := newTally(len("[1,2]"))
-	saturated(context.Background(), srv.URL, 1, 100*time.Millisecond, tl)
-	s := tl.summary()
-	if s.requests < 3 {
-		t.Fatalf("only %d requests", s.requests)
+	m := attack(context.Background(), srv.URL, test{saturated: true}, config{conns: 1}, 200*time.Millisecond, len("[1,2]"))
+	if m.Requests < 3 {
+		t.Fatalf("only %d requests", m.Requests)
 	}
-	if right := (s.requests + 1) / 3; s.requests-s.errors != right {
-		t.Errorf("%d requests, %d errors: want %d right answers", s.requests, s.errors, right)
+	if right := (m.Requests + 1) / 3; m.Requests-failed(m) != right {
+		t.Errorf("%d requests, %d failed: want %d right answers", m.Requests, failed(m), right)
 	}
-	if !strings.Contains(s.firstError, "500") {
-		t.Errorf("first error %q, want the status 500", s.firstError)
+	if !slices.ContainsFunc(m.Errors, func(e string) bool { return strings.Contains(e, "Content-Length 2, want 5") }) {
+		t.Errorf("errors %q do not name the wrong size", m.Errors)
+	}
+}
+
+func TestFixedRateSetsThePaceAndResultsParse(t *testing.T) {
+	body := fakeList(100)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body) }))
+	defer srv.Close()
+	ts := tests(quick)
+	m := attack(context.Background(), srv.URL, ts[0], quick, 300*time.Millisecond, len(body))
+	// 100 req/s for 300 ms is about 30 requests, whatever the server's speed.
+	if m.Requests < 20 || m.Requests > 40 || failed(m) != 0 {
+		t.Errorf("fixed rate of 100/s for 300ms: %d requests, %d failed; want about 30 and none", m.Requests, failed(m))
+	}
+	var file bytes.Buffer
+	benchfmt.NewWriter(&file).Write(result(ts[0], m))
+	r := benchfmt.NewReader(&file, "stage.txt")
+	if !r.Scan() {
+		t.Fatal(r.Err())
+	}
+	got, ok := r.Result().(*benchfmt.Result)
+	p50, _ := got.Value("p50-sec")
+	p99, _ := got.Value("p99-sec")
+	if !ok || string(got.Name) != "HTTPFixedRate/rate=100/matches=100" || !(0 < p50 && p50 <= p99) {
+		t.Errorf("read back %+v: p50 %v, p99 %v", r.Result(), p50, p99)
 	}
 }
 
@@ -159,108 +125,92 @@ func TestAttackStopsWhenCancelled(t *testing.T) {
 	time.AfterFunc(50*time.Millisecond, cancel)
 	done := make(chan struct{})
 	go func() {
-		saturated(ctx, srv.URL, 2, time.Minute, newTally(0))
+		attack(ctx, srv.URL, test{saturated: true}, quick, time.Minute, 0)
 		close(done)
 	}()
 	select {
 	case <-done:
-	case <-time.After(20 * time.Second): // a generous bound: a hang, not a slowness, fails
+	case <-time.After(20 * time.Second): // a hang fails, not a slowness
 		t.Fatal("a cancelled attack of one minute did not stop")
 	}
 }
 
-func TestResultsParseAsGoBenchmarks(t *testing.T) {
-	s := summary{requests: 2000, errors: 3, p50: 312 * time.Microsecond, p95: time.Millisecond,
-		p99: 2 * time.Millisecond, max: 40 * time.Millisecond, perSecond: 1234.54}
-	path := filepath.Join(t.TempDir(), "stage.txt")
-	header := []benchfmt.Config{{Key: "machine-cores", Value: []byte("2"), File: true}}
-	rs := []*benchfmt.Result{fixedRateResult(fixedRateName(100, 1000), s), saturatedResult(saturatedName(32, 100), s)}
-	if err := results.WriteFile(path, header, rs); err != nil {
-		t.Fatal(err)
-	}
-	text, _ := os.ReadFile(path)
-	want := "machine-cores: 2\n\n" +
-		"BenchmarkHTTPFixedRate/rate=100/matches=1000 2000 312000 p50-ns 1e+06 p95-ns 2e+06 p99-ns 4e+07 max-ns 3 errors\n" +
-		"BenchmarkHTTPSaturated/conns=32/matches=100 2000 1234.5 req/s 312000 p50-ns 2e+06 p99-ns\n"
-	if string(text) != want {
-		t.Errorf("wrote\n%s\nwant\n%s", text, want)
-	}
-	f, err := results.Read(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v, _ := f.Median("HTTPFixedRate/rate=100/matches=1000", "p99-sec"); v != 2e-3 || f.Config["machine-cores"] != "2" {
-		t.Errorf("read back p99 %v and header %v", v, f.Config)
-	}
-}
-
-func TestTableComparesWithTheFloor(t *testing.T) {
-	rows := []row{
-		{stage: "stage0-linear", matches: 100, fixed: summary{p50: 1500 * time.Microsecond, p95: 3 * time.Millisecond,
-			p99: 7 * time.Millisecond, max: 1200 * time.Millisecond, errors: 2}, saturated: summary{perSecond: 1139.4, errors: 1}},
-		{stage: "floor", matches: 100, fixed: summary{p50: 500 * time.Microsecond, p95: 999 * time.Microsecond,
-			p99: 2 * time.Millisecond, max: 9 * time.Millisecond}, saturated: summary{perSecond: 5128}},
-	}
-	var text, md bytes.Buffer
-	writeTable(&text, rows, false)
-	writeTable(&md, rows, true)
-	wantText := "" +
-		"stage          matches      p50      p95      p99      max  errors  saturated req/s  p50 ÷ floor\n" +
-		"stage0-linear      100  1.500ms  3.000ms  7.000ms   1.200s       3             1139        3.00x\n" +
-		"floor              100  500.0µs  999.0µs  2.000ms  9.000ms       0             5128        1.00x\n"
-	if text.String() != wantText {
-		t.Errorf("text table:\n%s\nwant:\n%s", &text, wantText)
-	}
-	wantMD := "" +
-		"| stage | matches | p50 | p95 | p99 | max | errors | saturated req/s | p50 ÷ floor |\n" +
-		"| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n" +
-		"| stage0-linear | 100 | 1.500ms | 3.000ms | 7.000ms | 1.200s | 3 | 1139 | 3.00x |\n" +
-		"| floor | 100 | 500.0µs | 999.0µs | 2.000ms | 9.000ms | 0 | 5128 | 1.00x |\n"
-	if md.String() != wantMD {
-		t.Errorf("markdown table:\n%s\nwant:\n%s", &md, wantMD)
-	}
-	// Without the floor there is nothing to divide by, and no column.
-	text.Reset()
-	writeTable(&text, rows[:1], false)
-	if strings.Contains(text.String(), "floor") {
-		t.Errorf("table without the floor has a floor column:\n%s", &text)
-	}
-}
-
-func TestServerStartsAnswersAndStops(t *testing.T) {
-	s := startFake(t, "serve")
-	body, err := s.WaitReady(context.Background(), listPath("admin"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(body, fakeList(100)) {
-		t.Errorf("first answer: %.80s", body)
-	}
-	s.Stop()
-	if st := s.ExitState(); st != "exit status 0" && !strings.Contains(st, "terminated") {
-		t.Errorf("after stop: %v, want exited or terminated by SIGTERM", st)
-	}
-	s.Stop() // a second stop is harmless
-}
-
-func TestServerIgnoringSIGTERMIsKilled(t *testing.T) {
+func TestServerStopsGracefullyOrIsKilled(t *testing.T) {
 	defer func(old time.Duration) { stageserver.StopGrace = old }(stageserver.StopGrace)
 	stageserver.StopGrace = 200 * time.Millisecond
-	s := startFake(t, "ignore-term")
-	if _, err := s.WaitReady(context.Background(), listPath("admin")); err != nil {
-		t.Fatal(err)
-	}
-	s.Stop()
-	if st := s.ExitState(); !strings.Contains(st, "killed") {
-		t.Errorf("after stop: %v, want killed", st)
+	for mode, want := range map[string]string{"serve": "terminated", "ignore-term": "killed"} {
+		s := startFake(t, mode)
+		body, err := s.WaitReady(context.Background(), listPath("admin"))
+		if err != nil || !bytes.Equal(body, fakeList(100)) {
+			t.Fatalf("%s: first answer %.40q, %v", mode, body, err)
+		}
+		if st := s.Stop().String(); !strings.Contains(st, want) {
+			t.Errorf("%s: after Stop, %s; want %s", mode, st, want)
+		}
 	}
 }
 
-func TestServerThatFailsToStartIsReported(t *testing.T) {
-	s := startFake(t, "fail")
-	_, err := s.WaitReady(context.Background(), listPath("admin"))
-	if err == nil || !strings.Contains(err.Error(), "simulated failure") {
-		t.Errorf("waitReady: %v, want an error quoting the server's log", err)
+func TestServerThatExitsIsReported(t *testing.T) {
+	_, err := startFake(t, "fail").WaitReady(context.Background(), listPath("admin"))
+	if err == nil || !strings.Contains(err.Error(), "exited before answering (exit status 3)") {
+		t.Errorf("WaitReady: %v, want that the server exited", err)
+	}
+}
+
+func TestTableTakesMediansAndDividesByTheFloor(t *testing.T) {
+	cfg := config{rate: 100, conns: 2, rounds: 3, binaries: []string{"bin/a", "bin/floor"}}
+	ts := tests(cfg)
+	// One round: every test, the fixed-rate ones with these latencies, the
+	// saturated ones with this throughput, each with errs failed requests.
+	round := func(p50, max, errs, perSecond float64) (rs []*benchfmt.Result) {
+		v := func(x float64, unit string) benchfmt.Value { return benchfmt.Value{Value: x, Unit: unit} }
+		for _, t := range ts {
+			values := []benchfmt.Value{v(p50, "p50-ns"), v(p50, "p95-ns"), v(p50, "p99-ns"), v(max, "max-ns"), v(errs, "errors")}
+			if t.saturated {
+				values = []benchfmt.Value{v(perSecond, "req/s"), v(errs, "errors")}
+			}
+			rs = append(rs, &benchfmt.Result{Name: benchfmt.Name(t.name), Values: values})
+		}
+		return rs
+	}
+	measured := map[string][]*benchfmt.Result{
+		"a":     slices.Concat(round(3e6, 4e6, 1, 300), round(1e6, 9e6, 0, 100), round(2e6, 2e6, 1, 200)),
+		"floor": slices.Concat(round(1e6, 1e6, 0, 900), round(5e5, 1e6, 0, 900), round(1e6, 1e6, 0, 900)),
+	}
+	var table bytes.Buffer
+	if err := writeTable(&table, cfg, nil, measured); err != nil {
+		t.Fatal(err)
+	}
+	var row []string
+	for _, line := range strings.Split(table.String(), "\n") {
+		if cells := strings.Split(line, "|"); len(cells) > 2 && strings.TrimSpace(cells[1]) == "a" {
+			row = cells[1 : len(cells)-1]
+			for i := range row {
+				row[i] = strings.TrimSpace(row[i])
+			}
+			break
+		}
+	}
+	// stage, matches, p50, p95, p99, max, errors, saturated req/s, p50 ÷ floor
+	want := []string{"a", "100", "2.000ms", "2.000ms", "2.000ms", "9.000ms", "4", "200", "2.00x"}
+	if !slices.Equal(row, want) {
+		t.Errorf("row of a: %q, want %q, in\n%s", row, want, &table)
+	}
+}
+
+func TestParseArgsRejectsUnboundedRuns(t *testing.T) {
+	ok := []string{"-out", "x", "-header", "h"}
+	if _, err := parseArgs(append(ok, "bin/a")); err != nil {
+		t.Fatalf("parseArgs refused a good command line: %v", err)
+	}
+	for _, bad := range [][]string{{"-duration", "1h"}, {"-rate", "0"}, {"-conns", "100000"}, {"-rounds", "50"},
+		{"-out", ""}, {"-warmup", "0s"}} {
+		if _, err := parseArgs(slices.Concat(ok, bad, []string{"bin/a"})); err == nil {
+			t.Errorf("parseArgs accepted %q", bad)
+		}
+	}
+	if _, err := parseArgs(ok); err == nil {
+		t.Errorf("parseArgs accepted no server")
 	}
 }
 
@@ -271,33 +221,33 @@ func TestRunWritesResultsAndLeavesNoProcess(t *testing.T) {
 	t.Setenv("LOAD_TEST_SERVER", "serve")
 	t.Setenv("LOAD_TEST_PIDS", pids)
 	header := filepath.Join(out, "machine.txt")
-	os.WriteFile(header, []byte("machine-cores: 2\ncommand: test"), 0o644)
-	cfg, stages, err := parseArgs([]string{"-out", out, "-header", header, "-rate", "50", "-duration", "100ms",
-		"-warmup", "100ms", "-conns", "2", "a=" + os.Args[0], floorName + "=" + os.Args[0]})
+	os.WriteFile(header, []byte("machine-cores: 2\nload-cpus: not pinned\n"), 0o644)
+	floor := filepath.Join(t.TempDir(), "floor") // named as load.sh names the floor's binary
+	if err := os.Symlink(os.Args[0], floor); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := parseArgs([]string{"-out", out, "-header", header, "-rate", "50", "-duration", "100ms",
+		"-warmup", "200ms", "-conns", "2", os.Args[0], floor})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var stdout, progress bytes.Buffer
-	if err := run(context.Background(), cfg, stages, &stdout, &progress); err != nil {
+	if err := run(context.Background(), cfg, &stdout, &progress); err != nil {
 		t.Fatalf("run: %v\nprogress:\n%s", err, &progress)
 	}
-
-	for _, name := range []string{"a", floorName} {
-		text, err := os.ReadFile(filepath.Join(out, name+".txt"))
+	for _, name := range []string{filepath.Base(os.Args[0]), "floor"} {
+		f, err := os.Open(filepath.Join(out, name+".txt"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := benchfmt.NewReader(bytes.NewReader(text), name)
+		defer f.Close()
 		var names []string
-		for r.Scan() {
-			if res, ok := r.Result().(*benchfmt.Result); ok {
-				names = append(names, string(res.Name.Full()))
-				if res.GetConfig("machine-cores") != "2" || res.GetConfig("load-fixed-rate") == "" {
-					t.Errorf("%s.txt: header missing from %s", name, res.Name.Full())
-				}
-			} else {
-				t.Errorf("%s.txt: %v", name, r.Result())
+		for r := benchfmt.NewReader(f, name); r.Scan(); {
+			res, ok := r.Result().(*benchfmt.Result)
+			if !ok || res.GetConfig("machine-cores") != "2" {
+				t.Fatalf("%s.txt: %v, or no header", name, r.Result())
 			}
+			names = append(names, string(res.Name))
 		}
 		want := []string{"HTTPFixedRate/rate=50/matches=100", "HTTPFixedRate/rate=50/matches=1000",
 			"HTTPSaturated/conns=2/matches=100", "HTTPSaturated/conns=2/matches=1000"}
@@ -305,19 +255,11 @@ func TestRunWritesResultsAndLeavesNoProcess(t *testing.T) {
 			t.Errorf("%s.txt has %q, want %q", name, names, want)
 		}
 	}
-	md, err := os.ReadFile(filepath.Join(out, "table.md"))
-	if err != nil || !bytes.Contains(md, []byte("| a | 1000 |")) || !bytes.Contains(md, []byte("| floor | 100 |")) {
-		t.Errorf("table.md (%v):\n%s", err, md)
+	table, err := os.ReadFile(filepath.Join(out, "table.md"))
+	if err != nil || !bytes.Contains(table, []byte("1.00x")) || !bytes.Equal(table, bytes.TrimPrefix(stdout.Bytes(), []byte("\n"))) {
+		t.Errorf("table.md (%v), no floor ratio or not the table printed:\n%s", err, table)
 	}
-	if !strings.Contains(stdout.String(), "saturated req/s") {
-		t.Errorf("no table printed:\n%s", &stdout)
-	}
-	if !strings.Contains(progress.String(), "round 1/1  floor") {
-		t.Errorf("progress does not say which stage runs:\n%s", &progress)
-	}
-
-	// Both servers wrote their pid; both must be gone.
-	entries, _ := os.ReadDir(pids)
+	entries, _ := os.ReadDir(pids) // every server wrote its pid; all must be gone
 	if len(entries) != 2 {
 		t.Fatalf("%d servers started, want 2", len(entries))
 	}
@@ -326,41 +268,5 @@ func TestRunWritesResultsAndLeavesNoProcess(t *testing.T) {
 		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
 			t.Errorf("server %d still exists after run: kill -0 gives %v", pid, err)
 		}
-	}
-}
-
-func TestParseArgsRejectsUnboundedRuns(t *testing.T) {
-	for _, args := range [][]string{
-		{"a=b"}, // no -out
-		{"-out", "x"},
-		{"-out", "x", "-duration", "1h", "a=b"},
-		{"-out", "x", "-rate", "0", "a=b"},
-		{"-out", "x", "-conns", "100000", "a=b"},
-		{"-out", "x", "=b"},
-		{"-out", "x", "a="},
-	} {
-		if _, _, err := parseArgs(args); err == nil {
-			t.Errorf("parseArgs(%q) accepted", args)
-		}
-	}
-}
-
-// TestOverRoundsTakesMedians checks the statistic that the table shares
-// with the chart: medians of the rounds' percentiles and throughputs, the
-// slowest request of all, every request and error counted.
-func TestOverRoundsTakesMedians(t *testing.T) {
-	ms := time.Millisecond
-	rounds := []summary{
-		{requests: 10, errors: 1, p50: 3 * ms, p95: 9 * ms, p99: 10 * ms, max: 40 * ms, perSecond: 300, firstError: "status 500"},
-		{requests: 10, p50: 1 * ms, p95: 5 * ms, p99: 6 * ms, max: 7 * ms, perSecond: 100},
-		{requests: 10, p50: 2 * ms, p95: 7 * ms, p99: 8 * ms, max: 9 * ms, perSecond: 200},
-	}
-	got := overRounds(rounds)
-	want := summary{requests: 30, errors: 1, p50: 2 * ms, p95: 7 * ms, p99: 8 * ms, max: 40 * ms, perSecond: 200, firstError: "status 500"}
-	if got != want {
-		t.Errorf("overRounds = %+v\nwant %+v", got, want)
-	}
-	if even := overRounds(rounds[1:]); even.p50 != 1500*time.Microsecond || even.perSecond != 150 {
-		t.Errorf("two rounds: p50 %v and %.0f req/s, want the means of the middle two, 1.5ms and 150", even.p50, even.perSecond)
 	}
 }
