@@ -21,7 +21,8 @@
 # for a lock and the lines of the stage that asked for it: a deadlock is reported in about a minute.
 # It ends with one line: "check: STAGE passed: ..." with the speed-ups, or "check: STAGE FAILED: <check>"
 # under the end of the failing output, the failing test and its first message (the request that went
-# wrong). Every step's whole output is in results/check/STAGE/.
+# wrong). Every step's whole output, the verdict and the results of the speed step are kept in
+# results/check/STAGE/, where ./scripts/handin.sh finds them.
 #
 # ORIGIN is the stage STAGE was copied from (--from, or the "// origin:" line new-stage.sh writes in its
 # go.mod); REFERENCE solves the exercise: the solution in workshop/solutions/ whose origin is ORIGIN
@@ -72,7 +73,9 @@ at_exit 'rm -rf "$tmp"'
 start=$(date +%s) steps=6 step=0
 $compare && steps=7
 next_check() { step=$((step + 1)); echo "== check $step/$steps: $*"; }
-verdict_failed() { printf '\ncheck: %s FAILED: %s, see above\n' "$name" "$1"; exit 1; }
+# verdict prints the last line, and keeps it for scripts/handin.sh.
+verdict() { printf '\ncheck: %s %s\n' "$name" "$1"; echo "$1" > "$logs/verdict.txt"; }
+verdict_failed() { verdict "FAILED: $1, see above"; exit 1; }
 
 # summarize prints what failed in test output $1: the failing tests, the
 # first message of a test with the lines under it (the request it sent),
@@ -142,7 +145,7 @@ else
   echo "   none"
 fi
 if ! $compare; then
-  printf '\ncheck: %s passed (no speed comparison: --no-compare)\n' "$name"
+  verdict "passed (no speed comparison: --no-compare)"
   exit 0
 fi
 
@@ -153,11 +156,16 @@ next_check "the speed: ./scripts/compare.sh --rounds 6 --benchtime 100ms --bench
   tee "$logs/compare.log" || verdict_failed "the comparison (compare.sh)"
 row=ListByRole/users=10000/matches=100 summary=
 for s in $base $reference; do
-  summary+=", $(go run ./scripts/cmd/speedup -name "$row" "$s=results/compare/latest/$s.txt" "results/compare/latest/$name.txt")" ||
+  summary+=", $(go run ./scripts/cmd/report ratio -name "$row" "$s=results/compare/latest/$s.txt" "results/compare/latest/$name.txt")" ||
     verdict_failed "reading the comparison with $s"
 done
+# The three stages' results, kept for scripts/handin.sh.
+for pair in "origin $base" "mine $name" "reference $reference"; do
+  read -r role s <<< "$pair"
+  [ -z "$s" ] || cp "results/compare/latest/$s.txt" "$logs/speed-$role.txt"
+done
 if [ -z "$summary" ]; then
-  printf '\ncheck: %s passed (nothing to compare it with)\n' "$name"
+  verdict "passed (nothing to compare it with)"
 else
-  printf '\ncheck: %s passed: %s (%s)\n' "$name" "${summary#, }" "$row"
+  verdict "passed: ${summary#, } ($row)"
 fi

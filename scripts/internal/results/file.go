@@ -48,6 +48,12 @@ func ReadDir(dir string) ([]*File, error) {
 	return files, err
 }
 
+// NewFile is a file made by a program rather than read: the room's
+// speed-ups (scripts/cmd/report room), drawn like measured results.
+func NewFile(name string, config map[string]string, samples map[Measurement][]float64) *File {
+	return &File{name, "", config, samples}
+}
+
 // Read reads one result file.
 func Read(path string) (*File, error) {
 	files, err := read([]string{path})
@@ -124,12 +130,20 @@ func WriteFile(path string, header []benchfmt.Config, results []*benchfmt.Result
 // Median is the centre that benchstat prints for the samples of bench in
 // unit: their median, as it assumes nothing about their distribution.
 func (f *File) Median(bench, unit string) (float64, bool) {
-	v := f.samples[Measurement{bench, unit}]
-	if len(v) == 0 {
+	s := f.Sample(bench, unit)
+	if s == nil {
 		return 0, false
 	}
-	s := benchmath.NewSample(v, &benchmath.DefaultThresholds)
 	return benchmath.AssumeNothing.Summary(s, 0.95).Center, true
+}
+
+// Sample is what benchstat computes with: the samples of bench in unit, or
+// nil if there are none.
+func (f *File) Sample(bench, unit string) *benchmath.Sample {
+	if v := f.samples[Measurement{bench, unit}]; len(v) > 0 {
+		return benchmath.NewSample(v, &benchmath.DefaultThresholds)
+	}
+	return nil
 }
 
 // Runs is how many samples the file has of bench in unit.

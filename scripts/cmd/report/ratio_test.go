@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// results writes a result file with one line of name per time in ns/op.
-func results(t *testing.T, name string, ns ...int) string {
+// resultFile writes a result file with one line of name per time in ns/op.
+func resultFile(t *testing.T, name string, ns ...int) string {
 	var text strings.Builder
 	for _, n := range ns {
 		fmt.Fprintf(&text, "Benchmark%s-2 \t 1000 \t %d ns/op\nBenchmarkOther-2 \t 1000 \t 1 ns/op\n", name, n)
@@ -21,11 +21,11 @@ func results(t *testing.T, name string, ns ...int) string {
 	return file
 }
 
-func TestSpeedup(t *testing.T) {
+func TestRatio(t *testing.T) {
 	row := "ListByRole/users=10000/matches=100"
-	slow := results(t, row, 300, 301, 299, 302, 298, 300)
-	fast := results(t, row, 100, 101, 99, 100, 102, 98)
-	noisy := results(t, row, 90, 400, 95, 290, 110, 300)
+	slow := resultFile(t, row, 300, 301, 299, 302, 298, 300)
+	fast := resultFile(t, row, 100, 101, 99, 100, 102, 98)
+	noisy := resultFile(t, row, 90, 400, 95, 290, 110, 300)
 	for _, c := range []struct {
 		old, new, want string
 	}{
@@ -35,11 +35,11 @@ func TestSpeedup(t *testing.T) {
 		// reaches from 90 to 400: a busy machine, said so.
 		{"fast=" + fast, noisy, "2.0x slower than fast (within the noise) [too noisy to measure: ±100%; close other programs, then run again]"},
 	} {
-		if got, err := speedup(row, []string{c.old, c.new}); err != nil || got != c.want {
-			t.Errorf("speedup = %q, %v; want %q", got, err, c.want)
+		if got, err := ratio(row, []string{c.old, c.new}); err != nil || got != c.want {
+			t.Errorf("ratio = %q, %v; want %q", got, err, c.want)
 		}
 	}
-	if _, err := speedup("NoSuch", []string{slow, fast}); err == nil {
+	if _, err := ratio("NoSuch", []string{slow, fast}); err == nil {
 		t.Error("a benchmark that is not there: no error")
 	}
 }
