@@ -1,6 +1,6 @@
 module example.com/userperf/common
 
-go 1.26
+go 1.26.0
 
 require github.com/labstack/echo/v4 v4.16.0
 
@@ -12,6 +12,7 @@ require (
 	github.com/valyala/fasttemplate v1.2.2 // indirect
 	golang.org/x/crypto v0.53.0 // indirect
 	golang.org/x/net v0.56.0 // indirect
+	golang.org/x/sync v0.23.0 // indirect
 	golang.org/x/sys v0.46.0 // indirect
 	golang.org/x/text v0.40.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
