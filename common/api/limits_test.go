@@ -172,4 +172,3 @@ func errorText(t *testing.T, w *httptest.ResponseRecorder) string {
 	}
 	return body["error"]
 }
-
