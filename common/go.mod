@@ -1,8 +1,11 @@
 module example.com/userperf/common
 
-go 1.26.0
+go 1.26
 
-require github.com/labstack/echo/v4 v4.16.0
+require (
+	github.com/labstack/echo/v4 v4.16.0
+	golang.org/x/sync v0.23.0
+)
 
 require (
 	github.com/labstack/gommon v0.5.0 // indirect
@@ -12,7 +15,6 @@ require (
 	github.com/valyala/fasttemplate v1.2.2 // indirect
 	golang.org/x/crypto v0.53.0 // indirect
 	golang.org/x/net v0.56.0 // indirect
-	golang.org/x/sync v0.23.0 // indirect
 	golang.org/x/sys v0.46.0 // indirect
 	golang.org/x/text v0.40.0 // indirect
 	golang.org/x/time v0.15.0 // indirect

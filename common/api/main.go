@@ -33,10 +33,10 @@ const minSendRate = 4 << 20
 // answer, from the end of the request's headers: baseWriteTimeout for the
 // building and anything small, plus the time the largest list takes at
 // minSendRate. That list is about half of MaxStoredBytes: a user with one
-// role counts its JSON twice against it and is in one list once, with a
-// comma, and every other user counts more for less. At the default limits
-// it is 128 MiB, and the timeout 62 s. An answer not sent by then is cut,
-// and the cut is logged.
+// role counts its JSON twice against it and is in that role's list once
+// (with a comma), while a user with more roles counts more for the same
+// bytes in any one list. At the default limits the list is 128 MiB, and the
+// timeout 62 s. An answer not sent by then is cut, and the cut is logged.
 func writeTimeout(limits Limits) time.Duration {
 	largestList := limits.MaxStoredBytes/2 + int64(limits.MaxUsers) + 1
 	return baseWriteTimeout + time.Duration(largestList*int64(time.Second)/minSendRate)
