@@ -10,12 +10,12 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// LargestUser is the user whose JSON is the longest the limits allow: 32
+// largestUser is the user whose JSON is the longest the limits allow: 32
 // roles of 64 bytes, a 256-byte name and a 254-byte email, all of a
 // character that JSON writes in six bytes (\u003c). Its POST body is 2.7 KB
 // and its JSON 15.5 KB; n makes the id and the roles distinct, common is
 // given as its first role.
-func LargestUser(n int, common string) user.User {
+func largestUser(n int, common string) user.User {
 	const escaped = "<"
 	u := user.User{
 		ID:    fmt.Sprintf("largest-%0*d", api.MaxIDBytes-len("largest-"), n),
@@ -45,7 +45,7 @@ func storedCost(users ...user.User) int64 {
 func testStoredBytes(t *testing.T, newStage api.NewStage) {
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
 	model := NewModel(users)
-	first, second := LargestUser(1, "largest"), LargestUser(2, "largest")
+	first, second := largestUser(1, "largest"), largestUser(2, "largest")
 	limits := api.DefaultLimits
 	limits.MaxStoredBytes = storedCost(users...) + storedCost(first) + storedCost(second) - 1 // room for one of them
 	h := api.NewHandlerWithLimits(newStage(users), users, limits)
