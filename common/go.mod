@@ -2,7 +2,10 @@ module example.com/userperf/common
 
 go 1.26
 
-require github.com/labstack/echo/v4 v4.16.0
+require (
+	github.com/labstack/echo/v4 v4.16.0
+	golang.org/x/sync v0.23.0
+)
 
 require (
 	github.com/labstack/gommon v0.5.0 // indirect

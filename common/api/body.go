@@ -94,7 +94,7 @@ func objectFields(data []byte) (map[string]json.RawMessage, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	tok, err := dec.Token()
 	if err != nil {
-		return nil, syntaxError(err)
+		return nil, syntaxError(data, err)
 	}
 	if tok != json.Delim('{') {
 		return nil, inputErrorf("body must be a JSON object, not %s", kindOfToken(tok))
@@ -103,12 +103,12 @@ func objectFields(data []byte) (map[string]json.RawMessage, error) {
 	for dec.More() {
 		tok, err := dec.Token()
 		if err != nil {
-			return nil, syntaxError(err)
+			return nil, syntaxError(data, err)
 		}
 		key := tok.(string) // inside an object, the decoder yields keys as strings
 		var value json.RawMessage
 		if err := dec.Decode(&value); err != nil {
-			return nil, syntaxError(err)
+			return nil, syntaxError(data, err)
 		}
 		if err := checkKey(key); err != nil {
 			return nil, err
@@ -119,7 +119,7 @@ func objectFields(data []byte) (map[string]json.RawMessage, error) {
 		fields[key] = value
 	}
 	if _, err := dec.Token(); err != nil { // the closing brace
-		return nil, syntaxError(err)
+		return nil, syntaxError(data, err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, inputErrorf("body must hold exactly one JSON object and nothing after it")
@@ -135,19 +135,22 @@ func checkKey(key string) error {
 		case key == name:
 			return nil
 		case strings.EqualFold(key, name):
-			return inputErrorf("unknown field %q: field names are case-sensitive; did you mean %q?", key, name)
+			return inputErrorf("unknown field %s: field names are case-sensitive; did you mean %s?", quoteJSON(key), quoteJSON(name))
 		}
 	}
-	return inputErrorf("unknown field %q", truncate(key))
+	return inputErrorf("unknown field %s", quoteJSON(key))
 }
 
-// syntaxError describes a body that is not well-formed JSON by the byte
-// where it went wrong.
-func syntaxError(err error) error {
+// syntaxError describes data, a body that is not well-formed JSON, by the
+// byte where it went wrong. The decoder's own text is not shown: it speaks
+// of Go's scanner ("in string escape code"), not of the request.
+func syntaxError(data []byte, err error) error {
 	var syntax *json.SyntaxError
 	switch {
-	case errors.As(err, &syntax):
-		return inputErrorf("malformed JSON body at byte %d: %s", syntax.Offset, syntax.Error())
+	case errors.As(err, &syntax) && 0 < syntax.Offset && syntax.Offset <= int64(len(data)):
+		// The decoder stops right after the byte it could not take.
+		return inputErrorf("malformed JSON body: %s at byte %d is not valid there",
+			describeByte(data[syntax.Offset-1]), syntax.Offset)
 	case errors.Is(err, io.EOF):
 		return inputErrorf("body is empty; send a JSON object")
 	case errors.Is(err, io.ErrUnexpectedEOF):
@@ -155,6 +158,15 @@ func syntaxError(err error) error {
 	default:
 		return inputErrorf("malformed JSON body")
 	}
+}
+
+// describeByte names b for an error message: as itself if it is a visible
+// ASCII character, else by its value.
+func describeByte(b byte) string {
+	if '!' <= b && b <= '~' {
+		return "'" + string(rune(b)) + "'"
+	}
+	return fmt.Sprintf("byte 0x%02X", b)
 }
 
 // textField returns the string that raw, the JSON value of field, holds.

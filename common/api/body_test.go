@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"example.com/userperf/common/user"
 )
 
 // postOverTCP serves the API on a loopback listener with readTimeout,
@@ -20,7 +18,7 @@ import (
 func postOverTCP(t *testing.T, readTimeout time.Duration, head, body string, closeWrite bool) (*http.Response, string) {
 	t.Helper()
 	l := listenLoopback(t)
-	srv := &http.Server{Handler: NewHandler(newMapStage(user.MustGenerate(user.MinCount, user.DefaultSeed))), ReadTimeout: readTimeout}
+	srv := &http.Server{Handler: newTestHandler(), ReadTimeout: readTimeout}
 	go srv.Serve(l)
 	defer srv.Close()
 

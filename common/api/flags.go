@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"strconv"
 
 	"example.com/userperf/common/user"
 )
@@ -16,7 +17,7 @@ type config struct {
 	addr      string // the API's listen address
 	pprofAddr string // the profiling endpoints' own listen address, or "": on the API's if that is loopback
 	users     int    // generated users
-	maxUsers  int    // users the store may hold at most
+	limits    Limits // what the store and the lists in flight may hold
 	seed      uint64 // seed of the generated users
 }
 
@@ -28,7 +29,7 @@ var errUsage = errors.New("usage error")
 // mistake it prints why and the usage to stderr and returns errUsage; for
 // -h it prints the usage and returns flag.ErrHelp.
 func parseFlags(name string, args []string, stderr io.Writer) (config, error) {
-	cfg := config{name: name}
+	cfg := config{name: name, limits: DefaultLimits}
 	flags := flag.NewFlagSet(name, flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	flags.Usage = func() {
@@ -41,8 +42,12 @@ func parseFlags(name string, args []string, stderr io.Writer) (config, error) {
 		"loopback `host:port` for /debug/pprof/ alone (default: on -addr if that is loopback, else not served)")
 	flags.IntVar(&cfg.users, "users", user.DefaultCount,
 		fmt.Sprintf("number of generated users, %d to %d", user.MinCount, user.MaxCount))
-	flags.IntVar(&cfg.maxUsers, "max-users", DefaultMaxUsers,
+	flags.IntVar(&cfg.limits.MaxUsers, "max-users", DefaultLimits.MaxUsers,
 		"most users the store may hold; a POST beyond it is refused with 409")
+	flags.Func("max-stored-mib", fmt.Sprintf("most `MiB` the stored users may count, each its JSON once and once per role "+
+		"(default %d); a POST beyond it is refused with 409", DefaultLimits.MaxStoredBytes>>20), mebibytes(&cfg.limits.MaxStoredBytes))
+	flags.Func("max-inflight-mib", fmt.Sprintf("most `MiB` of list answers being built or sent at once (default %d); "+
+		"a GET beyond it gets 503", DefaultLimits.MaxInFlightBytes>>20), mebibytes(&cfg.limits.MaxInFlightBytes))
 	flags.Uint64Var(&cfg.seed, "seed", user.DefaultSeed, "seed of the generated users")
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -58,6 +63,18 @@ func parseFlags(name string, args []string, stderr io.Writer) (config, error) {
 	return cfg, nil
 }
 
+// mebibytes parses a flag's whole number of MiB, at least 1, into *bytes.
+func mebibytes(bytes *int64) func(string) error {
+	return func(s string) error {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n < 1 || n > 1<<20 {
+			return errors.New("give a whole number of MiB from 1 to 1048576")
+		}
+		*bytes = n << 20
+		return nil
+	}
+}
+
 // check refuses a command line that would not do what it seems to ask.
 func (cfg config) check(positional []string) error {
 	switch {
@@ -69,8 +86,8 @@ func (cfg config) check(positional []string) error {
 		return errors.New("-addr is empty; give host:port, for example 127.0.0.1:8080 (an empty address would listen on every interface)")
 	case cfg.users < user.MinCount || cfg.users > user.MaxCount:
 		return fmt.Errorf("-users %d is outside %d to %d", cfg.users, user.MinCount, user.MaxCount)
-	case cfg.maxUsers < cfg.users:
-		return fmt.Errorf("-max-users %d is below -users %d: the generated users alone would break the limit", cfg.maxUsers, cfg.users)
+	case cfg.limits.MaxUsers < cfg.users:
+		return fmt.Errorf("-max-users %d is below -users %d: the generated users alone would break the limit", cfg.limits.MaxUsers, cfg.users)
 	}
 	if _, _, err := net.SplitHostPort(cfg.addr); err != nil {
 		return fmt.Errorf("-addr %q is not host:port", cfg.addr)

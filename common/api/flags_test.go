@@ -40,7 +40,7 @@ func TestParseFlagsRefuses(t *testing.T) {
 func TestParseFlagsAccepts(t *testing.T) {
 	var stderr strings.Builder
 	cfg, err := parseFlags("stage", nil, &stderr)
-	if err != nil || cfg.addr != "127.0.0.1:8080" || cfg.pprofAddr != "" || cfg.maxUsers != DefaultMaxUsers {
+	if err != nil || cfg.addr != "127.0.0.1:8080" || cfg.pprofAddr != "" || cfg.limits != DefaultLimits {
 		t.Errorf("no flags: %+v, %v; want loopback, profiling on it, the default limit", cfg, err)
 	}
 	for _, args := range [][]string{

@@ -18,12 +18,13 @@ import (
 // server is a stage's open listeners with the HTTP servers that will serve
 // them: the API's, and the profiling endpoints' when they have their own.
 type server struct {
-	name      string
-	log       *log.Logger
-	drain     time.Duration // how long requests in flight may take to finish after a signal
-	servers   []*http.Server
-	listeners []net.Listener // listeners[i] is served by servers[i]
-	open      atomic.Int64   // connections open on any of the listeners
+	name         string
+	log          *log.Logger
+	drain        time.Duration // how long requests in flight may take to finish after a signal
+	writeTimeout time.Duration
+	servers      []*http.Server
+	listeners    []net.Listener // listeners[i] is served by servers[i]
+	open         atomic.Int64   // connections open on any of the listeners
 }
 
 // listen generates the users and opens the listeners that cfg asks for.
@@ -45,26 +46,38 @@ func listen(cfg config, newStage NewStage, logger *log.Logger) (*server, error) 
 			return nil, err
 		}
 	}
-	return newServer(cfg, newStage(users), len(users), api, profiling, logger)
+	return newServer(cfg, newStage(users), users, api, profiling, logger)
 }
 
-// newServer prepares the serving of stage, which holds stored users, on the
+// newServer prepares the serving of stage, built with users, on the
 // listener api, and of the profiling endpoints on the listener profiling
 // (nil: on api if that is loopback, else nowhere), and logs what it will
 // serve where. It takes the listeners' word for their addresses, so that
 // "localhost" or a port of 0 is reported as what was bound.
-func newServer(cfg config, stage Stage, stored int, api, profiling net.Listener, logger *log.Logger) (*server, error) {
-	if profiling != nil && !isLoopbackAddr(profiling.Addr()) {
-		api.Close()
-		profiling.Close()
-		return nil, fmt.Errorf("-pprof-addr %s was bound to %s, which is not loopback", cfg.pprofAddr, profiling.Addr())
+func newServer(cfg config, stage Stage, users []user.User, api, profiling net.Listener, logger *log.Logger) (*server, error) {
+	h := newHandlers(stage, users, cfg.limits, logger)
+	var refusal error
+	switch {
+	case profiling != nil && !isLoopbackAddr(profiling.Addr()):
+		refusal = fmt.Errorf("-pprof-addr %s was bound to %s, which is not loopback", cfg.pprofAddr, profiling.Addr())
+	case h.ledger.stored > cfg.limits.MaxStoredBytes:
+		refusal = fmt.Errorf("the %d generated users count %d MiB, more than -max-stored-mib %d",
+			len(users), h.ledger.stored>>20+1, cfg.limits.MaxStoredBytes>>20)
 	}
-	s := &server{name: cfg.name, log: logger, drain: drainTimeout}
+	if refusal != nil {
+		api.Close()
+		if profiling != nil {
+			profiling.Close()
+		}
+		return nil, refusal
+	}
+	s := &server{name: cfg.name, log: logger, drain: drainTimeout, writeTimeout: writeTimeout(cfg.limits)}
 	apiLoopback := isLoopbackAddr(api.Addr())
 
 	apiHandler := newEcho()
-	addAPIRoutes(apiHandler, stage, newUserSlots(stored, cfg.maxUsers))
-	logger.Printf("%s: serving %d users (seed %d, at most %d) on http://%s", cfg.name, stored, cfg.seed, cfg.maxUsers, api.Addr())
+	addAPIRoutes(apiHandler, h)
+	logger.Printf("%s: serving %d users (seed %d) on http://%s; at most %d users, %d MiB stored, %d MiB of lists in flight",
+		cfg.name, len(users), cfg.seed, api.Addr(), cfg.limits.MaxUsers, cfg.limits.MaxStoredBytes>>20, cfg.limits.MaxInFlightBytes>>20)
 	switch {
 	case profiling != nil:
 		s.add(NewProfilingHandler(), profiling)
@@ -89,7 +102,7 @@ func (s *server) add(h http.Handler, l net.Listener) {
 		Handler:           h,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
-		WriteTimeout:      writeTimeout,
+		WriteTimeout:      s.writeTimeout,
 		IdleTimeout:       idleTimeout,
 		ConnState:         s.countConn,
 		ErrorLog:          s.log,

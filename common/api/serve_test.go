@@ -85,7 +85,7 @@ func newTestServer(t *testing.T, api, profiling net.Listener) (*server, *syncBuf
 	t.Helper()
 	logger, logs := newTestLogger()
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
-	s, err := newServer(testConfig(), newMapStage(users), len(users), api, profiling, logger)
+	s, err := newServer(testConfig(), newMapStage(users), users, api, profiling, logger)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestProfilingListenerBeyondLoopbackIsRefused(t *testing.T) {
 	api, l := listenLoopback(t), listenLoopback(t)
 	profiling := seenAs{l, &net.TCPAddr{IP: net.IPv4zero, Port: 6060}}
 	logger, logs := newTestLogger()
-	_, err := newServer(testConfig(), newMapStage(nil), 0, api, profiling, logger)
+	_, err := newServer(testConfig(), newMapStage(nil), nil, api, profiling, logger)
 	if err == nil || !strings.Contains(err.Error(), "not loopback") {
 		t.Errorf("a profiling listener on %v: error %v, want a refusal", profiling.Addr(), err)
 	}
@@ -191,8 +191,8 @@ func TestMaxUsersFlagReachesTheHandler(t *testing.T) {
 	logger, _ := newTestLogger()
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
 	cfg := testConfig()
-	cfg.maxUsers = len(users) + 1
-	s, err := newServer(cfg, newMapStage(users), len(users), l, nil, logger)
+	cfg.limits.MaxUsers = len(users) + 1
+	s, err := newServer(cfg, newMapStage(users), users, l, nil, logger)
 	if err != nil {
 		t.Fatal(err)
 	}

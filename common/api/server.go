@@ -4,16 +4,20 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
+	"log"
 	"net/http"
+	"os"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
+	"golang.org/x/sync/semaphore"
+
+	"example.com/userperf/common/user"
 )
 
-// NewHandler returns the API served by stage, wired on Echo, with no limit
-// on the number of users:
+// NewHandler returns the API served by stage, which was built with users,
+// wired on Echo, with DefaultLimits:
 //
 //	GET    /users?role=R   users holding role R (the endpoint this project optimizes)
 //	POST   /users          create a user: 201 with the stored user
@@ -22,20 +26,20 @@ import (
 //
 // HEAD on a GET route answers as the GET would, with the same status and
 // headers (Content-Length included) and no body. Every error is a JSON
-// object {"error": "..."} with a 4xx status, or 500 for a bug (a panic is
-// recovered, logged and answered with 500). The profiling endpoints are not
-// part of it: see NewProfilingHandler.
-func NewHandler(stage Stage) http.Handler {
-	return NewHandlerWithMaxUsers(stage, 0, math.MaxInt)
+// object {"error": "..."} with a 4xx status, 503 when too many list bytes
+// are in flight, or 500 for a bug (a panic is recovered, logged and
+// answered with 500). The profiling endpoints are not part of it: see
+// NewProfilingHandler.
+func NewHandler(stage Stage, users []user.User) http.Handler {
+	return NewHandlerWithLimits(stage, users, DefaultLimits)
 }
 
-// NewHandlerWithMaxUsers is NewHandler for a stage that holds stored users,
-// refusing with 409 any POST that would make it hold more than maxUsers.
-// The handler counts the users itself from stored on, so it must be the
-// only writer of stage.
-func NewHandlerWithMaxUsers(stage Stage, stored, maxUsers int) http.Handler {
+// NewHandlerWithLimits is NewHandler with limits. The handler counts what
+// the store holds itself, from users on, so it must be the only writer of
+// stage. It logs the answers it could not send to the standard logger.
+func NewHandlerWithLimits(stage Stage, users []user.User, limits Limits) http.Handler {
 	e := newEcho()
-	addAPIRoutes(e, stage, newUserSlots(stored, maxUsers))
+	addAPIRoutes(e, newHandlers(stage, users, limits, log.Default()))
 	return e
 }
 
@@ -50,8 +54,7 @@ func newEcho() *echo.Echo {
 	return e
 }
 
-func addAPIRoutes(e *echo.Echo, stage Stage, slots *userSlots) {
-	h := handlers{stage, slots}
+func addAPIRoutes(e *echo.Echo, h handlers) {
 	getAndHead := []string{http.MethodGet, http.MethodHead}
 	e.Match(getAndHead, "/users", h.listByRole)
 	e.POST("/users", h.create)
@@ -60,18 +63,69 @@ func addAPIRoutes(e *echo.Echo, stage Stage, slots *userSlots) {
 }
 
 type handlers struct {
-	stage Stage
-	slots *userSlots
+	stage    Stage
+	ledger   *ledger
+	inFlight *semaphore.Weighted // bytes of list bodies being built or sent
+	maxBytes int64               // the semaphore's size
+	log      *log.Logger
 }
 
+func newHandlers(stage Stage, users []user.User, limits Limits, logger *log.Logger) handlers {
+	return handlers{stage, newLedger(stage, users, limits),
+		semaphore.NewWeighted(limits.MaxInFlightBytes), limits.MaxInFlightBytes, logger}
+}
+
+// listByRole answers GET and HEAD /users?role=R. The ledger knows the
+// body's size before the stage is asked: HEAD needs nothing more, and a
+// GET reserves that many bytes, or is refused with 503 if they are not
+// free, before anything is built.
 func (h handlers) listByRole(c echo.Context) error {
-	role, err := roleFromQuery(c.Request().URL.RawQuery)
+	req := c.Request()
+	role, err := roleFromQuery(req.URL.RawQuery)
 	if err != nil {
 		return err
 	}
+	size := h.ledger.listSize(role)
+	if req.Method == http.MethodHead {
+		return writeHeaders(c, http.StatusOK, size)
+	}
+	weight := min(size, h.maxBytes) // a larger body takes the whole limit: it is built alone
+	if !h.inFlight.TryAcquire(weight) {
+		// Refused at once rather than queued: a queue would hold the
+		// requests, and their connections, for as long as the lists ahead
+		// take to send, which one slow client can make long.
+		c.Response().Header().Set("Retry-After", "1")
+		return echo.NewHTTPError(http.StatusServiceUnavailable, fmt.Sprintf("the server is busy sending other lists, "+
+			"%d bytes at most at once, and this one is %d bytes; retry in a second", h.maxBytes, size))
+	}
+	defer h.inFlight.Release(weight)
+	// net/http cancels the context when the client closes the connection:
+	// then nobody is left to send the body to.
+	if req.Context().Err() != nil {
+		return errClientGone
+	}
 	body := h.stage.ListByRole(role)
 	defer Recycle(h.stage, body)
-	return writeJSON(c, http.StatusOK, body)
+	if err := writeJSON(c, http.StatusOK, body); err != nil {
+		h.logCut(c, len(body), err)
+	}
+	return nil
+}
+
+// errClientGone answers a request whose client has closed its connection.
+// Nobody reads it; 499 is the status that nginx and others log for it, so
+// that a log tells it from an answer that was sent.
+var errClientGone = echo.NewHTTPError(499, "the client closed the connection before the answer was built")
+
+// logCut logs an answer whose body could not be sent whole: the client
+// would only see the connection end early, and the server would know
+// nothing of it.
+func (h handlers) logCut(c echo.Context, size int, err error) {
+	why := "the client closed the connection"
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		why = "the write timeout passed"
+	}
+	h.log.Printf("answer cut: %s %s: %s after %d of %d bytes", c.Request().Method, c.Request().URL, why, c.Response().Size, size)
 }
 
 func (h handlers) create(c echo.Context) error {
@@ -81,16 +135,11 @@ func (h handlers) create(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if !h.slots.take() {
-		return echo.NewHTTPError(http.StatusConflict,
-			fmt.Sprintf("the store is full: it holds its limit of %d users; delete one first", h.slots.max))
-	}
-	if !h.stage.Add(u) {
-		h.slots.giveBack()
-		return echo.NewHTTPError(http.StatusConflict, "a user with id "+strconv.Quote(u.ID)+" already exists")
-	}
 	body, err := json.Marshal(u)
 	if err != nil {
+		return err
+	}
+	if err := h.ledger.add(u, len(body)); err != nil {
 		return err
 	}
 	c.Response().Header().Set(echo.HeaderLocation, "/users/"+u.ID)
@@ -110,15 +159,23 @@ func (h handlers) get(c echo.Context) error {
 }
 
 func (h handlers) delete(c echo.Context) error {
-	if !h.stage.Delete(c.Param("id")) {
+	if !h.ledger.delete(c.Param("id")) {
 		return errUnknownUser(c.Param("id"))
 	}
-	h.slots.giveBack()
 	return c.NoContent(http.StatusNoContent)
 }
 
 func errUnknownUser(id string) error {
-	return echo.NewHTTPError(http.StatusNotFound, "no user with id "+strconv.Quote(truncate(id)))
+	return echo.NewHTTPError(http.StatusNotFound, "no user with id "+quoteJSON(id))
+}
+
+// writeHeaders sends the status and headers of a JSON answer of size
+// bytes, and no body: what HEAD needs.
+func writeHeaders(c echo.Context, status int, size int64) error {
+	c.Response().Header().Set(echo.HeaderContentType, echo.MIMEApplicationJSON)
+	c.Response().Header().Set(echo.HeaderContentLength, strconv.FormatInt(size, 10))
+	c.Response().WriteHeader(status)
+	return nil
 }
 
 // writeJSON sends body with an explicit Content-Length, so that every stage

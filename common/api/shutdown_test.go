@@ -33,7 +33,7 @@ func newStuckServer(t *testing.T, l net.Listener) (*server, stuckStage, *syncBuf
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
 	stage := stuckStage{newMapStage(users), make(chan struct{}, 1), make(chan struct{})}
 	t.Cleanup(func() { close(stage.release) })
-	s, err := newServer(testConfig(), stage, len(users), l, nil, logger)
+	s, err := newServer(testConfig(), stage, users, l, nil, logger)
 	if err != nil {
 		t.Fatal(err)
 	}

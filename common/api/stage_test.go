@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"log"
+	"net/http"
 	"slices"
 	"strings"
 	"sync"
@@ -91,5 +92,11 @@ func newTestLogger() (*log.Logger, *syncBuffer) {
 
 // testConfig is what parseFlags gives with no flags, on any free loopback port.
 func testConfig() config {
-	return config{name: "test", addr: "127.0.0.1:0", users: user.MinCount, maxUsers: DefaultMaxUsers, seed: user.DefaultSeed}
+	return config{name: "test", addr: "127.0.0.1:0", users: user.MinCount, limits: DefaultLimits, seed: user.DefaultSeed}
+}
+
+// newTestHandler returns the API over a mapStage holding the smallest data set.
+func newTestHandler() http.Handler {
+	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
+	return NewHandler(newMapStage(users), users)
 }

@@ -2,6 +2,8 @@ package api
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -43,7 +45,7 @@ func inputErrorf(format string, args ...any) error {
 func roleFromQuery(rawQuery string) (string, error) {
 	q, err := url.ParseQuery(rawQuery)
 	if err != nil {
-		return "", inputErrorf("malformed query string: %v", err)
+		return "", queryError(rawQuery, err)
 	}
 	roles, ok := q["role"]
 	switch {
@@ -53,6 +55,21 @@ func roleFromQuery(rawQuery string) (string, error) {
 		return "", inputErrorf("query parameter role given %d times; give it once", len(roles))
 	}
 	return roles[0], validateRole(roles[0])
+}
+
+// queryError says what url.ParseQuery found wrong with rawQuery, in the
+// API's words rather than the library's.
+func queryError(rawQuery string, err error) error {
+	var escape url.EscapeError
+	switch {
+	case errors.As(err, &escape):
+		return inputErrorf("malformed query string: a '%%' must be followed by two hexadecimal digits")
+	case strings.Contains(rawQuery, ";"):
+		return inputErrorf("malformed query string: it holds a ';'; separate parameters with '&' and write a ';' in a value as %%3B")
+	default:
+		return inputErrorf("malformed query string: it has %d parameters; this endpoint takes one, role",
+			strings.Count(rawQuery, "&")+1)
+	}
 }
 
 func validateRole(role string) error {
@@ -69,13 +86,13 @@ func validateRole(role string) error {
 
 func validateUser(u *user.User) error {
 	if u.ID == "" || len(u.ID) > MaxIDBytes || !isIDSafe(u.ID) {
-		return inputErrorf("id %q must be 1 to %d letters, digits, '-' or '_'", truncate(u.ID), MaxIDBytes)
+		return inputErrorf("id %s must be 1 to %d letters, digits, '-' or '_'", quoteJSON(u.ID), MaxIDBytes)
 	}
 	if u.Name == "" || len(u.Name) > MaxNameBytes {
 		return inputErrorf("name must be 1 to %d bytes; it is %d", MaxNameBytes, len(u.Name))
 	}
 	if len(u.Email) > MaxEmailBytes || strings.IndexByte(u.Email, '@') < 1 {
-		return inputErrorf("email %q must hold an '@' after its first byte and be at most %d bytes", truncate(u.Email), MaxEmailBytes)
+		return inputErrorf("email %s must hold an '@' after its first byte and be at most %d bytes", quoteJSON(u.Email), MaxEmailBytes)
 	}
 	if len(u.Roles) == 0 || len(u.Roles) > MaxRoles {
 		return inputErrorf("roles must list 1 to %d roles; it lists %d", MaxRoles, len(u.Roles))
@@ -86,7 +103,7 @@ func validateUser(u *user.User) error {
 		}
 		for _, earlier := range u.Roles[:i] {
 			if earlier == r {
-				return inputErrorf("roles lists %q twice", r)
+				return inputErrorf("roles lists %s twice", quoteJSON(r))
 			}
 		}
 	}
@@ -101,6 +118,17 @@ func isIDSafe(id string) bool {
 		}
 	}
 	return true
+}
+
+// quoteJSON writes s, shortened, as a JSON string literal, for an error
+// message: in the notation of the API that the client speaks, where Go's %q
+// would write a byte 0 as \x00, which JSON does not have.
+func quoteJSON(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // a '<' is clearer as itself, and the error body escapes it anyway
+	enc.Encode(truncate(s))  // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // truncate shortens s for an error message, so that a megabyte of input is

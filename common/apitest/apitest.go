@@ -32,7 +32,7 @@ func Run(t *testing.T, newStage api.NewStage) {
 func newServer(newStage api.NewStage) (http.Handler, *Model) {
 	users := user.MustGenerate(user.DefaultCount, user.DefaultSeed)
 	model := NewModel(users)
-	return api.NewHandler(newStage(users)), model
+	return api.NewHandler(newStage(users), users), model
 }
 
 // Do sends one request to h and returns the recorded response.

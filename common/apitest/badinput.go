@@ -42,6 +42,8 @@ func BadRequests() []BadRequest {
 		{"role with a broken escape", "GET", "/users?role=%zz", "", 400},
 		{"repeated role", "GET", "/users?role=admin&role=editor", "", 400},
 		{"repeated role, same value", "GET", "/users?role=admin&role=admin", "", 400},
+		{"semicolon in the query", "GET", "/users?role=admin;x", "", 400},
+		{"10,001 query parameters", "GET", "/users?role=admin" + strings.Repeat("&x", 10_000), "", 400},
 
 		{"malformed JSON", "POST", "/users", `{"id": "bad-1", "name": `, 400},
 		{"not an object", "POST", "/users", `["bad-2"]`, 400},
@@ -68,11 +70,18 @@ func BadRequests() []BadRequest {
 		{"id given twice", "POST", "/users", strings.Replace(newUserJSON("bad-22", nil), `"id":"bad-22"`, `"id":"bad-22","id":"bad-23"`, 1), 400},
 		{"name a number", "POST", "/users", newUserJSON("bad-24", func(m map[string]any) { m["name"] = 24 }), 400},
 		{"byte order mark", "POST", "/users", "\xef\xbb\xbf" + newUserJSON("bad-25", nil), 400},
+		{"backslash before a letter", "POST", "/users", rawUser(`"bad-26"`, `"a\x"`, `"bad@example.com"`, `["admin"]`), 400},
+		{"control byte in the id", "POST", "/users", newUserJSON("bad\x00-27", nil), 400},
+		{"control byte in a key", "POST", "/users", `{"\u0001":1}`, 400},
+		{"control byte in the email", "POST", "/users", newUserJSON("bad-28", func(m map[string]any) { m["email"] = "\x01" }), 400},
+		{"role listed twice, with control bytes", "POST", "/users", newUserJSON("bad-29", func(m map[string]any) { m["roles"] = []string{"\x7f", "\x7f"} }), 400},
 		{"10 MiB body", "POST", "/users", `{"id": "bad-19", "name": "` + strings.Repeat("n", 10<<20) + `"}`, 413},
 		{"duplicate id", "POST", "/users", newUserJSON(user.FormatID(1), nil), 409},
 
 		{"DELETE of an unknown id", "DELETE", "/users/nobody", "", 404},
 		{"GET of an unknown id", "GET", "/users/nobody", "", 404},
+		{"GET of an id with a zero byte", "GET", "/users/%00", "", 404},
+		{"DELETE of an id with control bytes", "DELETE", "/users/%01%7f%ff", "", 404},
 		{"unknown path", "GET", "/nowhere", "", 404},
 		{"unsupported method", "PUT", "/users", "", 405},
 	}
@@ -100,5 +109,6 @@ func testBadInput(t *testing.T, newStage api.NewStage) {
 
 	t.Run("StrictBodies", func(t *testing.T) { testBadBodies(t, newStage) })
 	t.Run("MaxUsers", func(t *testing.T) { testMaxUsers(t, newStage) })
-	t.Run("HeadLikeGet", func(t *testing.T) { testHead(t, newStage) })
+	t.Run("MaxStoredBytes", func(t *testing.T) { testStoredBytes(t, newStage) })
+	t.Run("HeadLikeGetWithoutBuilding", func(t *testing.T) { testHead(t, newStage) })
 }

@@ -108,8 +108,9 @@ func writeThenReadSeed() []byte {
 // user must not change the Reference's too), and describes the first
 // response that differs, or returns nil.
 func compareWithReference(newStage api.NewStage, users []user.User, reqs []request) error {
-	stage := api.NewHandler(newStage(cloneUsers(users)))
-	reference := api.NewHandler(NewReference(cloneUsers(users)))
+	stageUsers, referenceUsers := cloneUsers(users), cloneUsers(users)
+	stage := api.NewHandler(newStage(stageUsers), stageUsers)
+	reference := api.NewHandler(NewReference(referenceUsers), referenceUsers)
 	for i, r := range reqs {
 		got := Do(stage, r.method, r.target, r.body)
 		want := Do(reference, r.method, r.target, r.body)

@@ -107,7 +107,7 @@ func TestRandomSequencesCoverEveryKind(t *testing.T) {
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
 	statuses := map[int]int{}
 	for seed := range uint64(differentialSequences) {
-		h := api.NewHandler(NewReference(cloneUsers(users)))
+		h := api.NewHandler(NewReference(cloneUsers(users)), users)
 		for _, r := range randomSequence(seed, differentialRequests, users) {
 			statuses[Do(h, r.method, r.target, r.body).Code]++
 		}

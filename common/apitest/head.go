@@ -4,25 +4,45 @@ import (
 	"maps"
 	"net/http"
 	"slices"
+	"strconv"
+	"sync/atomic"
 	"testing"
 
 	"example.com/userperf/common/api"
 	"example.com/userperf/common/user"
 )
 
+// countingStage is a stage that counts the lists it is asked to build.
+type countingStage struct {
+	api.Stage
+	lists *atomic.Int64
+}
+
+func (s countingStage) ListByRole(role string) []byte {
+	s.lists.Add(1)
+	return s.Stage.ListByRole(role)
+}
+
+// Recycle passes the bodies back to a stage that reuses them.
+func (s countingStage) Recycle(body []byte) { api.Recycle(s.Stage, body) }
+
 // testHead checks that HEAD on a GET route answers as the GET does, with
-// the same status and headers (Content-Length included), and no body.
+// the same status and headers (Content-Length included), and no body, and
+// that a HEAD of a list never has the stage build it: before and after
+// writes that add and remove users with long, escape-heavy JSON, the size
+// that the API layer keeps per role is the length of the stage's body.
 func testHead(t *testing.T, newStage api.NewStage) {
-	h, _ := newServer(newStage)
-	for _, target := range []string{
-		ListTarget(user.RoleAdmin),
-		ListTarget("nobody"),
-		"/users?role=",
-		"/users/" + user.FormatID(42),
-		"/users/nobody",
-		"/nowhere",
-	} {
-		get, head := Do(h, "GET", target, ""), Do(h, "HEAD", target, "")
+	users := user.MustGenerate(user.DefaultCount, user.DefaultSeed)
+	var lists atomic.Int64
+	h := api.NewHandler(countingStage{newStage(users), &lists}, users)
+	compare := func(target string) {
+		t.Helper()
+		get := Do(h, "GET", target, "")
+		before := lists.Load()
+		head := Do(h, "HEAD", target, "")
+		if built := lists.Load() - before; built != 0 {
+			t.Errorf("HEAD %s had the stage build %d list(s); want none", target, built)
+		}
 		if get.Body.Len() == 0 {
 			t.Fatalf("GET %s has no body: the comparison would prove nothing", target)
 		}
@@ -36,11 +56,60 @@ func testHead(t *testing.T, newStage api.NewStage) {
 			t.Errorf("HEAD %s: a body of %d bytes, want none", target, head.Body.Len())
 		}
 	}
+	for _, target := range []string{
+		ListTarget(user.RoleAdmin),
+		ListTarget("viewer"),
+		ListTarget("nobody"),
+		"/users?role=",
+		"/users/" + user.FormatID(42),
+		"/users/nobody",
+		"/nowhere",
+	} {
+		compare(target)
+	}
+
+	// Writes change the sizes: a user in a new role and in admin, whose
+	// JSON is six times its text, then the removal of generated users down
+	// to an empty role.
+	heavy := user.User{ID: "u0000050h", Name: "<&>\u2028\"\\" + string(rune(0)), Email: "<heavy>@example.com",
+		Roles: []string{"<new>", user.RoleAdmin}}
+	if w := Do(h, "POST", "/users", string(mustMarshal(heavy))); w.Code != http.StatusCreated {
+		t.Fatalf("POST of a user: status %d", w.Code)
+	}
+	compare(ListTarget("<new>"))
+	compare(ListTarget(user.RoleAdmin))
+	for _, u := range users {
+		if u.HasRole("owner") {
+			if w := Do(h, "DELETE", "/users/"+u.ID, ""); w.Code != http.StatusNoContent {
+				t.Fatalf("DELETE %s: status %d", u.ID, w.Code)
+			}
+			compare(ListTarget("owner"))
+		}
+	}
+	if w := Do(h, "GET", ListTarget("owner"), ""); w.Body.String() != "[]" {
+		t.Errorf("GET role=owner once its users are deleted: %.100q, want []", w.Body)
+	}
+	if w := Do(h, "DELETE", "/users/"+heavy.ID, ""); w.Code != http.StatusNoContent {
+		t.Fatalf("DELETE of the user: status %d", w.Code)
+	}
+	compare(ListTarget("<new>"))
+	compare(ListTarget(user.RoleAdmin))
+
 	// HEAD reads: it is not a way to write.
 	if w := Do(h, "HEAD", "/users/"+user.FormatID(42), ""); w.Code != http.StatusOK {
 		t.Errorf("HEAD of a user: status %d", w.Code)
 	}
 	if w := Do(h, "GET", "/users/"+user.FormatID(42), ""); w.Code != http.StatusOK {
 		t.Errorf("GET after HEAD of a user: status %d", w.Code)
+	}
+}
+
+// wantHeadLikeGet fails t unless HEAD of role's list announces the length
+// of the body that GET gives.
+func wantHeadLikeGet(t *testing.T, what string, h http.Handler, role string) {
+	t.Helper()
+	get, head := Do(h, "GET", ListTarget(role), ""), Do(h, "HEAD", ListTarget(role), "")
+	if cl := head.Header().Get("Content-Length"); cl != strconv.Itoa(get.Body.Len()) {
+		t.Errorf("%s: HEAD of role %q announces %s bytes, GET gives %d", what, role, cl, get.Body.Len())
 	}
 }

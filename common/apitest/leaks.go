@@ -15,6 +15,8 @@ var leakPatterns = []struct {
 	{"an IPv4 address", regexp.MustCompile(`\b\d{1,3}(\.\d{1,3}){3}\b`)},
 	{"an IPv6 address", regexp.MustCompile(`\[[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*\]|::1\b`)},
 	{"a socket error", regexp.MustCompile(`\b(read|write|dial) (tcp|udp)|i/o timeout|connection reset`)},
+	{"a Go library's text", regexp.MustCompile(`invalid character|semicolon separator|exceeded limit|in string escape code`)},
+	{"a Go escape (JSON has none for bytes)", regexp.MustCompile(`\\x`)},
 	{"a Go type name", regexp.MustCompile(`Go (struct|value)|\bjson: |\bstruct\b|\binterface ?\{|\bmap\[|\[\][a-z]|` +
 		`\*[a-z]+\.?[A-Za-z]*\b|\b(u?int|float|complex)(8|16|32|64|128)\b|\bnewUserRequest\b|\b(user|api|main)\.[A-Z]`)},
 }

@@ -19,7 +19,9 @@ import (
 func testMaxUsers(t *testing.T, newStage api.NewStage) {
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
 	model := NewModel(users)
-	h := api.NewHandlerWithMaxUsers(slowAdd{newStage(users)}, len(users), len(users)+1)
+	limits := api.DefaultLimits
+	limits.MaxUsers = len(users) + 1
+	h := api.NewHandlerWithLimits(slowAdd{newStage(users)}, users, limits)
 	newUser := func(id string) user.User {
 		return user.User{ID: id, Name: "Capped " + id, Email: id + "@example.com", Roles: []string{"capped", user.RoleAdmin}}
 	}

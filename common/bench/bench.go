@@ -111,7 +111,7 @@ func ServeHTTP(b *testing.B, newStage api.NewStage) {
 		b.Run(c.Name(), func(b *testing.B) {
 			users := Users(c.Users)
 			want := apitest.NewModel(users).ListBody(c.Role())
-			handler := api.NewHandler(newStage(users))
+			handler := api.NewHandler(newStage(users), users)
 			req := httptest.NewRequest("GET", apitest.ListTarget(c.Role()), nil)
 			w := NewDiscardWriter()
 			b.ReportAllocs()
