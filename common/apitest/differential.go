@@ -131,9 +131,7 @@ func responseDiff(got, want *httptest.ResponseRecorder) string {
 	}
 	g, w := got.Body.Bytes(), want.Body.Bytes()
 	if !bytes.Equal(g, w) {
-		at := firstDifference(g, w)
-		return fmt.Sprintf("body of %d bytes (want %d) differs at byte %d:\n got: %s\nwant: %s",
-			len(g), len(w), at, excerpt(g, at), excerpt(w, at))
+		return "the body differs: " + ListMismatch(g, w)
 	}
 	var keys []string
 	for key := range got.Header() {
@@ -149,13 +147,6 @@ func responseDiff(got, want *httptest.ResponseRecorder) string {
 		}
 	}
 	return ""
-}
-
-// excerpt quotes the bytes of b around position at.
-func excerpt(b []byte, at int) string {
-	const around = 60
-	from, to := max(0, at-around), min(len(b), at+around)
-	return fmt.Sprintf("[%d:%d] %q", from, to, b[from:to])
 }
 
 func listRequests(reqs []request) string {

@@ -52,7 +52,7 @@ func TestDifferentialCatchesOneCorruptedByte(t *testing.T) {
 	if err == nil {
 		t.Fatal("a body with one wrong byte passed the differential test")
 	}
-	if msg := err.Error(); !strings.Contains(msg, "GET /users?role=") || !strings.Contains(msg, "body of") {
+	if msg := err.Error(); !strings.Contains(msg, "GET /users?role=") || !strings.Contains(msg, "the body differs: first difference at byte") {
 		t.Errorf("the report does not name the list request and its body:\n%v", err)
 	}
 }
