@@ -10,10 +10,9 @@
 // lists of its roles (roles.go), shifting the pointers of one block of a
 // list rather than of the whole list, and drops those roles' bodies. The
 // next read of such a role builds its body again, once, however many writes
-// came before it, and the reads after that are lookups again. (The floor
-// used to rebuild every body a write touched in the write itself: at 1,000
-// users holding the same 32 roles, 15.5 KB of JSON each, a POST took 129 to
-// 170 ms, and every unrelated read waited for it; issue 17.)
+// came before it, and the reads after that are lookups again. Rebuilding
+// every body a write touches in the write itself would make N writes into
+// one role cost N squared, and make every read wait for them.
 //
 // The trade: the first read of a role after a write copies every user's
 // bytes into a new body (stage 5 does that on every read, but a block at a

@@ -41,8 +41,7 @@ type Limits struct {
 // lets the heap grow to about twice what is live before it collects; the
 // lists in flight add up to 128 MiB, and building one leaves up to three
 // times its size in garbage with encoding/json. That stays near 1 GiB,
-// half the 2 GiB allowed a stage: the worst cases measured for issue 17
-// peaked at 0.73 GiB of RSS.
+// half of the 2 GiB that a stage may hold at most.
 var DefaultLimits = Limits{
 	MaxUsers:         DefaultMaxUsers,
 	MaxStoredBytes:   256 << 20,
