@@ -41,7 +41,6 @@ while [ $# -gt 0 ]; do
     --from) [ $# -ge 2 ] || die "--from needs a stage"; from=${2%/}; shift ;;
     --against) [ $# -ge 2 ] || die "--against needs a stage"; against=${2%/}; shift ;;
     --no-compare) compare=false ;;
-    -h|--help) usage "$0"; exit 0 ;;
     -*) die "unknown option $1 (--help lists them)" ;;
     *) [ -z "$stage" ] || die "one stage at a time (got $stage and $1)"; stage=${1%/} ;;
   esac

@@ -31,10 +31,7 @@ rounds=10 benchtime=150ms bench='^Benchmark(ListByRole|ServeHTTP|Write|Build)$' 
 while [ $# -gt 0 ]; do
   case "$1" in
     --thorough) rounds=20 benchtime=500ms ;;
-    --rounds) rounds=$2; shift ;;
-    --benchtime) benchtime=$2; shift ;;
-    --bench) bench=$2; shift ;;
-    -h|--help) usage "$0"; exit 0 ;;
+    --rounds|--benchtime|--bench) printf -v "${1#--}" %s "$2"; shift ;;
     -*) die "unknown option $1 (--help lists them)" ;;
     *) picked+=("${1%/}") ;;
   esac
@@ -42,7 +39,7 @@ while [ $# -gt 0 ]; do
 done
 [[ "$rounds" =~ ^[0-9]+$ ]] && [ "$rounds" -ge 6 ] ||
   die "--rounds $rounds: benchstat needs at least 6 samples for a p-value; use --rounds 6 or more"
-[ ${#picked[@]} -gt 0 ] || { list=$(stages_and_floor); mapfile -t picked <<< "$list"; }
+[ ${#picked[@]} -gt 0 ] || { list=$(ask_stages list); mapfile -t picked <<< "$list"; }
 # Every name is checked before anything is built.
 dirs=$(stage_dirs "${picked[@]}") || exit 2
 mapfile -t dirs <<< "$dirs"

@@ -14,9 +14,6 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
-case "${1:-}" in
-  -h|--help) usage "$0"; exit 0 ;;
-esac
 [ $# -eq 1 ] && [[ "$1" =~ ^[[:alnum:]][[:alnum:]\ ._-]{0,39}$ ]] ||
   die "give your name, as the room should see it: ./scripts/handin.sh \"Ada Lovelace\" (up to 40 letters, digits, spaces, dots, dashes)"
 who=$1

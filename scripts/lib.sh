@@ -8,28 +8,20 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # the scripts reads it instead of go.work.
 if [ -f "$ROOT/local.work" ]; then export GOWORK=$ROOT/local.work; else unset GOWORK; fi
 
+# Every script answers -h or --help, wherever among its arguments, with the
+# comment block at its top, without the #: its documentation.
+for arg; do
+  case $arg in -h|--help) awk 'NR == 1 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$0"; exit 0 ;; esac
+done
+
 # die prints the script's name and a message, and exits 2 (a usage error).
 die() { echo "${0##*/}: $*" >&2; exit 2; }
 
-# ask_stages runs scripts/cmd/stages, the one list of stages, their folders
-# and what each is compared with. The others ask it: stages_and_floor (every
-# stage, the floor last: the default of the scripts that measure, in table
-# order), stages (the same without the floor), stage_dirs NAME... and
-# stage_servers NAME... (the package folder and the server of each, one a
-# line, or nothing and a failure if a name is unknown).
+# ask_stages runs scripts/cmd/stages, the one list of stages (its doc lists
+# the questions); stage_dirs NAME... prints their package folders, one a
+# line, or nothing and a failure if a name is unknown.
 ask_stages() { (cd "$ROOT" && go run ./scripts/cmd/stages "$@"); }
-stages_and_floor() { ask_stages list; }
-stages() {
-  local list
-  list=$(ask_stages list) || return
-  grep -vx floor <<< "$list"
-}
 stage_dirs() { ask_stages dir "$@"; }
-stage_servers() { ask_stages server "$@"; }
-
-# usage prints the comment block at the top of script $1, without the #:
-# what --help shows.
-usage() { awk 'NR == 1 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$1"; }
 
 # command_line prints its arguments as a command line that a shell reads
 # back as the same words.

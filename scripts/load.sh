@@ -26,14 +26,13 @@ while [ $# -gt 0 ]; do
     --rate|--duration|--conns|--rounds) printf -v "${1#--}" %s "$2"; shift ;;
     --pin) pin=yes ;;
     --no-pin) pin=no ;;
-    -h|--help) usage "$0"; exit 0 ;;
-    -*) echo "load.sh: unknown option $1" >&2; exit 2 ;;
+    -*) die "unknown option $1 (--help lists them)" ;;
     *) picked+=("${1%/}") ;;
   esac
   shift
 done
 [ ${#picked[@]} -gt 0 ] || picked=($(ask_stages list))
-packages=($(stage_servers "${picked[@]}")) || exit 2 # every name is checked before anything is built
+packages=($(stage_dirs "${picked[@]}")) || exit 2 # every name is checked before anything is built
 
 # Pinning is off by default. Measured on this project's 2-core machine (3 rounds of 3 s, stage0-linear
 # and the floor): pinned, stage0-linear's saturated req/s was steadier (highest minus lowest round over
@@ -41,7 +40,7 @@ packages=($(stage_servers "${picked[@]}")) || exit 2 # every name is checked bef
 # halved, because a pinned server has one core: stage3's parallel chunks could not show their gain.
 pin_load=() server_cpus=() cpus="not pinned: the load generator shares every core with the server"
 if [ "$pin" = yes ]; then
-  command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ] || { echo "load.sh: --pin needs taskset and 2 CPUs" >&2; exit 2; }
+  command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ] || die "--pin needs taskset and 2 CPUs"
   pin_load=(taskset -c 1) server_cpus=(-server-cpus 0) cpus="server pinned to CPU 0, load generator on CPU 1"
 fi
 

@@ -35,7 +35,6 @@ while [ $# -gt 0 ]; do
     --from) [ $# -ge 2 ] || die "--from needs a stage"; from=$2; shift ;;
     --remove) action=remove ;;
     --list) action=list ;;
-    -h|--help) usage "$0"; exit 0 ;;
     -*) die "unknown option $1 (--help lists them)" ;;
     *) [ -z "$name" ] || die "one NAME at a time (got $name and $1)"; name=${1%/} ;;
   esac

@@ -23,22 +23,17 @@ bench=BenchmarkListByRole/users=10000/matches=100 benchtime=3s top=12
 markdown=() diff=false fresh=false picked=() command=$(command_line ./scripts/profile.sh "$@")
 while [ $# -gt 0 ]; do
   case "$1" in
-    --bench) bench=$2; shift ;;
-    --benchtime) benchtime=$2; shift ;;
-    --top) top=$2; shift ;;
+    --bench|--benchtime|--top) printf -v "${1#--}" %s "$2"; shift ;;
     --markdown) markdown=(-markdown) ;;
     --diff) diff=true ;;
     --fresh) fresh=true ;;
-    -h|--help) usage "$0"; exit 0 ;;
-    -*) echo "profile.sh: unknown option $1" >&2; exit 2 ;;
+    -*) die "unknown option $1 (--help lists them)" ;;
     *) picked+=("${1%/}") ;;
   esac
   shift
 done
-if [ ${#picked[@]} -ne "$($diff && echo 2 || echo 1)" ]; then
-  echo "usage: profile.sh [options] STAGE   or   profile.sh [options] --diff STAGE_A STAGE_B" >&2
-  exit 2
-fi
+[ ${#picked[@]} -eq "$($diff && echo 2 || echo 1)" ] ||
+  die "usage: profile.sh [options] STAGE   or   profile.sh [options] --diff STAGE_A STAGE_B"
 mapfile -t dirs < <(stage_dirs "${picked[@]}") # checks every name before anything is built
 [ ${#dirs[@]} -eq ${#picked[@]} ] || exit 2
 start=$(date +%s)

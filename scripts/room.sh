@@ -12,10 +12,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
-case "${1:-}" in
-  -h|--help) usage "$0"; exit 0 ;;
-  "") die "name the hand-in files: ./scripts/room.sh handins/*.txt" ;;
-esac
+[ $# -gt 0 ] || die "name the hand-in files: ./scripts/room.sh handins/*.txt"
 bin=$(mktemp -d)
 at_exit 'rm -rf "$bin"'
 (cd "$ROOT" && go build -o "$bin/report" ./scripts/cmd/report)

@@ -24,10 +24,8 @@ invocation=$(command_line ./scripts/serialize.sh "$@")
 rounds=10 benchtime=100ms print=
 while [ $# -gt 0 ]; do
   case "$1" in
-    --rounds) rounds=$2; shift ;;
-    --benchtime) benchtime=$2; shift ;;
+    --rounds|--benchtime) printf -v "${1#--}" %s "$2"; shift ;;
     --print) print=1 ;;
-    -h|--help) usage "$0"; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
   shift

@@ -10,10 +10,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
-case "${1:-}" in
-  -h|--help) usage "$0"; exit 0 ;;
-  ?*) die "takes no arguments (--help says what it runs)" ;;
-esac
+[ $# -eq 0 ] || die "takes no arguments (--help says what it runs)"
 
 # Every package of every module in the workspace shares this prefix.
 all=example.com/userperf/...

@@ -19,9 +19,8 @@ import (
 
 // Stage is one implementation of the API that the scripts measure.
 type Stage struct {
-	Name   string // its folder's name, which names its result files: stage0-linear, or a learner's
-	Dir    string // its package, relative to the root, slash-separated: workshop/solutions/quest6-cache-fixed
-	Server string // the main package of its server, in the same form
+	Name string // its folder's name, which names its result files: stage0-linear, or a learner's
+	Dir  string // its main package, relative to the root, slash-separated: workshop/solutions/quest6-cache-fixed
 }
 
 // Floor is the name of the yardstick beside every table: the same HTTP
@@ -42,7 +41,7 @@ func List(root string) ([]Stage, error) {
 		if _, err := os.Stat(filepath.Join(root, dir, "stage_test.go")); err != nil {
 			continue
 		}
-		s := Stage{Name: path.Base(dir), Dir: dir, Server: dir}
+		s := Stage{Name: path.Base(dir), Dir: dir}
 		if slices.ContainsFunc(list, func(o Stage) bool { return o.Name == s.Name }) {
 			return nil, fmt.Errorf("the workspace has two stages named %s; rename one folder", s.Name)
 		}
