@@ -16,7 +16,6 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 	"golang.org/x/perf/benchfmt"
-	"golang.org/x/perf/benchmath"
 
 	"example.com/userperf/scripts/internal/results"
 )
@@ -124,11 +123,9 @@ func values(rounds []*benchfmt.Result, bench, unit string) (vs []float64) {
 	return vs
 }
 
-// overRounds summarizes the rounds of one test as benchstat and the README's
-// chart summarize the result files: the median over the rounds.
-func overRounds(rounds []*benchfmt.Result, bench, unit string) float64 {
-	sample := benchmath.NewSample(values(rounds, bench, unit), &benchmath.DefaultThresholds)
-	return benchmath.AssumeNothing.Summary(sample, 0.95).Center
+// overRounds is the median over the rounds, as benchstat summarizes a result file.
+func overRounds(rs []*benchfmt.Result, bench, unit string) float64 {
+	return results.Median(values(rs, bench, unit))
 }
 
 // writeTable writes a run's Markdown table, per result size and stage (see

@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"example.com/userperf/scripts/internal/provenance"
+	"example.com/userperf/scripts/internal/results"
 )
 
 // tables are the profile and pprof's -sample_index of each table.
@@ -93,26 +94,20 @@ func write(w io.Writer, dirs, names []string, n int, markdown bool) error {
 	return nil
 }
 
-// load reads the "key: value" lines of bench.txt in dir, which name the
+// load reads the configuration of bench.txt in dir, which names the
 // benchmark, its package, the machine and the commit, and writes the folded
 // profiles next to the originals.
 func load(dir string) (map[string]string, error) {
-	text, err := os.ReadFile(filepath.Join(dir, "bench.txt"))
+	bench, err := results.Read(filepath.Join(dir, "bench.txt"))
 	if err != nil {
 		return nil, err
 	}
-	config := map[string]string{}
-	for line := range strings.Lines(string(text)) {
-		if key, value, ok := strings.Cut(strings.TrimSpace(line), ": "); ok {
-			config[key] = value
-		}
-	}
 	for _, file := range []string{"cpu", "mem"} {
-		if err := foldFile(filepath.Join(dir, file+".pprof"), folded(dir, file), config["pkg"]); err != nil {
+		if err := foldFile(filepath.Join(dir, file+".pprof"), folded(dir, file), bench.Config["pkg"]); err != nil {
 			return nil, err
 		}
 	}
-	return config, nil
+	return bench.Config, nil
 }
 
 // folded is the folded form of the profile file, cpu or mem, in dir.

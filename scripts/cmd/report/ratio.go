@@ -40,25 +40,20 @@ func ratio(name string, paths []string) (string, error) {
 			label = f.Name
 		}
 	}
-	old, now := center(samples[0]), center(samples[1])
-	line := fmt.Sprintf("%.1fx faster than %s", old/now, label)
-	if now > old {
-		line = fmt.Sprintf("%.1fx slower than %s", now/old, label)
+	a, b := benchmath.AssumeNothing.Summary(samples[0], 0.95), benchmath.AssumeNothing.Summary(samples[1], 0.95)
+	line := fmt.Sprintf("%.1fx faster than %s", a.Center/b.Center, label)
+	if b.Center > a.Center {
+		line = fmt.Sprintf("%.1fx slower than %s", b.Center/a.Center, label)
 	}
 	if c := benchmath.AssumeNothing.Compare(samples[0], samples[1]); c.P >= c.Alpha {
 		line += " (within the noise)"
 	}
-	if spread := max(spread(samples[0]), spread(samples[1])); spread > noisy {
+	if spread := max(spread(a), spread(b)); spread > noisy {
 		line += fmt.Sprintf(" [too noisy to measure: ±%.0f%%; close other programs, then run again]", 100*spread)
 	}
 	return line, nil
 }
 
-func center(s *benchmath.Sample) float64 { return benchmath.AssumeNothing.Summary(s, 0.95).Center }
-
-// spread is how far the 95% confidence interval of s reaches from its
-// median, as a share of it: what benchstat prints after ±.
-func spread(s *benchmath.Sample) float64 {
-	sum := benchmath.AssumeNothing.Summary(s, 0.95)
-	return max(sum.Hi-sum.Center, sum.Center-sum.Lo) / sum.Center
-}
+// spread is how far the 95% confidence interval reaches from the median,
+// as a share of it: what benchstat prints after ±.
+func spread(s benchmath.Summary) float64 { return max(s.Hi-s.Center, s.Center-s.Lo) / s.Center }

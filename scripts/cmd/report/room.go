@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"golang.org/x/perf/benchfmt"
-	"golang.org/x/perf/benchmath"
 
 	"example.com/userperf/scripts/internal/results"
 )
@@ -54,19 +53,19 @@ func room(dir string, paths []string) error {
 	for _, h := range hands {
 		cells, bars := []string{h.who, h.machine}, map[results.Measurement][]float64{}
 		for _, ex := range exercises {
-			verdict, mine := h.verdict[ex], median(h.sec[ex+" mine"])
+			verdict, mine := h.verdict[ex], results.Median(h.sec[ex+" mine"])
 			cell := "—"
 			switch {
 			case strings.HasPrefix(verdict, "FAILED"):
 				cell = "WRONG: " + strings.TrimSuffix(strings.TrimPrefix(verdict, "FAILED: "), ", see above")
 			case verdict != "" && mine > 0:
 				cell = "ok"
-				if o := median(h.sec[ex+" origin"]); o > 0 {
+				if o := results.Median(h.sec[ex+" origin"]); o > 0 {
 					start[ex] = append(start[ex], o/mine)
 					bars[results.Measurement{Bench: ex, Unit: "x"}] = []float64{o / mine}
 					cell += ", " + speedup(o/mine) + " vs start"
 				}
-				if r := median(h.sec[ex+" reference"]); r > 0 {
+				if r := results.Median(h.sec[ex+" reference"]); r > 0 {
 					ref[ex] = append(ref[ex], r/mine)
 					cell += ", " + speedup(r/mine) + " vs ref"
 				}
@@ -81,7 +80,7 @@ func room(dir string, paths []string) error {
 	for _, stat := range []struct {
 		name string
 		of   func([]float64) string
-	}{{"room median", func(v []float64) string { return speedup(median(v)) }},
+	}{{"room median", func(v []float64) string { return speedup(results.Median(v)) }},
 		{"room spread", func(v []float64) string { return speedup(slices.Min(v)) + " to " + speedup(slices.Max(v)) }}} {
 		cells := []string{stat.name, fmt.Sprintf("%d participants", len(hands))}
 		for _, ex := range exercises {
@@ -150,12 +149,4 @@ func readHandIn(path string) (*handIn, error) {
 		}
 	}
 	return h, in.Err()
-}
-
-// median is benchstat's centre of values, or 0 for none.
-func median(values []float64) float64 {
-	if len(values) == 0 {
-		return 0
-	}
-	return center(benchmath.NewSample(values, &benchmath.DefaultThresholds))
 }

@@ -127,14 +127,19 @@ func WriteFile(path string, header []benchfmt.Config, results []*benchfmt.Result
 	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 
-// Median is the centre that benchstat prints for the samples of bench in
-// unit: their median, as it assumes nothing about their distribution.
+// Median is the centre that benchstat prints for the samples of bench in unit.
 func (f *File) Median(bench, unit string) (float64, bool) {
-	s := f.Sample(bench, unit)
-	if s == nil {
-		return 0, false
+	v := f.samples[Measurement{bench, unit}]
+	return Median(v), len(v) > 0
+}
+
+// Median is the centre that benchstat prints for values, or 0 for none:
+// their median, as it assumes nothing about their distribution.
+func Median(values []float64) float64 {
+	if len(values) == 0 {
+		return 0
 	}
-	return benchmath.AssumeNothing.Summary(s, 0.95).Center, true
+	return benchmath.AssumeNothing.Summary(benchmath.NewSample(values, &benchmath.DefaultThresholds), 0.95).Center
 }
 
 // Sample is what benchstat computes with: the samples of bench in unit, or
