@@ -80,7 +80,7 @@ func parseArgs(args []string) (config, error) {
 // run measures every stage and writes the results; see the package doc.
 func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	progress := log.New(stderr, "", log.Ltime).Printf
-	header, err := results.ReadHeader(cfg.header)
+	header, err := os.ReadFile(cfg.header)
 	if err != nil {
 		return err
 	}

@@ -132,7 +132,7 @@ func overRounds(rs []*benchfmt.Result, bench, unit string) float64 {
 // its caption). When the floor was measured, the last column gives the p50
 // as a multiple of the floor's: how far the stage is from the limit of this
 // HTTP path.
-func writeTable(w io.Writer, cfg config, header []benchfmt.Config, measured map[string][]*benchfmt.Result) error {
+func writeTable(w io.Writer, cfg config, header []byte, measured map[string][]*benchfmt.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
 	line := func(cells ...string) { fmt.Fprintln(tw, "| "+strings.Join(cells, "\t| ")+"\t|") }
 	columns := []string{"stage", "matches", "p50", "p95", "p99", "max", "errors", "saturated req/s"}
@@ -165,8 +165,9 @@ func writeTable(w io.Writer, cfg config, header []benchfmt.Config, measured map[
 		return err
 	}
 	about := map[string]string{}
-	for _, c := range header {
-		about[c.Key] = string(c.Value)
+	for line := range strings.Lines(string(header)) {
+		key, value, _ := strings.Cut(strings.TrimSpace(line), ": ")
+		about[key] = value
 	}
 	_, err := fmt.Fprintf(w, "\nGET /users?role=R over loopback, 10,000 users, %d rounds. p50 to p99: the median over "+
 		"the rounds of each round's latency percentile at a fixed %d req/s for %v (open loop), as benchstat and the "+

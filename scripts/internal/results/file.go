@@ -7,7 +7,6 @@ package results
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -93,33 +92,12 @@ func read(paths []string) ([]*File, error) {
 	return files, in.Err()
 }
 
-// ReadHeader reads a file of configuration lines alone (machine.txt);
-// benchfmt hands them out with a result, so one is added after them.
-func ReadHeader(path string) ([]benchfmt.Config, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	r := benchfmt.NewReader(io.MultiReader(bytes.NewReader(data), strings.NewReader("\nBenchmarkHeaderEnd 1 1 x\n")), path)
-	for r.Scan() {
-		switch rec := r.Result().(type) {
-		case *benchfmt.SyntaxError:
-			return nil, rec
-		case *benchfmt.Result:
-			return rec.Clone().Config, nil
-		}
-	}
-	return nil, fmt.Errorf("%s: not a header: %v", path, r.Err())
-}
-
-// WriteFile writes results to path, each with header as its configuration,
-// so that the file starts with the header's lines.
-func WriteFile(path string, header []benchfmt.Config, results []*benchfmt.Result) error {
-	var b bytes.Buffer
-	w := benchfmt.NewWriter(&b)
+// WriteFile writes header, configuration lines (machine.txt), and then
+// results to path.
+func WriteFile(path string, header []byte, results []*benchfmt.Result) error {
+	b := bytes.NewBuffer(slices.Concat(bytes.TrimRight(header, "\n"), []byte("\n\n")))
+	w := benchfmt.NewWriter(b)
 	for _, r := range results {
-		r = r.Clone()
-		r.Config = header
 		if err := w.Write(r); err != nil {
 			return err
 		}
