@@ -23,10 +23,9 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
-invocation=$(command_line ./scripts/compare.sh "$@")
 # The million-user data set is asked for by the environment; the command
 # that a result records says so, so that it can be run again as it was.
-[ -z "${USERPERF_MILLION:-}" ] || invocation="USERPERF_MILLION=$(command_line "$USERPERF_MILLION") $invocation"
+[ -z "${USERPERF_MILLION:-}" ] || command="USERPERF_MILLION=$(printf %q "$USERPERF_MILLION") $command"
 rounds=10 benchtime=150ms bench='^Benchmark(ListByRole|ServeHTTP|Write|Build)$' picked=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -45,7 +44,7 @@ dirs=$(stage_dirs "${picked[@]}") || exit 2
 mapfile -t dirs <<< "$dirs"
 
 new_run compare
-header=$(machine_info "$invocation"; echo "compare-settings: rounds=$rounds, benchtime=$benchtime, bench=$bench")
+header=$(machine_info; echo "compare-settings: rounds=$rounds, benchtime=$benchtime, bench=$bench")
 echo "== building ${#picked[@]} benchmark binaries"
 build_bench "${dirs[@]}"
 for s in machine "${picked[@]}"; do echo "$header" > "$out/$s.txt"; done

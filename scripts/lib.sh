@@ -23,9 +23,9 @@ die() { echo "${0##*/}: $*" >&2; exit 2; }
 ask_stages() { (cd "$ROOT" && go run ./scripts/cmd/stages "$@"); }
 stage_dirs() { ask_stages dir "$@"; }
 
-# command_line prints its arguments as a command line that a shell reads
-# back as the same words.
-command_line() { local line; line=$(printf '%q ' "$@"); echo "${line% }"; }
+# command is how the script was run, as a line that a shell reads back as
+# the same words: what machine_info records.
+command=$(printf '%q ' "./scripts/${0##*/}" "$@") && command=${command% }
 
 # machine_info prints, as "key: value" lines, what a result was measured on
 # and how: every result file starts with it. The commit is followed by
@@ -41,7 +41,7 @@ machine_info() {
   echo "go-version: $(go env GOVERSION)"
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "commit: $commit"
-  echo "command: $*"
+  echo "command: $command"
 }
 
 # measured_on prints the header of result file $1 in one line, for the
@@ -71,25 +71,20 @@ at_exit() {
 # benchmark once. new_run KIND makes $out, results/KIND/<stamp>/ (a new one
 # even for two runs started in the same second), and $bin, a temporary
 # folder for the binaries. Any exit before keep_run removes both: half a
-# measurement is none.
+# measurement is none. A load average above the number of cores means that
+# other programs keep them busy: every stage then runs slower by chance, and
+# no ratio from the run can be trusted.
 new_run() {
-  warn_if_busy
-  mkdir -p "results/$1"
-  until stamp=$(date -u +%Y%m%dT%H%M%SZ) && mkdir "results/$1/$stamp" 2>/dev/null; do sleep 1; done
-  out=results/$1/$stamp bin=$(mktemp -d) kept=false run_start=$(date +%s)
-  at_exit 'rm -rf "$bin"; $kept || { rm -rf "$out"; echo "${0##*/}: stopped before the last round; no results kept" >&2; }'
-}
-
-# warn_if_busy warns when other programs already keep the cores busy (a
-# load average above their number): every stage then runs slower by chance,
-# and no ratio from the run can be trusted.
-warn_if_busy() {
   local load
-  read -r load _ < /proc/loadavg 2>/dev/null || return 0
+  read -r load _ < /proc/loadavg 2>/dev/null || load=0
   if awk -v load="$load" -v cores="$(nproc)" 'BEGIN { exit !(load > cores) }'; then
     echo "${0##*/}: warning: load average $load on $(nproc) cores: other programs are using the CPU, so these" \
       "figures will be noisy. Close them or wait until the load falls, then measure again." >&2
   fi
+  mkdir -p "results/$1"
+  until stamp=$(date -u +%Y%m%dT%H%M%SZ) && mkdir "results/$1/$stamp" 2>/dev/null; do sleep 1; done
+  out=results/$1/$stamp bin=$(mktemp -d) kept=false run_start=$(date +%s)
+  at_exit 'rm -rf "$bin"; $kept || { rm -rf "$out"; echo "${0##*/}: stopped before the last round; no results kept" >&2; }'
 }
 
 # keep_run keeps the run's results and points results/KIND/latest at them.

@@ -16,7 +16,6 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
-command=$(command_line ./scripts/load.sh "$@")
 # 100 req/s: above what a stage can serve, a fixed-rate test measures the queue in front of it; stage0-linear
 # spends milliseconds of CPU on a role=editor request and shares two cores with the load generator.
 duration=10s warmup=2s rate=100 conns=32 rounds=1 pin=no picked=() servers=()
@@ -49,7 +48,7 @@ out=results/load/$stamp
 mkdir -p "$out/bin"
 trap 'rm -rf "$out/bin"' EXIT # the binaries are only needed during the run
 {
-  machine_info "$command"
+  machine_info
   echo "load-generator: vegeta $(go list -m -f '{{.Version}}' github.com/tsenart/vegeta/v12) on the same machine"
   echo "load-cpus: $cpus"
   echo "load-settings: rate=$rate/s conns=$conns duration=$duration rounds=$rounds warmup=$warmup"

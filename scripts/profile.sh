@@ -20,7 +20,7 @@ source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
 bench=BenchmarkListByRole/users=10000/matches=100 benchtime=3s top=12
-markdown=() diff=false fresh=false picked=() command=$(command_line ./scripts/profile.sh "$@")
+markdown=() diff=false fresh=false picked=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --bench|--benchtime|--top) printf -v "${1#--}" %s "$2"; shift ;;
@@ -52,7 +52,7 @@ profile() {
     echo "profile.sh: no result of $bench in $1 (go test -list . ./$2 lists the benchmarks)" >&2
     exit 1
   fi
-  { machine_info "$command"; echo "profile-bench: $bench"
+  { machine_info; echo "profile-bench: $bench"
     grep -E '^(Benchmark|goos:|goarch:|pkg:|cpu:)' "$dir/output.txt"; } > "$dir/bench.txt"
   grep '^Benchmark' "$dir/bench.txt" | sed 's/^/   /' >&2
 }

@@ -20,7 +20,6 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
-invocation=$(command_line ./scripts/serialize.sh "$@")
 rounds=10 benchtime=100ms print=
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -43,7 +42,7 @@ new_run serialize
 at_exit stop_burners
 echo "== building the benchmark binaries of stage3-parallel, stage4-append and peers"
 build_bench stage3-parallel stage4-append peers
-header=$(machine_info "$invocation"; echo "serialize-settings: rounds=$rounds, benchtime=$benchtime")
+header=$(machine_info; echo "serialize-settings: rounds=$rounds, benchtime=$benchtime")
 for load in idle busy; do
   printf '%s\nload: %s\nencoder: encoding/json\n' "$header" $load > "$out/stage3-$load.txt"
   printf '%s\nload: %s\nencoder: append\n' "$header" $load > "$out/stage4-$load.txt"

@@ -168,7 +168,7 @@ func stagesTable(root string, byName map[string]stages.Stage, files []*results.F
 		{"held/user", buildBench, heldUnit, byteSize,
 			"Held/user: the heap the stage holds per user (`" + heldUnit + "` of `Benchmark" + buildBench + "`)."},
 	}, func(c column) bool {
-		return !slices.ContainsFunc(files, func(f *results.File) bool { return f.Runs(c.bench, c.unit) > 0 })
+		return !slices.ContainsFunc(files, func(f *results.File) bool { return len(f.Values(c.bench, c.unit)) > 0 })
 	})
 	head, align := "| stage | change | diff | time/op | speed-up vs previous | speed-up vs "+files[0].Name+" |", "|---|---|---:|---:|---:|---:|"
 	notes := ""
@@ -218,7 +218,7 @@ func stagesTable(root string, byName map[string]stages.Stage, files []*results.F
 		"with role admin among 10,000, in process. A speed-up is the other stage's time divided by this one's. "+
 		"The floor serves bytes encoded in advance: the limit of this path, not a step, so it gets no speed-up; "+
 		"a stage that is not one of the steps is compared with the first only. %s\n%s\n",
-		files[0].Runs(headline, "sec/op"), headline, notes, provenance.Line(files[0].Config))
+		len(files[0].Values(headline, "sec/op")), headline, notes, provenance.Line(files[0].Config))
 }
 
 // column is a column of medians, for the results that have it.

@@ -33,9 +33,11 @@ func ratio(name string, paths []string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if samples[i] = f.Sample(name, "sec/op"); samples[i] == nil {
+		v := f.Values(name, "sec/op")
+		if len(v) == 0 {
 			return "", fmt.Errorf("%s: no sec/op of %s", p, name)
 		}
+		samples[i] = benchmath.NewSample(v, &benchmath.DefaultThresholds)
 		if i == 0 && label == "" {
 			label = f.Name
 		}

@@ -12,6 +12,7 @@
 package provenance
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -34,15 +35,8 @@ const Uncommitted = "(with uncommitted changes)"
 // Line is the provenance line of figures measured with config, the
 // configuration lines of their result file (scripts/lib.sh's machine_info).
 func Line(config map[string]string) string {
-	get := func(keys ...string) string {
-		for _, k := range keys {
-			if v := config[k]; v != "" {
-				return v
-			}
-		}
-		return "unknown"
-	}
-	machine := get("machine-cpu", "cpu")
+	get := func(key string) string { return cmp.Or(config[key], "unknown") }
+	machine := cmp.Or(config["machine-cpu"], get("cpu")) // go test's cpu line, in a file without the header
 	if cores := config["machine-cores"]; cores != "" {
 		machine += " (" + cores + " cores)"
 	}

@@ -105,9 +105,12 @@ func WriteFile(path string, header []byte, results []*benchfmt.Result) error {
 	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 
+// Values are the file's samples of bench in unit.
+func (f *File) Values(bench, unit string) []float64 { return f.samples[Measurement{bench, unit}] }
+
 // Median is the centre that benchstat prints for the samples of bench in unit.
 func (f *File) Median(bench, unit string) (float64, bool) {
-	v := f.samples[Measurement{bench, unit}]
+	v := f.Values(bench, unit)
 	return Median(v), len(v) > 0
 }
 
@@ -119,18 +122,6 @@ func Median(values []float64) float64 {
 	}
 	return benchmath.AssumeNothing.Summary(benchmath.NewSample(values, &benchmath.DefaultThresholds), 0.95).Center
 }
-
-// Sample is what benchstat computes with: the samples of bench in unit, or
-// nil if there are none.
-func (f *File) Sample(bench, unit string) *benchmath.Sample {
-	if v := f.samples[Measurement{bench, unit}]; len(v) > 0 {
-		return benchmath.NewSample(v, &benchmath.DefaultThresholds)
-	}
-	return nil
-}
-
-// Runs is how many samples the file has of bench in unit.
-func (f *File) Runs(bench, unit string) int { return len(f.samples[Measurement{bench, unit}]) }
 
 // Measurements lists what the file measured, sorted.
 func (f *File) Measurements() []Measurement {

@@ -23,9 +23,8 @@ type Stage struct {
 	Dir  string // its main package, relative to the root, slash-separated: workshop/solutions/quest6-cache-fixed
 }
 
-// Floor is the name of the yardstick beside every table: the same HTTP
-// path serving bytes encoded in advance. It is a stage like the others;
-// only its name is special, because it is not a step and goes last.
+// Floor is the yardstick beside every table, the same HTTP path serving
+// bytes encoded in advance: a stage whose name is special, as it goes last.
 const Floor = "floor"
 
 // List returns every stage of the workspace at root, in the order of
@@ -198,16 +197,13 @@ func workspaceModules(root string) ([]string, error) {
 	if file == "" || file == "off" {
 		file = filepath.Join(root, "go.work")
 	}
-	out, err := exec.Command("go", "work", "edit", "-json", file).Output()
-	if err != nil {
-		if e, ok := err.(*exec.ExitError); ok {
-			err = fmt.Errorf("%v: %s", err, e.Stderr)
-		}
-		return nil, fmt.Errorf("reading %s: %w", file, err)
-	}
+	out, err := exec.Command("go", "work", "edit", "-json", file).CombinedOutput()
 	var work struct{ Use []struct{ DiskPath string } }
-	if err := json.Unmarshal(out, &work); err != nil {
-		return nil, fmt.Errorf("go work edit -json: %w", err)
+	if err == nil {
+		err = json.Unmarshal(out, &work)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %v: %s", file, err, out)
 	}
 	var dirs []string
 	for _, u := range work.Use {
