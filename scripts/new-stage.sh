@@ -115,11 +115,8 @@ mod=$(grep -v '^// origin: ' "$name/go.mod")
 printf '%s\n\n// origin: %s (the stage this module started from; scripts/check.sh reads this line)\n' "$mod" "$from" > "$name/go.mod"
 # Rename the stage, its package comment and import paths into the origin
 # (a regular expression: the dots of the old names match themselves too).
-while IFS= read -r -d '' f; do
-  sed -e "s|api\.Main(\"$old_main\"|api.Main(\"$name\"|" -e "s|^// Command $old_main |// Command $name |" \
-    -e "s|\"$old_module\([/\"]\)|\"example.com/userperf/$name\1|g" "$f" > "$f.new"
-  mv "$f.new" "$f"
-done < <(find "$name" -name '*.go' -print0)
+find "$name" -name '*.go' -exec sed -i -e "s|api\.Main(\"$old_main\"|api.Main(\"$name\"|" \
+  -e "s|^// Command $old_main |// Command $name |" -e "s|\"$old_module\([/\"]\)|\"example.com/userperf/$name\1|g" {} +
 grep -q "api.Main(\"$name\"" "$name/main.go" || die "could not rename the stage in $name/main.go"
 cat > "$name/README.md" <<EOF
 # $name

@@ -65,12 +65,9 @@ keep_run
 
 # block FILE NAME BENCHSTAT_ARGS... writes one generated block, or prints it.
 block() {
-  if [ -n "$print" ]; then
-    printf '\n== %s, block %s\n' "$1" "$2"
-    go run ./scripts/cmd/report block -- "${@:3}"
-  else
-    go run ./scripts/cmd/report block -file "$1" -name "$2" -- "${@:3}"
-  fi
+  local into=(-file "$1" -name "$2")
+  [ -z "$print" ] || { printf '\n== %s, block %s\n' "$1" "$2"; into=(); }
+  go run ./scripts/cmd/report block "${into[@]}" -- "${@:3}"
 }
 parallel=(-filter '.unit:(sec/op OR cores)' -row load,/matches,/clients -col /parallel)
 block stage3-parallel/README.md parallel "${parallel[@]}" "$out/stage3-idle.txt" "$out/stage3-busy.txt"

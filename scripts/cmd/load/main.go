@@ -29,7 +29,6 @@ import (
 	"example.com/userperf/scripts/internal/stageserver"
 )
 
-// config holds the settings of one run.
 type config struct {
 	out, header, serverCPUs string
 	rate, conns, rounds     int

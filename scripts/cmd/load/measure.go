@@ -18,10 +18,8 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"example.com/userperf/scripts/internal/results"
+	"example.com/userperf/scripts/internal/stages"
 )
-
-// floorName is the stage that every stage is compared with.
-const floorName = "floor"
 
 // role is one of the case study's two result sizes: role=admin has exactly
 // 100 users, role=editor 1,000.
@@ -136,7 +134,7 @@ func writeTable(w io.Writer, cfg config, header []byte, measured map[string][]*b
 	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
 	line := func(cells ...string) { fmt.Fprintln(tw, "| "+strings.Join(cells, "\t| ")+"\t|") }
 	columns := []string{"stage", "matches", "p50", "p95", "p99", "max", "errors", "saturated req/s"}
-	floor, withFloor := measured[floorName]
+	floor, withFloor := measured[stages.Floor]
 	if withFloor {
 		columns = append(columns, "p50 ÷ floor")
 	}
