@@ -155,7 +155,7 @@ next_check "the speed: ./scripts/compare.sh --rounds 6 --benchtime 100ms --bench
   tee "$logs/compare.log" || verdict_failed "the comparison (compare.sh)"
 row=ListByRole/users=10000/matches=100 summary=
 for s in $base $reference; do
-  summary+=", $(go run ./scripts/cmd/report ratio -name "$row" "$s=results/compare/latest/$s.txt" "results/compare/latest/$name.txt")" ||
+  summary+=", $(go run ./scripts/cmd/report ratio -name "$row" "results/compare/latest/$s.txt" "results/compare/latest/$name.txt")" ||
     verdict_failed "reading the comparison with $s"
 done
 # The three stages' results, kept for scripts/handin.sh.

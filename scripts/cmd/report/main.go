@@ -7,7 +7,7 @@
 //	report check    list the blocks and charts that no longer measure the code; exit 1 if any
 //	report block [-file F -name N] -- BENCHSTAT_ARGS...
 //	                benchstat's tables as a generated block, with their provenance
-//	report ratio -name BENCHMARK [LABEL=]OLD.txt NEW.txt
+//	report ratio -name BENCHMARK OLD.txt NEW.txt
 //	                how much faster NEW ran than OLD, as check.sh's verdict says it
 //	report room FILE...
 //	                the workshop room's table and chart (results/room) of scripts/handin.sh's files

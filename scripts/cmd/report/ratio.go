@@ -1,8 +1,8 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
-	"strings"
 
 	"golang.org/x/perf/benchmath"
 
@@ -14,21 +14,18 @@ import (
 const noisy = 0.25
 
 // ratio is the ratio subcommand, check.sh's verdict: how much faster the
-// stage of result file NEW ran than that of OLD ("LABEL=OLD" names it) at
+// stage of result file NEW ran than that of OLD (named by its file) at
 // benchmark name, with benchstat's median and test: "2.3x faster than
 // stage0-linear", or slower, then "(within the noise)" when benchstat finds
 // no significant difference, and a warning when either side's spread is
 // too wide to say anything.
 func ratio(name string, paths []string) (string, error) {
 	if name == "" || len(paths) != 2 {
-		return "", fmt.Errorf("usage: report ratio -name BENCHMARK [LABEL=]OLD.txt NEW.txt")
+		return "", fmt.Errorf("usage: report ratio -name BENCHMARK OLD.txt NEW.txt")
 	}
 	var samples [2]*benchmath.Sample
 	var label string
 	for i, p := range paths {
-		if l, file, ok := strings.Cut(p, "="); ok {
-			label, p = l, file
-		}
 		f, err := results.Read(p)
 		if err != nil {
 			return "", err
@@ -37,10 +34,7 @@ func ratio(name string, paths []string) (string, error) {
 		if len(v) == 0 {
 			return "", fmt.Errorf("%s: no sec/op of %s", p, name)
 		}
-		samples[i] = benchmath.NewSample(v, &benchmath.DefaultThresholds)
-		if i == 0 && label == "" {
-			label = f.Name
-		}
+		samples[i], label = benchmath.NewSample(v, &benchmath.DefaultThresholds), cmp.Or(label, f.Name)
 	}
 	a, b := benchmath.AssumeNothing.Summary(samples[0], 0.95), benchmath.AssumeNothing.Summary(samples[1], 0.95)
 	line := fmt.Sprintf("%.1fx faster than %s", a.Center/b.Center, label)
