@@ -3,9 +3,8 @@
 # The repository root, whatever the caller's working directory.
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
-# A learner's stages are listed in local.work, a copy of go.work that
-# new-stage.sh writes and git ignores; while it exists, every go command of
-# the scripts reads it instead of go.work.
+# A learner's stages are listed in local.work, which new-stage.sh writes;
+# while it exists, every go command of the scripts reads it, not go.work.
 if [ -f "$ROOT/local.work" ]; then export GOWORK=$ROOT/local.work; else unset GOWORK; fi
 
 # Every script answers -h or --help, wherever among its arguments, with the
@@ -51,10 +50,7 @@ measured_on() {
 }
 
 # elapsed prints the seconds since $1 (a `date +%s` value) as 1m23s.
-elapsed() {
-  local s=$(($(date +%s) - $1))
-  printf '%dm%02ds' $((s / 60)) $((s % 60))
-}
+elapsed() { local s=$(($(date +%s) - $1)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
 
 # at_exit CMD runs the shell command CMD when the script exits, however it
 # exits (Ctrl-C included), after the commands added before it.
@@ -65,15 +61,12 @@ at_exit() {
   trap 'exit 130' INT TERM
 }
 
-# The benchmark rounds of compare.sh and serialize.sh. Drift on a shared
-# machine (another process, a cold cache, the CPU's clock) must hit every
-# stage alike: each binary is built first, then every round runs each
-# benchmark once. new_run KIND makes $out, results/KIND/<stamp>/ (a new one
-# even for two runs started in the same second), and $bin, a temporary
-# folder for the binaries. Any exit before keep_run removes both: half a
-# measurement is none. A load average above the number of cores means that
-# other programs keep them busy: every stage then runs slower by chance, and
-# no ratio from the run can be trusted.
+# The benchmark rounds of compare.sh and serialize.sh: drift on a shared
+# machine must hit every stage alike, so each binary is built first, then
+# every round runs each benchmark once. new_run KIND makes $out, a new
+# results/KIND/<stamp>/, and $bin for the binaries; any exit before keep_run
+# removes both: half a measurement is none. It warns of a load average above
+# the cores: every stage then runs slower by chance, and no ratio holds.
 new_run() {
   local load
   read -r load _ < /proc/loadavg 2>/dev/null || load=0

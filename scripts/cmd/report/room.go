@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -31,7 +33,7 @@ type handIn struct {
 // participant's own, so no time is ever compared across machines.
 func room(dir string, paths []string) error {
 	var hands []*handIn
-	var exercises []string
+	seen := map[string]bool{}
 	for _, p := range paths {
 		h, err := readHandIn(p)
 		if err != nil {
@@ -39,14 +41,12 @@ func room(dir string, paths []string) error {
 		}
 		hands = append(hands, h)
 		for s := range h.verdict {
-			if !slices.Contains(exercises, s) {
-				exercises = append(exercises, s)
-			}
+			seen[s] = true
 		}
 	}
-	slices.Sort(exercises)
+	exercises := slices.Sorted(maps.Keys(seen))
 	var table strings.Builder
-	w := tabwriter.NewWriter(&table, 0, 0, 1, ' ', tabwriter.Debug)
+	w := tabwriter.NewWriter(io.MultiWriter(os.Stdout, &table), 0, 0, 1, ' ', tabwriter.Debug)
 	fmt.Fprintf(w, "participant\tmachine\t%s\n", strings.Join(exercises, "\t"))
 	start, ref := map[string][]float64{}, map[string][]float64{}
 	var files []*results.File
@@ -96,7 +96,6 @@ func room(dir string, paths []string) error {
 		fmt.Fprintln(w, strings.Join(cells, "\t"))
 	}
 	w.Flush()
-	fmt.Print(table.String())
 	var perExercise []series
 	for _, ex := range exercises {
 		perExercise = append(perExercise, series{ex, ex, "x"})
