@@ -13,7 +13,5 @@ set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 [ $# -gt 0 ] || die "name the hand-in files: ./scripts/room.sh handins/*.txt"
-bin=$(mktemp -d)
-at_exit 'rm -rf "$bin"'
-(cd "$ROOT" && go build -o "$bin/report" ./scripts/cmd/report)
-"$bin/report" room "$@"
+# Run here, where the hand-in files are, with the repository's workspace.
+GOWORK=${GOWORK:-$ROOT/go.work} go run "$ROOT/scripts/cmd/report" room "$@"

@@ -14,11 +14,9 @@ import (
 const noisy = 0.25
 
 // ratio is the ratio subcommand, check.sh's verdict: how much faster the
-// stage of result file NEW ran than that of OLD (named by its file) at
-// benchmark name, with benchstat's median and test: "2.3x faster than
-// stage0-linear", or slower, then "(within the noise)" when benchstat finds
-// no significant difference, and a warning when either side's spread is
-// too wide to say anything.
+// stage of result file NEW ran than OLD's at benchmark name, by benchstat's
+// median and test: "2.3x faster than stage0-linear" or slower, then "(within
+// the noise)" or a warning that the spread is too wide to say anything.
 func ratio(name string, paths []string) (string, error) {
 	if name == "" || len(paths) != 2 {
 		return "", fmt.Errorf("usage: report ratio -name BENCHMARK OLD.txt NEW.txt")

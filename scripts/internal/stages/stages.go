@@ -61,9 +61,6 @@ func Shown(root string) ([]Stage, error) {
 // is an error that lists the stages there are.
 func Find(root string, names ...string) ([]Stage, error) {
 	list, err := List(root)
-	if err != nil {
-		return nil, err
-	}
 	var found []Stage
 	var unknown []string
 	for _, name := range names {
@@ -73,10 +70,10 @@ func Find(root string, names ...string) ([]Stage, error) {
 			unknown = append(unknown, name)
 		}
 	}
-	if len(unknown) > 0 {
-		return nil, fmt.Errorf("no stage %s (the stages: %s)", strings.Join(unknown, ", "), strings.Join(Names(list), ", "))
+	if len(unknown) > 0 && err == nil {
+		err = fmt.Errorf("no stage %s (the stages: %s)", strings.Join(unknown, ", "), strings.Join(Names(list), ", "))
 	}
-	return found, nil
+	return found, err
 }
 
 // Names are the names of list.
