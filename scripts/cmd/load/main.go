@@ -1,12 +1,11 @@
 // Command load measures the stages' servers, built by scripts/load.sh, over
 // HTTP on loopback with vegeta's library. It starts every server (named by
-// its file name) on a free port of 127.0.0.1, checks that they all give the
-// same answers, and then, round by round with the stages taking turns, runs
-// a fixed-rate and a saturated test (see attack) of GET /users?role=R at the
-// case study's two result sizes; round 0 is a warm-up. It writes NAME.txt
-// per stage in Go benchmark format, headed by the -header file's lines, and
-// table.md, which it prints; progress goes to stderr. Every server is
-// stopped on every exit path, Ctrl-C included.
+// its file) on a free port of 127.0.0.1, checks that all give the same
+// answers, then, round by round with the stages taking turns, runs a
+// fixed-rate and a saturated test (see attack) of GET /users?role=R at the
+// case study's two result sizes; round 0 is a warm-up. It writes NAME.txt per
+// stage in Go benchmark format after the -header file's lines, and table.md,
+// which it prints. Every server is stopped on every exit path, Ctrl-C included.
 package main
 
 import (

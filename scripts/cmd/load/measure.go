@@ -126,10 +126,8 @@ func overRounds(rs []*benchfmt.Result, bench, unit string) float64 {
 	return results.Median(values(rs, bench, unit))
 }
 
-// writeTable writes a run's Markdown table, per result size and stage (see
-// its caption). When the floor was measured, the last column gives the p50
-// as a multiple of the floor's: how far the stage is from the limit of this
-// HTTP path.
+// writeTable writes a run's Markdown table and its caption; with the floor,
+// a last column says how far each stage's p50 is from this HTTP path's limit.
 func writeTable(w io.Writer, cfg config, header []byte, measured map[string][]*benchfmt.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
 	line := func(cells ...string) { fmt.Fprintln(tw, "| "+strings.Join(cells, "\t| ")+"\t|") }

@@ -309,9 +309,8 @@ func benchstatBlock(files []*results.File, i int) (string, error) {
 	return b.String() + provenance.Line(files[i].Config) + "\n", nil // compare.sh measured them together
 }
 
-// handBlock is the block subcommand: benchstat's tables of the arguments
-// after "--", the command and the provenance of the result files among
-// them, as a block of a markdown file or, without -file, printed.
+// handBlock is the block subcommand: benchstat's tables of the arguments after
+// "--", with the command and the result files' provenance, into -file or printed.
 func handBlock(args []string) error {
 	flags := flag.NewFlagSet("block", flag.ContinueOnError)
 	file := flags.String("file", "", "the markdown file that has the block's markers (none: print the block)")

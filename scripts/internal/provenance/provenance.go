@@ -59,8 +59,7 @@ var (
 )
 
 // Block is the generated text between <!-- BEGIN GENERATED: name --> and
-// <!-- END GENERATED: name --> in a markdown file; the prose around it is
-// not touched.
+// <!-- END GENERATED: name --> in a markdown file, whose prose is not touched.
 type Block struct{ Name, Content string }
 
 // blocks finds a file's blocks: name, content, and the end marker's name.

@@ -92,8 +92,7 @@ func read(paths []string) ([]*File, error) {
 	return files, in.Err()
 }
 
-// WriteFile writes header, configuration lines (machine.txt), and then
-// results to path.
+// WriteFile writes header, configuration lines (machine.txt), then results to path.
 func WriteFile(path string, header []byte, results []*benchfmt.Result) error {
 	b := bytes.NewBuffer(slices.Concat(bytes.TrimRight(header, "\n"), []byte("\n\n")))
 	w := benchfmt.NewWriter(b)

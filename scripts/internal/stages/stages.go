@@ -27,9 +27,8 @@ type Stage struct {
 // bytes encoded in advance: a stage whose name is special, as it goes last.
 const Floor = "floor"
 
-// List returns every stage of the workspace at root, in the order of
-// Compare: every module whose folder has a stage_test.go, the file that
-// runs the shared suites and benchmarks, whatever its name.
+// List returns every stage of the workspace at root, in the order of Compare:
+// every module with a stage_test.go, which runs the shared suites and benchmarks.
 func List(root string) ([]Stage, error) {
 	dirs, err := workspaceModules(root)
 	if err != nil {
