@@ -31,7 +31,6 @@
 # are compared with stage0-linear alone. `go run ./scripts/cmd/stages against STAGE` shows the two. The
 # line quotes the medians of ListByRole/users=10000/matches=100, with "(within the noise)" when benchstat
 # finds no significant difference: six short rounds are noisy; quote a longer compare.sh run.
-set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 

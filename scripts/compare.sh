@@ -19,7 +19,6 @@
 # first and then the stages run interleaved, round by round, in a rotating order: drift hits every stage
 # alike, and benchstat gets one sample per stage per round. Besides time, bytes and allocations,
 # ListByRole and ServeHTTP report the garbage collections per request (gc-cycles/op).
-set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 

@@ -1,4 +1,6 @@
-# Shared by the scripts in this folder; sourced, not run.
+# Shared by the scripts in this folder; sourced, not run, first thing: from
+# here on a script stops at the first failing command or unset variable.
+set -euo pipefail
 
 # The repository root, whatever the caller's working directory.
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

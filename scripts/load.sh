@@ -12,7 +12,6 @@
 # scripts/cmd/load measures (its doc says how) and writes results/load/<stamp>/: <stage>.txt in Go
 # benchmark format (`go tool benchstat A=results/load/latest/stage0-linear.txt B=results/load/latest/floor.txt`;
 # add `-ignore date,commit,command` to compare two runs), table.md and <stage>.log (the server's output).
-set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 

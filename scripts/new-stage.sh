@@ -25,7 +25,6 @@
 # and `go test ./NAME`, `go run ./NAME` work as for any stage. With your last stage removed,
 # local.work goes too (then `unset GOWORK`). Every run rebuilds local.work from go.work: after a git
 # pull that changed go.work, run --list.
-set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 

@@ -15,7 +15,6 @@
 # bench.txt (the result, the machine, the commit) and the test binary, for pprof's source view.
 # The memory profile keeps Go's default sampling, which does not slow the allocator under the
 # CPU profile. The tables are go tool pprof -top with the runtime folded (scripts/cmd/profiles).
-set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 

@@ -11,7 +11,6 @@
 # It writes docs/charts/*.svg, README.md's blocks stages, charts and load, and each chapter's blocks
 # benchstat and profile (scripts/cmd/report says more), each ending with its provenance: machine,
 # date, commit and command; then it lists the stale figures as --check does (an old profile, say).
-set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 

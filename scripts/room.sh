@@ -9,7 +9,6 @@
 # the participant's own machine: laptops are never compared by their times, and no p-value is computed
 # across machines. Then the room's median and spread of each ratio per exercise, right answers only.
 # Writes results/room/table.txt and the chart results/room/room.svg, under the current folder.
-set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 
 [ $# -gt 0 ] || die "name the hand-in files: ./scripts/room.sh handins/*.txt"

@@ -16,7 +16,6 @@
 # as generated blocks with their provenance: stage3-parallel/README.md (block parallel: stage 3's
 # table) and stage4-append/README.md (block parallel: both stages' tables, one under the other, and
 # block peers). With --print they are printed instead. An interrupted run keeps nothing.
-set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 
@@ -32,12 +31,8 @@ done
 [[ "$rounds" =~ ^[0-9]+$ ]] && [ "$rounds" -ge 6 ] ||
   die "benchstat needs at least 6 samples for a confidence interval; use --rounds 6 or more"
 
-burners=()
-stop_burners() {
-  [ ${#burners[@]} -eq 0 ] || kill "${burners[@]}" 2> /dev/null || true
-  wait "${burners[@]}" 2> /dev/null || true
-  burners=()
-}
+# stop_burners stops the busy loops: the only jobs that this script runs in the background.
+stop_burners() { kill $(jobs -p) 2> /dev/null || true; wait 2> /dev/null || true; }
 new_run serialize
 at_exit stop_burners
 echo "== building the benchmark binaries of stage3-parallel, stage4-append and peers"
@@ -53,7 +48,6 @@ for ((round = 1; round <= rounds; round++)); do
   for load in idle busy; do
     for _ in $([ $load = idle ] || seq "$(nproc)"); do # busy: a shell loop on every core
       timeout 600 bash -c 'while :; do :; done' &
-      burners+=($!)
     done
     run_bench stage3-parallel '^BenchmarkParallel$' "$benchtime" "$out/stage3-$load.txt" "stage3, $load"
     run_bench stage4-append '^BenchmarkParallel$' "$benchtime" "$out/stage4-$load.txt" "stage4, $load"

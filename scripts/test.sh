@@ -7,7 +7,6 @@
 #   4. ./scripts/report.sh --check: the README's figures against the code they
 #      measured; printed, never a failure (code changes before it is measured)
 # Exits non-zero on the first failure of 1 to 3.
-set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$ROOT"
 [ $# -eq 0 ] || die "takes no arguments (--help says what it runs)"
