@@ -32,7 +32,6 @@
 # line quotes the medians of ListByRole/users=10000/matches=100, with "(within the noise)" when benchstat
 # finds no significant difference: six short rounds are noisy; quote a longer compare.sh run.
 source "$(dirname "$0")/lib.sh"
-cd "$ROOT"
 
 stage= from= against= compare=true
 while [ $# -gt 0 ]; do

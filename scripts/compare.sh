@@ -20,7 +20,6 @@
 # alike, and benchstat gets one sample per stage per round. Besides time, bytes and allocations,
 # ListByRole and ServeHTTP report the garbage collections per request (gc-cycles/op).
 source "$(dirname "$0")/lib.sh"
-cd "$ROOT"
 
 # The million-user data set is asked for by the environment; the command
 # that a result records says so, so that it can be run again as it was.

@@ -11,7 +11,6 @@
 # each stage's verdict and results. Send that one file to the instructor as the room agreed: the
 # chat, a shared folder or a USB stick. The instructor runs ./scripts/room.sh on everyone's files.
 source "$(dirname "$0")/lib.sh"
-cd "$ROOT"
 
 [ $# -eq 1 ] && [[ "$1" =~ ^[[:alnum:]][[:alnum:]\ ._-]{0,39}$ ]] ||
   die "give your name, as the room should see it: ./scripts/handin.sh \"Ada Lovelace\" (up to 40 letters, digits, spaces, dots, dashes)"

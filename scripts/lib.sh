@@ -2,8 +2,9 @@
 # here on a script stops at the first failing command or unset variable.
 set -euo pipefail
 
-# The repository root, whatever the caller's working directory.
+# Every script runs in the repository's root, whatever the caller's folder.
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
 
 # A learner's stages are listed in local.work, which new-stage.sh writes;
 # while it exists, every go command of the scripts reads it, not go.work.

@@ -13,7 +13,6 @@
 # benchmark format (`go tool benchstat A=results/load/latest/stage0-linear.txt B=results/load/latest/floor.txt`;
 # add `-ignore date,commit,command` to compare two runs), table.md and <stage>.log (the server's output).
 source "$(dirname "$0")/lib.sh"
-cd "$ROOT"
 
 # 100 req/s: above what a stage can serve, a fixed-rate test measures the queue in front of it; stage0-linear
 # spends milliseconds of CPU on a role=editor request and shares two cores with the load generator.

@@ -26,7 +26,6 @@
 # local.work goes too (then `unset GOWORK`). Every run rebuilds local.work from go.work: after a git
 # pull that changed go.work, run --list.
 source "$(dirname "$0")/lib.sh"
-cd "$ROOT"
 
 name= from=stage0-linear action=make
 while [ $# -gt 0 ]; do

@@ -16,7 +16,6 @@
 # The memory profile keeps Go's default sampling, which does not slow the allocator under the
 # CPU profile. The tables are go tool pprof -top with the runtime folded (scripts/cmd/profiles).
 source "$(dirname "$0")/lib.sh"
-cd "$ROOT"
 
 bench=BenchmarkListByRole/users=10000/matches=100 benchtime=3s top=12
 markdown=() diff=false fresh=false picked=()

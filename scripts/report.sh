@@ -12,7 +12,6 @@
 # benchstat and profile (scripts/cmd/report says more), each ending with its provenance: machine,
 # date, commit and command; then it lists the stale figures as --check does (an old profile, say).
 source "$(dirname "$0")/lib.sh"
-cd "$ROOT"
 
 profiles=false check=false
 for arg in "$@"; do

@@ -10,7 +10,7 @@
 # across machines. Then the room's median and spread of each ratio per exercise, right answers only.
 # Writes results/room/table.txt and the chart results/room/room.svg, under the current folder.
 source "$(dirname "$0")/lib.sh"
+cd "$OLDPWD" # back where it was run: the hand-in files are here, and results/room goes here
 
 [ $# -gt 0 ] || die "name the hand-in files: ./scripts/room.sh handins/*.txt"
-# Run here, where the hand-in files are, with the repository's workspace.
 GOWORK=${GOWORK:-$ROOT/go.work} go run "$ROOT/scripts/cmd/report" room "$@"

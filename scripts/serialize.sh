@@ -17,7 +17,6 @@
 # table) and stage4-append/README.md (block parallel: both stages' tables, one under the other, and
 # block peers). With --print they are printed instead. An interrupted run keeps nothing.
 source "$(dirname "$0")/lib.sh"
-cd "$ROOT"
 
 rounds=10 benchtime=100ms print=
 while [ $# -gt 0 ]; do

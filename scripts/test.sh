@@ -8,7 +8,6 @@
 #      measured; printed, never a failure (code changes before it is measured)
 # Exits non-zero on the first failure of 1 to 3.
 source "$(dirname "$0")/lib.sh"
-cd "$ROOT"
 [ $# -eq 0 ] || die "takes no arguments (--help says what it runs)"
 
 # Every package of every module in the workspace shares this prefix.
