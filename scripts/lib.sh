@@ -33,17 +33,16 @@ command=$(printf '%q ' "./scripts/${0##*/}" "$@") && command=${command% }
 # and how: every result file starts with it. The commit is followed by
 # "(with uncommitted changes)" when the measured code differs from it.
 machine_info() {
-  local cpu commit
-  cpu=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null)
-  commit=$(ask_stages commit) || commit=none
-  echo "machine-cpu: ${cpu:-unknown}"
-  echo "machine-cores: $(nproc)"
-  echo "machine-memory: $(awk '/^MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo 2>/dev/null)"
-  echo "machine-os: $(uname -sr)"
-  echo "go-version: $(go env GOVERSION)"
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "commit: $commit"
-  echo "command: $command"
+  cat << EOF
+machine-cpu: $(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null | grep . || echo unknown)
+machine-cores: $(nproc)
+machine-memory: $(awk '/^MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo 2>/dev/null)
+machine-os: $(uname -sr)
+go-version: $(go env GOVERSION)
+date: $(date -u +%Y-%m-%dT%H:%M:%SZ)
+commit: $(ask_stages commit || echo none)
+command: $command
+EOF
 }
 
 # measured_on prints the header of result file $1 in one line, for the
