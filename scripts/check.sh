@@ -46,7 +46,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$stage" ] || die "name the stage to check: ./scripts/check.sh STAGE (--help for more)"
 dir=${stage#./}
-[ -f "$dir/go.mod" ] || dir=$(stage_dirs "$stage" 2>/dev/null) ||
+[ -f "$dir/go.mod" ] || dir=$(ask_stages dir "$stage" 2>/dev/null) ||
   die "no stage $stage: give a stage's folder, such as mystage or stage1-index"
 name=${dir##*/}
 [ -f "$dir/main.go" ] || die "$dir has no main.go: it is not a stage"
@@ -56,7 +56,7 @@ if $compare; then
   base=${base#-} reference=${reference#-} # "-" is none; no name starts with a dash
   if [ -n "$against" ]; then
     reference=${against##*/}
-    stage_dirs "$reference" > /dev/null || die "--against $against: no such stage"
+    ask_stages dir "$reference" > /dev/null || die "--against $against: no such stage"
   fi
 fi
 

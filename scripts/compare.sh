@@ -37,9 +37,7 @@ done
 [[ "$rounds" =~ ^[0-9]+$ ]] && [ "$rounds" -ge 6 ] ||
   die "--rounds $rounds: benchstat needs at least 6 samples for a p-value; use --rounds 6 or more"
 [ ${#picked[@]} -gt 0 ] || { list=$(ask_stages list); mapfile -t picked <<< "$list"; }
-# Every name is checked before anything is built.
-dirs=$(stage_dirs "${picked[@]}") || exit 2
-mapfile -t dirs <<< "$dirs"
+stage_dirs "${picked[@]}"
 
 new_run compare
 header=$(machine_info; echo "compare-settings: rounds=$rounds, benchtime=$benchtime, bench=$bench")

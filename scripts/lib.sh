@@ -20,10 +20,10 @@ done
 die() { echo "${0##*/}: $*" >&2; exit 2; }
 
 # ask_stages runs scripts/cmd/stages, the one list of stages (its doc lists
-# the questions); stage_dirs NAME... prints their package folders, one a
-# line, or nothing and a failure if a name is unknown.
+# the questions); stage_dirs NAME... sets the array dirs to their package
+# folders, or stops the script, before anything is built, at an unknown name.
 ask_stages() { (cd "$ROOT" && go run ./scripts/cmd/stages "$@"); }
-stage_dirs() { ask_stages dir "$@"; }
+stage_dirs() { local list; list=$(ask_stages dir "$@") || exit 2; mapfile -t dirs <<< "$list"; }
 
 # command is how the script was run, as a line that a shell reads back as
 # the same words: what machine_info records.

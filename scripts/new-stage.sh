@@ -132,7 +132,7 @@ read -r base reference <<< "$(ask_stages against "$name")"
 # changes (stage 4's chunks in a copy meant to encode once, a side quest's
 # bug), and would fail a right answer.
 if [ "$reference" != - ]; then
-  refdir=$(stage_dirs "$reference")
+  refdir=$(ask_stages dir "$reference")
   for t in "$name"/*_test.go; do
     [ "${t##*/}" = stage_test.go ] || [ -f "$refdir/${t##*/}" ] || { rm "$t"; echo "   left out ${t##*/}: $reference has no such test"; }
   done
