@@ -73,9 +73,8 @@ next_check() { step=$((step + 1)); echo "== check $step/$steps: $*"; }
 verdict() { printf '\ncheck: %s %s\n' "$name" "$1"; echo "$1" > "$logs/verdict.txt"; }
 verdict_failed() { verdict "FAILED: $1, see above"; exit 1; }
 
-# summarize prints what failed in test output $1: the failing tests, the
-# first message of a test with the lines under it (the request it sent),
-# the first data race and the first panic.
+# summarize prints what failed in test output $1: the failing tests, the first message of a test
+# with the lines under it (the request it sent), the first data race and the first panic.
 summarize() {
   printf '\n-- what failed (the whole output: %s)\n' "$1"
   grep -E '^[[:space:]]*--- FAIL: ' "$1" | sed -E 's/^[[:space:]]*/   /' || true
@@ -88,9 +87,8 @@ summarize() {
   return 0
 }
 
-# lock_waits names, after a test timed out, the goroutines of the stage that
-# wait for a lock, by the lock and the line of the stage's code that asked
-# for it: a deadlock, when nothing else is running.
+# lock_waits names, after a test timed out, the goroutines of the stage that wait for a lock, by
+# the lock and the line of the stage's code that asked for it: a deadlock, when nothing else runs.
 lock_waits() {
   printf '   a test ran over %s: usually a deadlock. Goroutines waiting for a lock, where the stage asked for it:\n' "$timeout"
   awk -v dir="/$dir/" '
@@ -101,9 +99,8 @@ lock_waits() {
   printf '   (on a slow machine that is not deadlocked: USERPERF_CHECK_TIMEOUT=5m ./scripts/check.sh %s)\n' "$stage"
 }
 
-# run_tests WHAT LOG FLAGS... runs the race-enabled test binary in the
-# stage's folder; if it fails, it shows the end of the output and what
-# failed, and stops with the verdict WHAT.
+# run_tests WHAT LOG FLAGS... runs the race-enabled test binary in the stage's folder; if it fails,
+# it shows the end of the output and what failed, and stops with the verdict WHAT.
 run_tests() {
   local what=$1 log=$logs/$2.log lines
   shift 2

@@ -55,10 +55,9 @@ for ((round = 1; round <= rounds; round++)); do
 done
 keep_run
 
-# One column per stage, the first as the base; -ignore pkg puts the stages,
-# which are different packages, into the same rows. The floor gets a table
-# of its own: its nanoseconds in the same rows would make benchstat print
-# every stage's time in nanoseconds too.
+# One column per stage, the first as the base; -ignore pkg puts the stages, which are different
+# packages, into the same rows. The floor gets a table of its own: its nanoseconds in the same
+# rows would make benchstat print every stage's time in nanoseconds too.
 args=() last=
 for s in "${picked[@]}"; do
   [ "$s" = floor ] || args+=("$s=$out/$s.txt") last=$s

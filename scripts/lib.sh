@@ -63,12 +63,11 @@ at_exit() {
   trap 'exit 130' INT TERM
 }
 
-# The benchmark rounds of compare.sh and serialize.sh: drift on a shared
-# machine must hit every stage alike, so each binary is built first, then
-# every round runs each benchmark once. new_run KIND makes $out, a new
-# results/KIND/<stamp>/, and $bin for the binaries; any exit before keep_run
-# removes both: half a measurement is none. It warns of a load average above
-# the cores: every stage then runs slower by chance, and no ratio holds.
+# The benchmark rounds of compare.sh and serialize.sh: drift on a shared machine must hit every
+# stage alike, so each binary is built first, then every round runs each benchmark once. new_run
+# KIND makes $out, a new results/KIND/<stamp>/, and $bin for the binaries; any exit before
+# keep_run removes both: half a measurement is none. It warns of a load average above the cores:
+# every stage then runs slower by chance, and no ratio holds.
 new_run() {
   local load
   read -r load _ < /proc/loadavg 2>/dev/null || load=0
@@ -92,10 +91,9 @@ keep_run() {
 # build_bench DIR... builds the test binary of each package folder DIR.
 build_bench() { local dir; for dir in "$@"; do go test -c -o "$bin/${dir##*/}.test" "./$dir"; done; }
 
-# run_bench DIR BENCH BENCHTIME FILE [LABEL] runs the benchmarks BENCH of
-# package folder DIR once (build_bench's binary, in DIR as go test does),
-# shows LABEL as round $round of $rounds, and appends the results to FILE.
-# A benchmark that fails, panics or matches nothing stops the script.
+# run_bench DIR BENCH BENCHTIME FILE [LABEL] runs the benchmarks BENCH of package folder DIR once
+# (build_bench's binary, in DIR as go test does), shows LABEL as round $round of $rounds, and
+# appends the results to FILE. A benchmark that fails, panics or matches nothing stops the script.
 run_bench() {
   local dir=$1 name=${1##*/} log=$bin/output.txt
   printf '\r   round %2d/%d  %-24s  elapsed %s ' "$round" "$rounds" "${5:-$name}" "$(elapsed "$run_start")"

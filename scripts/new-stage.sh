@@ -127,10 +127,9 @@ EOF
 sync_workspace
 export GOWORK=$ROOT/local.work
 read -r base reference <<< "$(ask_stages against "$name")"
-# The copy keeps the origin's own tests that still hold once the exercise
-# is solved: those its reference has too. The rest test what the exercise
-# changes (stage 4's chunks in a copy meant to encode once, a side quest's
-# bug), and would fail a right answer.
+# The copy keeps the origin's own tests that still hold once the exercise is solved: those its
+# reference has too. The rest test what the exercise changes (stage 4's chunks in a copy meant to
+# encode once, a side quest's bug), and would fail a right answer.
 if [ "$reference" != - ]; then
   refdir=$(ask_stages dir "$reference")
   for t in "$name"/*_test.go; do
