@@ -146,9 +146,9 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	return os.WriteFile(filepath.Join(cfg.out, "table.md"), table.Bytes(), 0o644)
 }
 
-// checkAnswers checks that every server, once it answers, gives the same
-// bytes and the expected number of users for every role (the speeds of
-// different answers mean nothing), and returns each role's body size.
+// checkAnswers checks that all servers give the same bytes, with the expected
+// users, for every role (the speeds of different answers mean nothing), and
+// returns each role's body size.
 func checkAnswers(ctx context.Context, servers []*stageserver.Server) (map[string]int, error) {
 	lengths, first := map[string]int{}, map[string][]byte{}
 	for _, s := range servers {

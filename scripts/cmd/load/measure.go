@@ -39,9 +39,8 @@ type test struct {
 	saturated bool // closed loop; otherwise fixed rate
 }
 
-// tests are the tests of one round: at every result size a fixed-rate one,
-// then at every size a saturated one. Their settings are sub-benchmark keys,
-// so that benchstat can group and filter by them.
+// tests are the tests of one round, fixed-rate then saturated; their settings
+// are sub-benchmark keys, so that benchstat can group and filter by them.
 func tests(cfg config) (ts []test) {
 	for _, r := range roles {
 		ts = append(ts, test{fmt.Sprintf("HTTPFixedRate/rate=%d/matches=%d", cfg.rate, r.matches), r, false})

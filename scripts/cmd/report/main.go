@@ -145,8 +145,7 @@ func update(path string, blocks ...provenance.Block) {
 }
 
 // The README table's benchmarks: the case study's main request, the same
-// through Echo (where the floor, a map lookup in process, compares), a
-// write, and the heap held per user.
+// through Echo (where the floor compares), a write, and the heap per user.
 const (
 	headline    = "ListByRole/users=10000/matches=100"
 	throughEcho = "ServeHTTP/users=10000/matches=100"
@@ -155,9 +154,7 @@ const (
 	heldUnit    = "held-B/user"
 )
 
-// stagesTable is the README's table: per stage, what it changes, in how
-// much code, the headline's median time, speed-ups against the previous
-// step and the first stage, and the medians of the columns measured.
+// stagesTable is the README's table, per stage; its caption says what each column is.
 func stagesTable(root string, byName map[string]stages.Stage, files []*results.File) string {
 	columns := slices.DeleteFunc([]column{
 		{"allocs/op", headline, "allocs/op", count, ""},
@@ -264,9 +261,8 @@ func describe(root string, s stages.Stage) string {
 	return ""
 }
 
-// diffSize is the non-test Go code that differs between folders a and b,
-// "5 files, 157 lines" added plus removed as git diff --no-index counts
-// them (file by file, no renames), or "?" if git cannot tell.
+// diffSize is the non-test Go code that differs between folders a and b as git
+// diff --no-index counts it, "5 files, 157 lines" added plus removed, or "?".
 func diffSize(root, a, b string) string {
 	diff := exec.Command("git", "diff", "--no-index", "--no-renames", "--numstat", "--", a, b)
 	diff.Dir = root

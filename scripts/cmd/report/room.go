@@ -115,9 +115,8 @@ func room(dir string, paths []string) error {
 // procs is the -GOMAXPROCS suffix that go test adds to a benchmark's name.
 var procs = regexp.MustCompile(`-[0-9]+$`)
 
-// readHandIn reads a hand-in file: its header by line (a participant whose
-// every check failed has no result for benchfmt to carry it), then the
-// results of roomRow, whose configuration says their stage and role.
+// readHandIn reads a hand-in file: its header line by line (benchfmt would
+// need a result to carry it), then the results of roomRow by stage and role.
 func readHandIn(path string) (*handIn, error) {
 	f, err := os.Open(path)
 	if err != nil {

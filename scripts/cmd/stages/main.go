@@ -37,10 +37,7 @@ func main() {
 
 // answer returns the lines that args ask for about the repository at root.
 func answer(root string, args []string) ([]string, error) {
-	command, names := "", []string(nil)
-	if len(args) > 0 {
-		command, names = args[0], args[1:]
-	}
+	command, names := append(args, "")[0], args[min(1, len(args)):]
 	switch {
 	case command == "list":
 		list, err := stages.Shown(root)

@@ -85,9 +85,8 @@ func UpdateFile(path string, update ...Block) error {
 	return errors.Join(err, os.WriteFile(path, []byte(doc), 0o644))
 }
 
-// harness is the code that measures besides the stages: common, the
-// measuring scripts and their Go code, and peers' benchmark; the report,
-// the tests, prose and pictures do not change a measurement.
+// harness is the code that measures besides the stages; the report, the
+// tests, prose and pictures do not change a measurement.
 var harness = []string{
 	":(glob)common/**", ":(glob)scripts/*.sh", ":(glob)scripts/cmd/load/**", ":(glob)scripts/internal/**", ":(glob)peers/**",
 	":(exclude)scripts/report.sh", ":(exclude)scripts/test.sh", ":(exclude)scripts/new-stage.sh", ":(exclude)scripts/check.sh",
@@ -193,9 +192,8 @@ func Check(w io.Writer, root string) (bool, error) {
 	return stale+len(changed) == 0, nil
 }
 
-// Fresh says why a measurement that recorded commit no longer measures
-// the code as it is, or "" if it still does: the one freshness check of
-// the figures (Check) and of anything saved to be reused (profile.sh).
+// Fresh says why a measurement that recorded commit no longer measures the
+// code as it is, or "" if it still does (profile.sh, to reuse a profile).
 func Fresh(root, commit string) (string, error) {
 	specs, err := measured(root)
 	changed, err2 := uncommitted(root, specs)

@@ -116,10 +116,9 @@ func number(name string) int {
 	return n
 }
 
-// Reference returns the stage of list that solves the exercise starting at
-// name, or "": a reference solution in workshop/solutions/ whose origin is
-// name (ex4-plain-append, quest6-cache-fixed); else, after a step, the next
-// step by number (stage1-index: stage2-noclone).
+// Reference returns the stage of list that solves the exercise starting at name,
+// or "": the solution in workshop/solutions/ whose origin is name (quest6-cache-fixed),
+// else, after a step, the next step by number (stage1-index: stage2-noclone).
 func Reference(root string, list []Stage, name string) string {
 	for _, s := range list {
 		if strings.HasPrefix(s.Dir, "workshop/solutions/") && path.Base(Origin(root, s.Dir)) == name {
