@@ -31,9 +31,7 @@
 # are compared with stage0-linear alone. `go run ./scripts/cmd/stages against STAGE` shows the two. The
 # line quotes the medians of ListByRole/users=10000/matches=100, with "(within the noise)" when benchstat
 # finds no significant difference: six short rounds are noisy; quote a longer compare.sh run.
-set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-cd "$ROOT"
 
 stage= from= against= compare=true
 while [ $# -gt 0 ]; do
@@ -41,7 +39,6 @@ while [ $# -gt 0 ]; do
     --from) [ $# -ge 2 ] || die "--from needs a stage"; from=${2%/}; shift ;;
     --against) [ $# -ge 2 ] || die "--against needs a stage"; against=${2%/}; shift ;;
     --no-compare) compare=false ;;
-    -h|--help) usage "$0"; exit 0 ;;
     -*) die "unknown option $1 (--help lists them)" ;;
     *) [ -z "$stage" ] || die "one stage at a time (got $stage and $1)"; stage=${1%/} ;;
   esac
@@ -49,7 +46,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$stage" ] || die "name the stage to check: ./scripts/check.sh STAGE (--help for more)"
 dir=${stage#./}
-[ -f "$dir/go.mod" ] || dir=$(stage_dirs "$stage" 2>/dev/null) ||
+[ -f "$dir/go.mod" ] || dir=$(ask_stages dir "$stage" 2>/dev/null) ||
   die "no stage $stage: give a stage's folder, such as mystage or stage1-index"
 name=${dir##*/}
 [ -f "$dir/main.go" ] || die "$dir has no main.go: it is not a stage"
@@ -59,7 +56,7 @@ if $compare; then
   base=${base#-} reference=${reference#-} # "-" is none; no name starts with a dash
   if [ -n "$against" ]; then
     reference=${against##*/}
-    stage_dirs "$reference" > /dev/null || die "--against $against: no such stage"
+    ask_stages dir "$reference" > /dev/null || die "--against $against: no such stage"
   fi
 fi
 
@@ -70,16 +67,14 @@ rm -rf "$logs"
 mkdir -p "$logs"
 tmp=$(mktemp -d)
 at_exit 'rm -rf "$tmp"'
-start=$(date +%s) steps=6 step=0
-$compare && steps=7
+start=$(date +%s) step=0 steps=$($compare && echo 7 || echo 6)
 next_check() { step=$((step + 1)); echo "== check $step/$steps: $*"; }
 # verdict prints the last line, and keeps it for scripts/handin.sh.
 verdict() { printf '\ncheck: %s %s\n' "$name" "$1"; echo "$1" > "$logs/verdict.txt"; }
 verdict_failed() { verdict "FAILED: $1, see above"; exit 1; }
 
-# summarize prints what failed in test output $1: the failing tests, the
-# first message of a test with the lines under it (the request it sent),
-# the first data race and the first panic.
+# summarize prints what failed in test output $1: the failing tests, the first message of a test
+# with the lines under it (the request it sent), the first data race and the first panic.
 summarize() {
   printf '\n-- what failed (the whole output: %s)\n' "$1"
   grep -E '^[[:space:]]*--- FAIL: ' "$1" | sed -E 's/^[[:space:]]*/   /' || true
@@ -92,9 +87,8 @@ summarize() {
   return 0
 }
 
-# lock_waits names, after a test timed out, the goroutines of the stage that
-# wait for a lock, by the lock and the line of the stage's code that asked
-# for it: a deadlock, when nothing else is running.
+# lock_waits names, after a test timed out, the goroutines of the stage that wait for a lock, by
+# the lock and the line of the stage's code that asked for it: a deadlock, when nothing else runs.
 lock_waits() {
   printf '   a test ran over %s: usually a deadlock. Goroutines waiting for a lock, where the stage asked for it:\n' "$timeout"
   awk -v dir="/$dir/" '
@@ -105,9 +99,8 @@ lock_waits() {
   printf '   (on a slow machine that is not deadlocked: USERPERF_CHECK_TIMEOUT=5m ./scripts/check.sh %s)\n' "$stage"
 }
 
-# run_tests WHAT LOG FLAGS... runs the race-enabled test binary in the
-# stage's folder; if it fails, it shows the end of the output and what
-# failed, and stops with the verdict WHAT.
+# run_tests WHAT LOG FLAGS... runs the race-enabled test binary in the stage's folder; if it fails,
+# it shows the end of the output and what failed, and stops with the verdict WHAT.
 run_tests() {
   local what=$1 log=$logs/$2.log lines
   shift 2
@@ -156,7 +149,7 @@ next_check "the speed: ./scripts/compare.sh --rounds 6 --benchtime 100ms --bench
   tee "$logs/compare.log" || verdict_failed "the comparison (compare.sh)"
 row=ListByRole/users=10000/matches=100 summary=
 for s in $base $reference; do
-  summary+=", $(go run ./scripts/cmd/report ratio -name "$row" "$s=results/compare/latest/$s.txt" "results/compare/latest/$name.txt")" ||
+  summary+=", $(go run ./scripts/cmd/report ratio -name "$row" "results/compare/latest/$s.txt" "results/compare/latest/$name.txt")" ||
     verdict_failed "reading the comparison with $s"
 done
 # The three stages' results, kept for scripts/handin.sh.

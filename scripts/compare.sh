@@ -19,22 +19,16 @@
 # first and then the stages run interleaved, round by round, in a rotating order: drift hits every stage
 # alike, and benchstat gets one sample per stage per round. Besides time, bytes and allocations,
 # ListByRole and ServeHTTP report the garbage collections per request (gc-cycles/op).
-set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-cd "$ROOT"
 
-invocation=$(command_line ./scripts/compare.sh "$@")
 # The million-user data set is asked for by the environment; the command
 # that a result records says so, so that it can be run again as it was.
-[ -z "${USERPERF_MILLION:-}" ] || invocation="USERPERF_MILLION=$(command_line "$USERPERF_MILLION") $invocation"
+[ -z "${USERPERF_MILLION:-}" ] || command="USERPERF_MILLION=$(printf %q "$USERPERF_MILLION") $command"
 rounds=10 benchtime=150ms bench='^Benchmark(ListByRole|ServeHTTP|Write|Build)$' picked=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --thorough) rounds=20 benchtime=500ms ;;
-    --rounds) rounds=$2; shift ;;
-    --benchtime) benchtime=$2; shift ;;
-    --bench) bench=$2; shift ;;
-    -h|--help) usage "$0"; exit 0 ;;
+    --rounds|--benchtime|--bench) printf -v "${1#--}" %s "$2"; shift ;;
     -*) die "unknown option $1 (--help lists them)" ;;
     *) picked+=("${1%/}") ;;
   esac
@@ -42,13 +36,11 @@ while [ $# -gt 0 ]; do
 done
 [[ "$rounds" =~ ^[0-9]+$ ]] && [ "$rounds" -ge 6 ] ||
   die "--rounds $rounds: benchstat needs at least 6 samples for a p-value; use --rounds 6 or more"
-[ ${#picked[@]} -gt 0 ] || { list=$(stages_and_floor); mapfile -t picked <<< "$list"; }
-# Every name is checked before anything is built.
-dirs=$(stage_dirs "${picked[@]}") || exit 2
-mapfile -t dirs <<< "$dirs"
+[ ${#picked[@]} -gt 0 ] || { list=$(ask_stages list); mapfile -t picked <<< "$list"; }
+stage_dirs "${picked[@]}"
 
 new_run compare
-header=$(machine_info "$invocation"; echo "compare-settings: rounds=$rounds, benchtime=$benchtime, bench=$bench")
+header=$(machine_info; echo "compare-settings: rounds=$rounds, benchtime=$benchtime, bench=$bench")
 echo "== building ${#picked[@]} benchmark binaries"
 build_bench "${dirs[@]}"
 for s in machine "${picked[@]}"; do echo "$header" > "$out/$s.txt"; done
@@ -63,10 +55,9 @@ for ((round = 1; round <= rounds; round++)); do
 done
 keep_run
 
-# One column per stage, the first as the base; -ignore pkg puts the stages,
-# which are different packages, into the same rows. The floor gets a table
-# of its own: its nanoseconds in the same rows would make benchstat print
-# every stage's time in nanoseconds too.
+# One column per stage, the first as the base; -ignore pkg puts the stages, which are different
+# packages, into the same rows. The floor gets a table of its own: its nanoseconds in the same
+# rows would make benchstat print every stage's time in nanoseconds too.
 args=() last=
 for s in "${picked[@]}"; do
   [ "$s" = floor ] || args+=("$s=$out/$s.txt") last=$s

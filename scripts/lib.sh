@@ -1,55 +1,48 @@
-# Shared by the scripts in this folder; sourced, not run.
+# Shared by the scripts in this folder; sourced, not run, first thing: from
+# here on a script stops at the first failing command or unset variable.
+set -euo pipefail
 
-# The repository root, whatever the caller's working directory.
+# Every script runs in the repository's root, whatever the caller's folder.
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
 
-# A learner's stages are listed in local.work, a copy of go.work that
-# new-stage.sh writes and git ignores; while it exists, every go command of
-# the scripts reads it instead of go.work.
+# A learner's stages are listed in local.work, which new-stage.sh writes;
+# while it exists, every go command of the scripts reads it, not go.work.
 if [ -f "$ROOT/local.work" ]; then export GOWORK=$ROOT/local.work; else unset GOWORK; fi
+
+# Every script answers -h or --help, wherever among its arguments, with the
+# comment block at its top, without the #: its documentation.
+for arg; do
+  case $arg in -h|--help) awk 'NR == 1 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$0"; exit 0 ;; esac
+done
 
 # die prints the script's name and a message, and exits 2 (a usage error).
 die() { echo "${0##*/}: $*" >&2; exit 2; }
 
-# ask_stages runs scripts/cmd/stages, the one list of stages, their folders
-# and what each is compared with. The others ask it: stages_and_floor (every
-# stage, the floor last: the default of the scripts that measure, in table
-# order), stages (the same without the floor), stage_dirs NAME... and
-# stage_servers NAME... (the package folder and the server of each, one a
-# line, or nothing and a failure if a name is unknown).
+# ask_stages runs scripts/cmd/stages, the one list of stages (its doc lists
+# the questions); stage_dirs NAME... sets the array dirs to their package
+# folders, or stops the script, before anything is built, at an unknown name.
 ask_stages() { (cd "$ROOT" && go run ./scripts/cmd/stages "$@"); }
-stages_and_floor() { ask_stages list; }
-stages() {
-  local list
-  list=$(ask_stages list) || return
-  grep -vx floor <<< "$list"
-}
-stage_dirs() { ask_stages dir "$@"; }
-stage_servers() { ask_stages server "$@"; }
+stage_dirs() { local list; list=$(ask_stages dir "$@") || exit 2; mapfile -t dirs <<< "$list"; }
 
-# usage prints the comment block at the top of script $1, without the #:
-# what --help shows.
-usage() { awk 'NR == 1 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$1"; }
-
-# command_line prints its arguments as a command line that a shell reads
-# back as the same words.
-command_line() { local line; line=$(printf '%q ' "$@"); echo "${line% }"; }
+# command is how the script was run, as a line that a shell reads back as
+# the same words: what machine_info records.
+command=$(printf '%q ' "./scripts/${0##*/}" "$@") && command=${command% }
 
 # machine_info prints, as "key: value" lines, what a result was measured on
 # and how: every result file starts with it. The commit is followed by
 # "(with uncommitted changes)" when the measured code differs from it.
 machine_info() {
-  local cpu commit
-  cpu=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null)
-  commit=$(ask_stages commit) || commit=none
-  echo "machine-cpu: ${cpu:-unknown}"
-  echo "machine-cores: $(nproc)"
-  echo "machine-memory: $(awk '/^MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo 2>/dev/null)"
-  echo "machine-os: $(uname -sr)"
-  echo "go-version: $(go env GOVERSION)"
-  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "commit: $commit"
-  echo "command: $*"
+  cat << EOF
+machine-cpu: $(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo 2>/dev/null | grep . || echo unknown)
+machine-cores: $(nproc)
+machine-memory: $(awk '/^MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo 2>/dev/null)
+machine-os: $(uname -sr)
+go-version: $(go env GOVERSION)
+date: $(date -u +%Y-%m-%dT%H:%M:%SZ)
+commit: $(ask_stages commit || echo none)
+command: $command
+EOF
 }
 
 # measured_on prints the header of result file $1 in one line, for the
@@ -59,10 +52,7 @@ measured_on() {
 }
 
 # elapsed prints the seconds since $1 (a `date +%s` value) as 1m23s.
-elapsed() {
-  local s=$(($(date +%s) - $1))
-  printf '%dm%02ds' $((s / 60)) $((s % 60))
-}
+elapsed() { local s=$(($(date +%s) - $1)); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
 
 # at_exit CMD runs the shell command CMD when the script exits, however it
 # exits (Ctrl-C included), after the commands added before it.
@@ -73,31 +63,22 @@ at_exit() {
   trap 'exit 130' INT TERM
 }
 
-# The benchmark rounds of compare.sh and serialize.sh. Drift on a shared
-# machine (another process, a cold cache, the CPU's clock) must hit every
-# stage alike: each binary is built first, then every round runs each
-# benchmark once. new_run KIND makes $out, results/KIND/<stamp>/ (a new one
-# even for two runs started in the same second), and $bin, a temporary
-# folder for the binaries. Any exit before keep_run removes both: half a
-# measurement is none.
+# The benchmark rounds of compare.sh and serialize.sh: drift on a shared machine must hit every
+# stage alike, so each binary is built first, then every round runs each benchmark once. new_run
+# KIND makes $out, a new results/KIND/<stamp>/, and $bin for the binaries; any exit before
+# keep_run removes both: half a measurement is none. It warns of a load average above the cores:
+# every stage then runs slower by chance, and no ratio holds.
 new_run() {
-  warn_if_busy
-  mkdir -p "results/$1"
-  until stamp=$(date -u +%Y%m%dT%H%M%SZ) && mkdir "results/$1/$stamp" 2>/dev/null; do sleep 1; done
-  out=results/$1/$stamp bin=$(mktemp -d) kept=false run_start=$(date +%s)
-  at_exit 'rm -rf "$bin"; $kept || { rm -rf "$out"; echo "${0##*/}: stopped before the last round; no results kept" >&2; }'
-}
-
-# warn_if_busy warns when other programs already keep the cores busy (a
-# load average above their number): every stage then runs slower by chance,
-# and no ratio from the run can be trusted.
-warn_if_busy() {
   local load
-  read -r load _ < /proc/loadavg 2>/dev/null || return 0
+  read -r load _ < /proc/loadavg 2>/dev/null || load=0
   if awk -v load="$load" -v cores="$(nproc)" 'BEGIN { exit !(load > cores) }'; then
     echo "${0##*/}: warning: load average $load on $(nproc) cores: other programs are using the CPU, so these" \
       "figures will be noisy. Close them or wait until the load falls, then measure again." >&2
   fi
+  mkdir -p "results/$1"
+  until stamp=$(date -u +%Y%m%dT%H%M%SZ) && mkdir "results/$1/$stamp" 2>/dev/null; do sleep 1; done
+  out=results/$1/$stamp bin=$(mktemp -d) kept=false run_start=$(date +%s)
+  at_exit 'rm -rf "$bin"; $kept || { rm -rf "$out"; echo "${0##*/}: stopped before the last round; no results kept" >&2; }'
 }
 
 # keep_run keeps the run's results and points results/KIND/latest at them.
@@ -110,10 +91,9 @@ keep_run() {
 # build_bench DIR... builds the test binary of each package folder DIR.
 build_bench() { local dir; for dir in "$@"; do go test -c -o "$bin/${dir##*/}.test" "./$dir"; done; }
 
-# run_bench DIR BENCH BENCHTIME FILE [LABEL] runs the benchmarks BENCH of
-# package folder DIR once (build_bench's binary, in DIR as go test does),
-# shows LABEL as round $round of $rounds, and appends the results to FILE.
-# A benchmark that fails, panics or matches nothing stops the script.
+# run_bench DIR BENCH BENCHTIME FILE [LABEL] runs the benchmarks BENCH of package folder DIR once
+# (build_bench's binary, in DIR as go test does), shows LABEL as round $round of $rounds, and
+# appends the results to FILE. A benchmark that fails, panics or matches nothing stops the script.
 run_bench() {
   local dir=$1 name=${1##*/} log=$bin/output.txt
   printf '\r   round %2d/%d  %-24s  elapsed %s ' "$round" "$rounds" "${5:-$name}" "$(elapsed "$run_start")"

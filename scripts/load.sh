@@ -12,11 +12,8 @@
 # scripts/cmd/load measures (its doc says how) and writes results/load/<stamp>/: <stage>.txt in Go
 # benchmark format (`go tool benchstat A=results/load/latest/stage0-linear.txt B=results/load/latest/floor.txt`;
 # add `-ignore date,commit,command` to compare two runs), table.md and <stage>.log (the server's output).
-set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-cd "$ROOT"
 
-command=$(command_line ./scripts/load.sh "$@")
 # 100 req/s: above what a stage can serve, a fixed-rate test measures the queue in front of it; stage0-linear
 # spends milliseconds of CPU on a role=editor request and shares two cores with the load generator.
 duration=10s warmup=2s rate=100 conns=32 rounds=1 pin=no picked=() servers=()
@@ -26,14 +23,13 @@ while [ $# -gt 0 ]; do
     --rate|--duration|--conns|--rounds) printf -v "${1#--}" %s "$2"; shift ;;
     --pin) pin=yes ;;
     --no-pin) pin=no ;;
-    -h|--help) usage "$0"; exit 0 ;;
-    -*) echo "load.sh: unknown option $1" >&2; exit 2 ;;
+    -*) die "unknown option $1 (--help lists them)" ;;
     *) picked+=("${1%/}") ;;
   esac
   shift
 done
 [ ${#picked[@]} -gt 0 ] || picked=($(ask_stages list))
-packages=($(stage_servers "${picked[@]}")) || exit 2 # every name is checked before anything is built
+stage_dirs "${picked[@]}"
 
 # Pinning is off by default. Measured on this project's 2-core machine (3 rounds of 3 s, stage0-linear
 # and the floor): pinned, stage0-linear's saturated req/s was steadier (highest minus lowest round over
@@ -41,7 +37,7 @@ packages=($(stage_servers "${picked[@]}")) || exit 2 # every name is checked bef
 # halved, because a pinned server has one core: stage3's parallel chunks could not show their gain.
 pin_load=() server_cpus=() cpus="not pinned: the load generator shares every core with the server"
 if [ "$pin" = yes ]; then
-  command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ] || { echo "load.sh: --pin needs taskset and 2 CPUs" >&2; exit 2; }
+  command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ] || die "--pin needs taskset and 2 CPUs"
   pin_load=(taskset -c 1) server_cpus=(-server-cpus 0) cpus="server pinned to CPU 0, load generator on CPU 1"
 fi
 
@@ -50,7 +46,7 @@ out=results/load/$stamp
 mkdir -p "$out/bin"
 trap 'rm -rf "$out/bin"' EXIT # the binaries are only needed during the run
 {
-  machine_info "$command"
+  machine_info
   echo "load-generator: vegeta $(go list -m -f '{{.Version}}' github.com/tsenart/vegeta/v12) on the same machine"
   echo "load-cpus: $cpus"
   echo "load-settings: rate=$rate/s conns=$conns duration=$duration rounds=$rounds warmup=$warmup"
@@ -59,7 +55,7 @@ start=$(date +%s)
 
 echo "== building ${#picked[@]} servers and the load generator into $out/bin" >&2
 for k in "${!picked[@]}"; do
-  go build -o "$out/bin/${picked[$k]}" "./${packages[$k]}"
+  go build -o "$out/bin/${picked[$k]}" "./${dirs[$k]}"
   servers+=("$out/bin/${picked[$k]}")
 done
 go build -o "$out/bin/load" ./scripts/cmd/load

@@ -25,9 +25,7 @@
 # and `go test ./NAME`, `go run ./NAME` work as for any stage. With your last stage removed,
 # local.work goes too (then `unset GOWORK`). Every run rebuilds local.work from go.work: after a git
 # pull that changed go.work, run --list.
-set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-cd "$ROOT"
 
 name= from=stage0-linear action=make
 while [ $# -gt 0 ]; do
@@ -35,7 +33,6 @@ while [ $# -gt 0 ]; do
     --from) [ $# -ge 2 ] || die "--from needs a stage"; from=$2; shift ;;
     --remove) action=remove ;;
     --list) action=list ;;
-    -h|--help) usage "$0"; exit 0 ;;
     -*) die "unknown option $1 (--help lists them)" ;;
     *) [ -z "$name" ] || die "one NAME at a time (got $name and $1)"; name=${1%/} ;;
   esac
@@ -116,11 +113,8 @@ mod=$(grep -v '^// origin: ' "$name/go.mod")
 printf '%s\n\n// origin: %s (the stage this module started from; scripts/check.sh reads this line)\n' "$mod" "$from" > "$name/go.mod"
 # Rename the stage, its package comment and import paths into the origin
 # (a regular expression: the dots of the old names match themselves too).
-while IFS= read -r -d '' f; do
-  sed -e "s|api\.Main(\"$old_main\"|api.Main(\"$name\"|" -e "s|^// Command $old_main |// Command $name |" \
-    -e "s|\"$old_module\([/\"]\)|\"example.com/userperf/$name\1|g" "$f" > "$f.new"
-  mv "$f.new" "$f"
-done < <(find "$name" -name '*.go' -print0)
+find "$name" -name '*.go' -exec sed -i -e "s|api\.Main(\"$old_main\"|api.Main(\"$name\"|" \
+  -e "s|^// Command $old_main |// Command $name |" -e "s|\"$old_module\([/\"]\)|\"example.com/userperf/$name\1|g" {} +
 grep -q "api.Main(\"$name\"" "$name/main.go" || die "could not rename the stage in $name/main.go"
 cat > "$name/README.md" <<EOF
 # $name
@@ -133,12 +127,11 @@ EOF
 sync_workspace
 export GOWORK=$ROOT/local.work
 read -r base reference <<< "$(ask_stages against "$name")"
-# The copy keeps the origin's own tests that still hold once the exercise
-# is solved: those its reference has too. The rest test what the exercise
-# changes (stage 4's chunks in a copy meant to encode once, a side quest's
-# bug), and would fail a right answer.
+# The copy keeps the origin's own tests that still hold once the exercise is solved: those its
+# reference has too. The rest test what the exercise changes (stage 4's chunks in a copy meant to
+# encode once, a side quest's bug), and would fail a right answer.
 if [ "$reference" != - ]; then
-  refdir=$(stage_dirs "$reference")
+  refdir=$(ask_stages dir "$reference")
   for t in "$name"/*_test.go; do
     [ "${t##*/}" = stage_test.go ] || [ -f "$refdir/${t##*/}" ] || { rm "$t"; echo "   left out ${t##*/}: $reference has no such test"; }
   done

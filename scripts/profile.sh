@@ -15,32 +15,24 @@
 # bench.txt (the result, the machine, the commit) and the test binary, for pprof's source view.
 # The memory profile keeps Go's default sampling, which does not slow the allocator under the
 # CPU profile. The tables are go tool pprof -top with the runtime folded (scripts/cmd/profiles).
-set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-cd "$ROOT"
 
 bench=BenchmarkListByRole/users=10000/matches=100 benchtime=3s top=12
-markdown=() diff=false fresh=false picked=() command=$(command_line ./scripts/profile.sh "$@")
+markdown=() diff=false fresh=false picked=()
 while [ $# -gt 0 ]; do
   case "$1" in
-    --bench) bench=$2; shift ;;
-    --benchtime) benchtime=$2; shift ;;
-    --top) top=$2; shift ;;
+    --bench|--benchtime|--top) printf -v "${1#--}" %s "$2"; shift ;;
     --markdown) markdown=(-markdown) ;;
     --diff) diff=true ;;
     --fresh) fresh=true ;;
-    -h|--help) usage "$0"; exit 0 ;;
-    -*) echo "profile.sh: unknown option $1" >&2; exit 2 ;;
+    -*) die "unknown option $1 (--help lists them)" ;;
     *) picked+=("${1%/}") ;;
   esac
   shift
 done
-if [ ${#picked[@]} -ne "$($diff && echo 2 || echo 1)" ]; then
-  echo "usage: profile.sh [options] STAGE   or   profile.sh [options] --diff STAGE_A STAGE_B" >&2
-  exit 2
-fi
-mapfile -t dirs < <(stage_dirs "${picked[@]}") # checks every name before anything is built
-[ ${#dirs[@]} -eq ${#picked[@]} ] || exit 2
+[ ${#picked[@]} -eq "$($diff && echo 2 || echo 1)" ] ||
+  die "usage: profile.sh [options] STAGE   or   profile.sh [options] --diff STAGE_A STAGE_B"
+stage_dirs "${picked[@]}"
 start=$(date +%s)
 progress() { echo "== $*   ($(elapsed "$start"))" >&2; } # on stderr: --markdown leaves only tables on stdout
 
@@ -57,7 +49,7 @@ profile() {
     echo "profile.sh: no result of $bench in $1 (go test -list . ./$2 lists the benchmarks)" >&2
     exit 1
   fi
-  { machine_info "$command"; echo "profile-bench: $bench"
+  { machine_info; echo "profile-bench: $bench"
     grep -E '^(Benchmark|goos:|goarch:|pkg:|cpu:)' "$dir/output.txt"; } > "$dir/bench.txt"
   grep '^Benchmark' "$dir/bench.txt" | sed 's/^/   /' >&2
 }

@@ -11,24 +11,21 @@
 # It writes docs/charts/*.svg, README.md's blocks stages, charts and load, and each chapter's blocks
 # benchstat and profile (scripts/cmd/report says more), each ending with its provenance: machine,
 # date, commit and command; then it lists the stale figures as --check does (an old profile, say).
-set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-cd "$ROOT"
 
 profiles=false check=false
 for arg in "$@"; do
   case "$arg" in
     --profiles) profiles=true ;;
     --check) check=true ;;
-    -h|--help) usage "$0"; exit 0 ;;
-    *) echo "report.sh: unknown argument $arg (--help lists them)" >&2; exit 2 ;;
+    *) die "unknown argument $arg (--help lists them)" ;;
   esac
 done
 bin=$(mktemp -d) # built, as go run would turn every failure into exit status 1
 trap 'rm -rf "$bin"' EXIT
 go build -o "$bin/report" ./scripts/cmd/report
 if ! $check && $profiles; then
-  for s in $(stages); do ./scripts/profile.sh "$s" > /dev/null; done # its progress goes to stderr
+  for s in $(ask_stages list | grep -vx floor); do ./scripts/profile.sh "$s" > /dev/null; done # progress: stderr
 fi
 $check || "$bin/report"
 status=0 && "$bin/report" check || status=$?

@@ -9,14 +9,8 @@
 # the participant's own machine: laptops are never compared by their times, and no p-value is computed
 # across machines. Then the room's median and spread of each ratio per exercise, right answers only.
 # Writes results/room/table.txt and the chart results/room/room.svg, under the current folder.
-set -euo pipefail
 source "$(dirname "$0")/lib.sh"
+cd "$OLDPWD" # back where it was run: the hand-in files are here, and results/room goes here
 
-case "${1:-}" in
-  -h|--help) usage "$0"; exit 0 ;;
-  "") die "name the hand-in files: ./scripts/room.sh handins/*.txt" ;;
-esac
-bin=$(mktemp -d)
-at_exit 'rm -rf "$bin"'
-(cd "$ROOT" && go build -o "$bin/report" ./scripts/cmd/report)
-"$bin/report" room "$@"
+[ $# -gt 0 ] || die "name the hand-in files: ./scripts/room.sh handins/*.txt"
+GOWORK=${GOWORK:-$ROOT/go.work} go run "$ROOT/scripts/cmd/report" room "$@"

@@ -16,18 +16,13 @@
 # as generated blocks with their provenance: stage3-parallel/README.md (block parallel: stage 3's
 # table) and stage4-append/README.md (block parallel: both stages' tables, one under the other, and
 # block peers). With --print they are printed instead. An interrupted run keeps nothing.
-set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-cd "$ROOT"
 
-invocation=$(command_line ./scripts/serialize.sh "$@")
 rounds=10 benchtime=100ms print=
 while [ $# -gt 0 ]; do
   case "$1" in
-    --rounds) rounds=$2; shift ;;
-    --benchtime) benchtime=$2; shift ;;
+    --rounds|--benchtime) printf -v "${1#--}" %s "$2"; shift ;;
     --print) print=1 ;;
-    -h|--help) usage "$0"; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
   shift
@@ -35,17 +30,13 @@ done
 [[ "$rounds" =~ ^[0-9]+$ ]] && [ "$rounds" -ge 6 ] ||
   die "benchstat needs at least 6 samples for a confidence interval; use --rounds 6 or more"
 
-burners=()
-stop_burners() {
-  [ ${#burners[@]} -eq 0 ] || kill "${burners[@]}" 2> /dev/null || true
-  wait "${burners[@]}" 2> /dev/null || true
-  burners=()
-}
+# stop_burners stops the busy loops: the only jobs that this script runs in the background.
+stop_burners() { kill $(jobs -p) 2> /dev/null || true; wait 2> /dev/null || true; }
 new_run serialize
 at_exit stop_burners
 echo "== building the benchmark binaries of stage3-parallel, stage4-append and peers"
 build_bench stage3-parallel stage4-append peers
-header=$(machine_info "$invocation"; echo "serialize-settings: rounds=$rounds, benchtime=$benchtime")
+header=$(machine_info; echo "serialize-settings: rounds=$rounds, benchtime=$benchtime")
 for load in idle busy; do
   printf '%s\nload: %s\nencoder: encoding/json\n' "$header" $load > "$out/stage3-$load.txt"
   printf '%s\nload: %s\nencoder: append\n' "$header" $load > "$out/stage4-$load.txt"
@@ -56,7 +47,6 @@ for ((round = 1; round <= rounds; round++)); do
   for load in idle busy; do
     for _ in $([ $load = idle ] || seq "$(nproc)"); do # busy: a shell loop on every core
       timeout 600 bash -c 'while :; do :; done' &
-      burners+=($!)
     done
     run_bench stage3-parallel '^BenchmarkParallel$' "$benchtime" "$out/stage3-$load.txt" "stage3, $load"
     run_bench stage4-append '^BenchmarkParallel$' "$benchtime" "$out/stage4-$load.txt" "stage4, $load"
@@ -68,12 +58,9 @@ keep_run
 
 # block FILE NAME BENCHSTAT_ARGS... writes one generated block, or prints it.
 block() {
-  if [ -n "$print" ]; then
-    printf '\n== %s, block %s\n' "$1" "$2"
-    go run ./scripts/cmd/report block -- "${@:3}"
-  else
-    go run ./scripts/cmd/report block -file "$1" -name "$2" -- "${@:3}"
-  fi
+  local into=(-file "$1" -name "$2")
+  [ -z "$print" ] || { printf '\n== %s, block %s\n' "$1" "$2"; into=(); }
+  go run ./scripts/cmd/report block "${into[@]}" -- "${@:3}"
 }
 parallel=(-filter '.unit:(sec/op OR cores)' -row load,/matches,/clients -col /parallel)
 block stage3-parallel/README.md parallel "${parallel[@]}" "$out/stage3-idle.txt" "$out/stage3-busy.txt"

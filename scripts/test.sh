@@ -7,13 +7,8 @@
 #   4. ./scripts/report.sh --check: the README's figures against the code they
 #      measured; printed, never a failure (code changes before it is measured)
 # Exits non-zero on the first failure of 1 to 3.
-set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-cd "$ROOT"
-case "${1:-}" in
-  -h|--help) usage "$0"; exit 0 ;;
-  ?*) die "takes no arguments (--help says what it runs)" ;;
-esac
+[ $# -eq 0 ] || die "takes no arguments (--help says what it runs)"
 
 # Every package of every module in the workspace shares this prefix.
 all=example.com/userperf/...

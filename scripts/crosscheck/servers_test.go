@@ -1,3 +1,11 @@
+// Package crosscheck holds one test, TestStageServersAgree: it builds every
+// stage's server, starts them all on loopback, sends each the same random
+// sequences of requests over real HTTP, and requires the same status,
+// headers and bytes from all of them. The in-process differential tests
+// compare each stage with a reference; this checks the real binaries
+// against each other, socket and all.
+//
+//	go test -v ./scripts/crosscheck
 package crosscheck
 
 import (
@@ -88,10 +96,10 @@ func buildAll(t *testing.T, root string, list []stages.Stage) map[string]string 
 	binaries := map[string]string{}
 	for _, s := range list {
 		binaries[s.Name] = filepath.Join(bin, s.Name)
-		build := exec.Command("go", "build", "-o", binaries[s.Name], "./"+s.Server)
+		build := exec.Command("go", "build", "-o", binaries[s.Name], "./"+s.Dir)
 		build.Dir = root
 		if out, err := build.CombinedOutput(); err != nil {
-			t.Fatalf("go build ./%s: %v\n%s", s.Server, err, out)
+			t.Fatalf("go build ./%s: %v\n%s", s.Dir, err, out)
 		}
 	}
 	return binaries

@@ -1,12 +1,11 @@
 // Command load measures the stages' servers, built by scripts/load.sh, over
 // HTTP on loopback with vegeta's library. It starts every server (named by
-// its file name) on a free port of 127.0.0.1, checks that they all give the
-// same answers, and then, round by round with the stages taking turns, runs
-// a fixed-rate and a saturated test (see attack) of GET /users?role=R at the
-// case study's two result sizes; round 0 is a warm-up. It writes NAME.txt
-// per stage in Go benchmark format, headed by the -header file's lines, and
-// table.md, which it prints; progress goes to stderr. Every server is
-// stopped on every exit path, Ctrl-C included.
+// its file) on a free port of 127.0.0.1, checks that all give the same
+// answers, then, round by round with the stages taking turns, runs a
+// fixed-rate and a saturated test (see attack) of GET /users?role=R at the
+// case study's two result sizes; round 0 is a warm-up. It writes NAME.txt per
+// stage in Go benchmark format after the -header file's lines, and table.md,
+// which it prints. Every server is stopped on every exit path, Ctrl-C included.
 package main
 
 import (
@@ -29,7 +28,6 @@ import (
 	"example.com/userperf/scripts/internal/stageserver"
 )
 
-// config holds the settings of one run.
 type config struct {
 	out, header, serverCPUs string
 	rate, conns, rounds     int
@@ -80,7 +78,7 @@ func parseArgs(args []string) (config, error) {
 // run measures every stage and writes the results; see the package doc.
 func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	progress := log.New(stderr, "", log.Ltime).Printf
-	header, err := results.ReadHeader(cfg.header)
+	header, err := os.ReadFile(cfg.header)
 	if err != nil {
 		return err
 	}
@@ -148,9 +146,9 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	return os.WriteFile(filepath.Join(cfg.out, "table.md"), table.Bytes(), 0o644)
 }
 
-// checkAnswers checks that every server, once it answers, gives the same
-// bytes and the expected number of users for every role (the speeds of
-// different answers mean nothing), and returns each role's body size.
+// checkAnswers checks that all servers give the same bytes, with the expected
+// users, for every role (the speeds of different answers mean nothing), and
+// returns each role's body size.
 func checkAnswers(ctx context.Context, servers []*stageserver.Server) (map[string]int, error) {
 	lengths, first := map[string]int{}, map[string][]byte{}
 	for _, s := range servers {

@@ -16,13 +16,10 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 	"golang.org/x/perf/benchfmt"
-	"golang.org/x/perf/benchmath"
 
 	"example.com/userperf/scripts/internal/results"
+	"example.com/userperf/scripts/internal/stages"
 )
-
-// floorName is the stage that every stage is compared with.
-const floorName = "floor"
 
 // role is one of the case study's two result sizes: role=admin has exactly
 // 100 users, role=editor 1,000.
@@ -42,9 +39,8 @@ type test struct {
 	saturated bool // closed loop; otherwise fixed rate
 }
 
-// tests are the tests of one round: at every result size a fixed-rate one,
-// then at every size a saturated one. Their settings are sub-benchmark keys,
-// so that benchstat can group and filter by them.
+// tests are the tests of one round, fixed-rate then saturated; their settings
+// are sub-benchmark keys, so that benchstat can group and filter by them.
 func tests(cfg config) (ts []test) {
 	for _, r := range roles {
 		ts = append(ts, test{fmt.Sprintf("HTTPFixedRate/rate=%d/matches=%d", cfg.rate, r.matches), r, false})
@@ -124,22 +120,18 @@ func values(rounds []*benchfmt.Result, bench, unit string) (vs []float64) {
 	return vs
 }
 
-// overRounds summarizes the rounds of one test as benchstat and the README's
-// chart summarize the result files: the median over the rounds.
-func overRounds(rounds []*benchfmt.Result, bench, unit string) float64 {
-	sample := benchmath.NewSample(values(rounds, bench, unit), &benchmath.DefaultThresholds)
-	return benchmath.AssumeNothing.Summary(sample, 0.95).Center
+// overRounds is the median over the rounds, as benchstat summarizes a result file.
+func overRounds(rs []*benchfmt.Result, bench, unit string) float64 {
+	return results.Median(values(rs, bench, unit))
 }
 
-// writeTable writes a run's Markdown table, per result size and stage (see
-// its caption). When the floor was measured, the last column gives the p50
-// as a multiple of the floor's: how far the stage is from the limit of this
-// HTTP path.
-func writeTable(w io.Writer, cfg config, header []benchfmt.Config, measured map[string][]*benchfmt.Result) error {
+// writeTable writes a run's Markdown table and its caption; with the floor,
+// a last column says how far each stage's p50 is from this HTTP path's limit.
+func writeTable(w io.Writer, cfg config, header []byte, measured map[string][]*benchfmt.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
 	line := func(cells ...string) { fmt.Fprintln(tw, "| "+strings.Join(cells, "\t| ")+"\t|") }
 	columns := []string{"stage", "matches", "p50", "p95", "p99", "max", "errors", "saturated req/s"}
-	floor, withFloor := measured[floorName]
+	floor, withFloor := measured[stages.Floor]
 	if withFloor {
 		columns = append(columns, "p50 ÷ floor")
 	}
@@ -168,8 +160,9 @@ func writeTable(w io.Writer, cfg config, header []benchfmt.Config, measured map[
 		return err
 	}
 	about := map[string]string{}
-	for _, c := range header {
-		about[c.Key] = string(c.Value)
+	for line := range strings.Lines(string(header)) {
+		key, value, _ := strings.Cut(strings.TrimSpace(line), ": ")
+		about[key] = value
 	}
 	_, err := fmt.Fprintf(w, "\nGET /users?role=R over loopback, 10,000 users, %d rounds. p50 to p99: the median over "+
 		"the rounds of each round's latency percentile at a fixed %d req/s for %v (open loop), as benchstat and the "+

@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"example.com/userperf/scripts/internal/provenance"
+	"example.com/userperf/scripts/internal/results"
 )
 
 // tables are the profile and pprof's -sample_index of each table.
@@ -50,14 +51,22 @@ func main() {
 	}
 }
 
-// write writes the tables of one stage, or of the change from one to another.
+// write writes the tables of one stage, or of the change from one to
+// another, after folding the profiles in dirs; bench.txt there names the
+// benchmark, its package, the machine and the commit.
 func write(w io.Writer, dirs, names []string, n int, markdown bool) error {
-	configs := make([]map[string]string, len(dirs))
-	for i, dir := range dirs {
-		var err error
-		if configs[i], err = load(dir); err != nil {
+	var configs []map[string]string
+	for _, dir := range dirs {
+		bench, err := results.Read(filepath.Join(dir, "bench.txt"))
+		if err != nil {
 			return err
 		}
+		for _, file := range []string{"cpu", "mem"} {
+			if err := foldFile(filepath.Join(dir, file+".pprof"), folded(dir, file), bench.Config["pkg"]); err != nil {
+				return err
+			}
+		}
+		configs = append(configs, bench.Config)
 	}
 	a, b := dirs[0], dirs[len(dirs)-1]
 	bench := configs[0]["profile-bench"]
@@ -93,29 +102,7 @@ func write(w io.Writer, dirs, names []string, n int, markdown bool) error {
 	return nil
 }
 
-// load reads the "key: value" lines of bench.txt in dir, which name the
-// benchmark, its package, the machine and the commit, and writes the folded
-// profiles next to the originals.
-func load(dir string) (map[string]string, error) {
-	text, err := os.ReadFile(filepath.Join(dir, "bench.txt"))
-	if err != nil {
-		return nil, err
-	}
-	config := map[string]string{}
-	for line := range strings.Lines(string(text)) {
-		if key, value, ok := strings.Cut(strings.TrimSpace(line), ": "); ok {
-			config[key] = value
-		}
-	}
-	for _, file := range []string{"cpu", "mem"} {
-		if err := foldFile(filepath.Join(dir, file+".pprof"), folded(dir, file), config["pkg"]); err != nil {
-			return nil, err
-		}
-	}
-	return config, nil
-}
-
-// folded is the folded form of the profile file, cpu or mem, in dir.
+// folded is the folded form, next to the original, of the profile file cpu or mem in dir.
 func folded(dir, file string) string { return filepath.Join(dir, file+".folded.pprof") }
 
 // topTable is what go tool pprof -top prints from its summary line, "Showing

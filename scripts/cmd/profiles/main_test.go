@@ -47,7 +47,8 @@ func writeStage(t *testing.T, stage string, stacks map[string]int64) string {
 	}
 	files["mem.pprof"].SampleType = append(files["mem.pprof"].SampleType, &profile.ValueType{Type: "alloc_objects", Unit: "count"})
 	files["mem.pprof"].Sample[0].Value = append(files["mem.pprof"].Sample[0].Value, 1)
-	bench := "commit: 8899ddb\nprofile-bench: BenchmarkListByRole\npkg: " + strings.ReplaceAll(pkg, "stage0-linear", stage) + "\n"
+	bench := "commit: 8899ddb\nprofile-bench: BenchmarkListByRole\npkg: " + strings.ReplaceAll(pkg, "stage0-linear", stage) +
+		"\nBenchmarkListByRole-2 100 1000 ns/op\n"
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -95,9 +95,8 @@ func chartsBlock(all []chart, compare, load []*results.File) string {
 	return b.String() + "Benchmarks: " + provenance.Line(compare[0].Config) + "\n\nHTTP: " + provenance.Line(load[0].Config) + "\n"
 }
 
-// save draws c's panels that have results into dir, one above the other,
-// the provenance line under the last, as svg (or png, to look at). It
-// reports whether there was anything to draw.
+// save draws c's panels that have results into dir, one above the other, the
+// provenance line under the last, and reports whether there was anything to draw.
 func (c chart) save(dir string) (bool, error) {
 	var plots [][]*plot.Plot
 	for _, pn := range c.panels {

@@ -7,7 +7,7 @@
 //	report check    list the blocks and charts that no longer measure the code; exit 1 if any
 //	report block [-file F -name N] -- BENCHSTAT_ARGS...
 //	                benchstat's tables as a generated block, with their provenance
-//	report ratio -name BENCHMARK [LABEL=]OLD.txt NEW.txt
+//	report ratio -name BENCHMARK OLD.txt NEW.txt
 //	                how much faster NEW ran than OLD, as check.sh's verdict says it
 //	report room FILE...
 //	                the workshop room's table and chart (results/room) of scripts/handin.sh's files
@@ -145,8 +145,7 @@ func update(path string, blocks ...provenance.Block) {
 }
 
 // The README table's benchmarks: the case study's main request, the same
-// through Echo (where the floor, a map lookup in process, compares), a
-// write, and the heap held per user.
+// through Echo (where the floor compares), a write, and the heap per user.
 const (
 	headline    = "ListByRole/users=10000/matches=100"
 	throughEcho = "ServeHTTP/users=10000/matches=100"
@@ -155,9 +154,7 @@ const (
 	heldUnit    = "held-B/user"
 )
 
-// stagesTable is the README's table: per stage, what it changes, in how
-// much code, the headline's median time, speed-ups against the previous
-// step and the first stage, and the medians of the columns measured.
+// stagesTable is the README's table, per stage; its caption says what each column is.
 func stagesTable(root string, byName map[string]stages.Stage, files []*results.File) string {
 	columns := slices.DeleteFunc([]column{
 		{"allocs/op", headline, "allocs/op", count, ""},
@@ -168,7 +165,7 @@ func stagesTable(root string, byName map[string]stages.Stage, files []*results.F
 		{"held/user", buildBench, heldUnit, byteSize,
 			"Held/user: the heap the stage holds per user (`" + heldUnit + "` of `Benchmark" + buildBench + "`)."},
 	}, func(c column) bool {
-		return !slices.ContainsFunc(files, func(f *results.File) bool { return f.Runs(c.bench, c.unit) > 0 })
+		return !slices.ContainsFunc(files, func(f *results.File) bool { return len(f.Values(c.bench, c.unit)) > 0 })
 	})
 	head, align := "| stage | change | diff | time/op | speed-up vs previous | speed-up vs "+files[0].Name+" |", "|---|---|---:|---:|---:|---:|"
 	notes := ""
@@ -218,7 +215,7 @@ func stagesTable(root string, byName map[string]stages.Stage, files []*results.F
 		"with role admin among 10,000, in process. A speed-up is the other stage's time divided by this one's. "+
 		"The floor serves bytes encoded in advance: the limit of this path, not a step, so it gets no speed-up; "+
 		"a stage that is not one of the steps is compared with the first only. %s\n%s\n",
-		files[0].Runs(headline, "sec/op"), headline, notes, provenance.Line(files[0].Config))
+		len(files[0].Values(headline, "sec/op")), headline, notes, provenance.Line(files[0].Config))
 }
 
 // column is a column of medians, for the results that have it.
@@ -264,9 +261,8 @@ func describe(root string, s stages.Stage) string {
 	return ""
 }
 
-// diffSize is the non-test Go code that differs between folders a and b,
-// "5 files, 157 lines" added plus removed as git diff --no-index counts
-// them (file by file, no renames), or "?" if git cannot tell.
+// diffSize is the non-test Go code that differs between folders a and b as git
+// diff --no-index counts it, "5 files, 157 lines" added plus removed, or "?".
 func diffSize(root, a, b string) string {
 	diff := exec.Command("git", "diff", "--no-index", "--no-renames", "--numstat", "--", a, b)
 	diff.Dir = root
@@ -309,9 +305,8 @@ func benchstatBlock(files []*results.File, i int) (string, error) {
 	return b.String() + provenance.Line(files[i].Config) + "\n", nil // compare.sh measured them together
 }
 
-// handBlock is the block subcommand: benchstat's tables of the arguments
-// after "--", the command and the provenance of the result files among
-// them, as a block of a markdown file or, without -file, printed.
+// handBlock is the block subcommand: benchstat's tables of the arguments after
+// "--", with the command and the result files' provenance, into -file or printed.
 func handBlock(args []string) error {
 	flags := flag.NewFlagSet("block", flag.ContinueOnError)
 	file := flags.String("file", "", "the markdown file that has the block's markers (none: print the block)")

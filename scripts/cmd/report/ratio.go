@@ -1,8 +1,8 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
-	"strings"
 
 	"golang.org/x/perf/benchmath"
 
@@ -14,51 +14,40 @@ import (
 const noisy = 0.25
 
 // ratio is the ratio subcommand, check.sh's verdict: how much faster the
-// stage of result file NEW ran than that of OLD ("LABEL=OLD" names it) at
-// benchmark name, with benchstat's median and test: "2.3x faster than
-// stage0-linear", or slower, then "(within the noise)" when benchstat finds
-// no significant difference, and a warning when either side's spread is
-// too wide to say anything.
+// stage of result file NEW ran than OLD's at benchmark name, by benchstat's
+// median and test: "2.3x faster than stage0-linear" or slower, then "(within
+// the noise)" or a warning that the spread is too wide to say anything.
 func ratio(name string, paths []string) (string, error) {
 	if name == "" || len(paths) != 2 {
-		return "", fmt.Errorf("usage: report ratio -name BENCHMARK [LABEL=]OLD.txt NEW.txt")
+		return "", fmt.Errorf("usage: report ratio -name BENCHMARK OLD.txt NEW.txt")
 	}
 	var samples [2]*benchmath.Sample
 	var label string
 	for i, p := range paths {
-		if l, file, ok := strings.Cut(p, "="); ok {
-			label, p = l, file
-		}
 		f, err := results.Read(p)
 		if err != nil {
 			return "", err
 		}
-		if samples[i] = f.Sample(name, "sec/op"); samples[i] == nil {
+		v := f.Values(name, "sec/op")
+		if len(v) == 0 {
 			return "", fmt.Errorf("%s: no sec/op of %s", p, name)
 		}
-		if i == 0 && label == "" {
-			label = f.Name
-		}
+		samples[i], label = benchmath.NewSample(v, &benchmath.DefaultThresholds), cmp.Or(label, f.Name)
 	}
-	old, now := center(samples[0]), center(samples[1])
-	line := fmt.Sprintf("%.1fx faster than %s", old/now, label)
-	if now > old {
-		line = fmt.Sprintf("%.1fx slower than %s", now/old, label)
+	a, b := benchmath.AssumeNothing.Summary(samples[0], 0.95), benchmath.AssumeNothing.Summary(samples[1], 0.95)
+	line := fmt.Sprintf("%.1fx faster than %s", a.Center/b.Center, label)
+	if b.Center > a.Center {
+		line = fmt.Sprintf("%.1fx slower than %s", b.Center/a.Center, label)
 	}
 	if c := benchmath.AssumeNothing.Compare(samples[0], samples[1]); c.P >= c.Alpha {
 		line += " (within the noise)"
 	}
-	if spread := max(spread(samples[0]), spread(samples[1])); spread > noisy {
+	if spread := max(spread(a), spread(b)); spread > noisy {
 		line += fmt.Sprintf(" [too noisy to measure: ±%.0f%%; close other programs, then run again]", 100*spread)
 	}
 	return line, nil
 }
 
-func center(s *benchmath.Sample) float64 { return benchmath.AssumeNothing.Summary(s, 0.95).Center }
-
-// spread is how far the 95% confidence interval of s reaches from its
-// median, as a share of it: what benchstat prints after ±.
-func spread(s *benchmath.Sample) float64 {
-	sum := benchmath.AssumeNothing.Summary(s, 0.95)
-	return max(sum.Hi-sum.Center, sum.Center-sum.Lo) / sum.Center
-}
+// spread is how far the 95% confidence interval reaches from the median,
+// as a share of it: what benchstat prints after ±.
+func spread(s benchmath.Summary) float64 { return max(s.Hi-s.Center, s.Center-s.Lo) / s.Center }

@@ -8,13 +8,13 @@ import (
 	"testing"
 )
 
-// resultFile writes a result file with one line of name per time in ns/op.
-func resultFile(t *testing.T, name string, ns ...int) string {
+// resultFile writes stage.txt, a result file with one line of name per time in ns/op.
+func resultFile(t *testing.T, stage, name string, ns ...int) string {
 	var text strings.Builder
 	for _, n := range ns {
 		fmt.Fprintf(&text, "Benchmark%s-2 \t 1000 \t %d ns/op\nBenchmarkOther-2 \t 1000 \t 1 ns/op\n", name, n)
 	}
-	file := filepath.Join(t.TempDir(), "r.txt")
+	file := filepath.Join(t.TempDir(), stage+".txt")
 	if err := os.WriteFile(file, []byte(text.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -23,17 +23,17 @@ func resultFile(t *testing.T, name string, ns ...int) string {
 
 func TestRatio(t *testing.T) {
 	row := "ListByRole/users=10000/matches=100"
-	slow := resultFile(t, row, 300, 301, 299, 302, 298, 300)
-	fast := resultFile(t, row, 100, 101, 99, 100, 102, 98)
-	noisy := resultFile(t, row, 90, 400, 95, 290, 110, 300)
+	slow := resultFile(t, "slow", row, 300, 301, 299, 302, 298, 300)
+	fast := resultFile(t, "fast", row, 100, 101, 99, 100, 102, 98)
+	noisy := resultFile(t, "noisy", row, 90, 400, 95, 290, 110, 300)
 	for _, c := range []struct {
 		old, new, want string
 	}{
-		{"slow=" + slow, fast, "3.0x faster than slow"},
-		{fast, slow, "3.0x slower than r"},
+		{slow, fast, "3.0x faster than slow"},
+		{fast, slow, "3.0x slower than fast"},
 		// Medians 100 and 200, but the runs overlap, and the noisy one's interval
 		// reaches from 90 to 400: a busy machine, said so.
-		{"fast=" + fast, noisy, "2.0x slower than fast (within the noise) [too noisy to measure: ±100%; close other programs, then run again]"},
+		{fast, noisy, "2.0x slower than fast (within the noise) [too noisy to measure: ±100%; close other programs, then run again]"},
 	} {
 		if got, err := ratio(row, []string{c.old, c.new}); err != nil || got != c.want {
 			t.Errorf("ratio = %q, %v; want %q", got, err, c.want)

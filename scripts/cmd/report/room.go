@@ -3,6 +3,8 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,7 +14,6 @@ import (
 	"time"
 
 	"golang.org/x/perf/benchfmt"
-	"golang.org/x/perf/benchmath"
 
 	"example.com/userperf/scripts/internal/results"
 )
@@ -32,7 +33,7 @@ type handIn struct {
 // participant's own, so no time is ever compared across machines.
 func room(dir string, paths []string) error {
 	var hands []*handIn
-	var exercises []string
+	seen := map[string]bool{}
 	for _, p := range paths {
 		h, err := readHandIn(p)
 		if err != nil {
@@ -40,33 +41,31 @@ func room(dir string, paths []string) error {
 		}
 		hands = append(hands, h)
 		for s := range h.verdict {
-			if !slices.Contains(exercises, s) {
-				exercises = append(exercises, s)
-			}
+			seen[s] = true
 		}
 	}
-	slices.Sort(exercises)
+	exercises := slices.Sorted(maps.Keys(seen))
 	var table strings.Builder
-	w := tabwriter.NewWriter(&table, 0, 0, 1, ' ', tabwriter.Debug)
+	w := tabwriter.NewWriter(io.MultiWriter(os.Stdout, &table), 0, 0, 1, ' ', tabwriter.Debug)
 	fmt.Fprintf(w, "participant\tmachine\t%s\n", strings.Join(exercises, "\t"))
 	start, ref := map[string][]float64{}, map[string][]float64{}
 	var files []*results.File
 	for _, h := range hands {
 		cells, bars := []string{h.who, h.machine}, map[results.Measurement][]float64{}
 		for _, ex := range exercises {
-			verdict, mine := h.verdict[ex], median(h.sec[ex+" mine"])
+			verdict, mine := h.verdict[ex], results.Median(h.sec[ex+" mine"])
 			cell := "—"
 			switch {
 			case strings.HasPrefix(verdict, "FAILED"):
 				cell = "WRONG: " + strings.TrimSuffix(strings.TrimPrefix(verdict, "FAILED: "), ", see above")
 			case verdict != "" && mine > 0:
 				cell = "ok"
-				if o := median(h.sec[ex+" origin"]); o > 0 {
+				if o := results.Median(h.sec[ex+" origin"]); o > 0 {
 					start[ex] = append(start[ex], o/mine)
 					bars[results.Measurement{Bench: ex, Unit: "x"}] = []float64{o / mine}
 					cell += ", " + speedup(o/mine) + " vs start"
 				}
-				if r := median(h.sec[ex+" reference"]); r > 0 {
+				if r := results.Median(h.sec[ex+" reference"]); r > 0 {
 					ref[ex] = append(ref[ex], r/mine)
 					cell += ", " + speedup(r/mine) + " vs ref"
 				}
@@ -81,7 +80,7 @@ func room(dir string, paths []string) error {
 	for _, stat := range []struct {
 		name string
 		of   func([]float64) string
-	}{{"room median", func(v []float64) string { return speedup(median(v)) }},
+	}{{"room median", func(v []float64) string { return speedup(results.Median(v)) }},
 		{"room spread", func(v []float64) string { return speedup(slices.Min(v)) + " to " + speedup(slices.Max(v)) }}} {
 		cells := []string{stat.name, fmt.Sprintf("%d participants", len(hands))}
 		for _, ex := range exercises {
@@ -97,7 +96,6 @@ func room(dir string, paths []string) error {
 		fmt.Fprintln(w, strings.Join(cells, "\t"))
 	}
 	w.Flush()
-	fmt.Print(table.String())
 	var perExercise []series
 	for _, ex := range exercises {
 		perExercise = append(perExercise, series{ex, ex, "x"})
@@ -117,9 +115,8 @@ func room(dir string, paths []string) error {
 // procs is the -GOMAXPROCS suffix that go test adds to a benchmark's name.
 var procs = regexp.MustCompile(`-[0-9]+$`)
 
-// readHandIn reads a hand-in file: its header by line (a participant whose
-// every check failed has no result for benchfmt to carry it), then the
-// results of roomRow, whose configuration says their stage and role.
+// readHandIn reads a hand-in file: its header line by line (benchfmt would
+// need a result to carry it), then the results of roomRow by stage and role.
 func readHandIn(path string) (*handIn, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -150,12 +147,4 @@ func readHandIn(path string) (*handIn, error) {
 		}
 	}
 	return h, in.Err()
-}
-
-// median is benchstat's centre of values, or 0 for none.
-func median(values []float64) float64 {
-	if len(values) == 0 {
-		return 0
-	}
-	return center(benchmath.NewSample(values, &benchmath.DefaultThresholds))
 }

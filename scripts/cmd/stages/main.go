@@ -2,8 +2,7 @@
 // measure, so that they and the Go helpers agree (scripts/lib.sh wraps it):
 //
 //	stages list               every stage but the workshop's, the floor last, one name a line
-//	stages dir NAME...        the package folder of each stage (its benchmarks), one a line
-//	stages server NAME...     the main package of each stage's server, one a line
+//	stages dir NAME...        the package folder of each stage (its server and benchmarks), one a line
 //	stages against DIR [FROM] what check.sh compares the stage in folder DIR with: "BASE REFERENCE",
 //	                          "-" for none (see stages.Against)
 //	stages commit             the commit a measurement made now records: the short hash of
@@ -38,19 +37,16 @@ func main() {
 
 // answer returns the lines that args ask for about the repository at root.
 func answer(root string, args []string) ([]string, error) {
-	command, names := "", []string(nil)
-	if len(args) > 0 {
-		command, names = args[0], args[1:]
-	}
+	command, names := append(args, "")[0], args[min(1, len(args)):]
 	switch {
 	case command == "list":
 		list, err := stages.Shown(root)
 		return stages.Names(list), err
-	case (command == "dir" || command == "server") && len(names) > 0:
+	case command == "dir" && len(names) > 0:
 		found, err := stages.Find(root, names...)
 		var out []string
 		for _, s := range found {
-			out = append(out, map[string]string{"dir": s.Dir, "server": s.Server}[command])
+			out = append(out, s.Dir)
 		}
 		return out, err
 	case command == "against" && (len(names) == 1 || len(names) == 2):
@@ -66,5 +62,5 @@ func answer(root string, args []string) ([]string, error) {
 		}
 		return nil, err
 	}
-	return nil, fmt.Errorf("%q: want list, dir NAME..., server NAME..., against DIR [FROM], commit or fresh COMMIT", args)
+	return nil, fmt.Errorf("%q: want list, dir NAME..., against DIR [FROM], commit or fresh COMMIT", args)
 }

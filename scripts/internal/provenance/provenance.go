@@ -12,6 +12,7 @@
 package provenance
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -34,15 +35,8 @@ const Uncommitted = "(with uncommitted changes)"
 // Line is the provenance line of figures measured with config, the
 // configuration lines of their result file (scripts/lib.sh's machine_info).
 func Line(config map[string]string) string {
-	get := func(keys ...string) string {
-		for _, k := range keys {
-			if v := config[k]; v != "" {
-				return v
-			}
-		}
-		return "unknown"
-	}
-	machine := get("machine-cpu", "cpu")
+	get := func(key string) string { return cmp.Or(config[key], "unknown") }
+	machine := cmp.Or(config["machine-cpu"], get("cpu")) // go test's cpu line, in a file without the header
 	if cores := config["machine-cores"]; cores != "" {
 		machine += " (" + cores + " cores)"
 	}
@@ -65,8 +59,7 @@ var (
 )
 
 // Block is the generated text between <!-- BEGIN GENERATED: name --> and
-// <!-- END GENERATED: name --> in a markdown file; the prose around it is
-// not touched.
+// <!-- END GENERATED: name --> in a markdown file, whose prose is not touched.
 type Block struct{ Name, Content string }
 
 // blocks finds a file's blocks: name, content, and the end marker's name.
@@ -92,9 +85,8 @@ func UpdateFile(path string, update ...Block) error {
 	return errors.Join(err, os.WriteFile(path, []byte(doc), 0o644))
 }
 
-// harness is the code that measures besides the stages: common, the
-// measuring scripts and their Go code, and peers' benchmark; the report,
-// the tests, prose and pictures do not change a measurement.
+// harness is the code that measures besides the stages; the report, the
+// tests, prose and pictures do not change a measurement.
 var harness = []string{
 	":(glob)common/**", ":(glob)scripts/*.sh", ":(glob)scripts/cmd/load/**", ":(glob)scripts/internal/**", ":(glob)peers/**",
 	":(exclude)scripts/report.sh", ":(exclude)scripts/test.sh", ":(exclude)scripts/new-stage.sh", ":(exclude)scripts/check.sh",
@@ -200,9 +192,8 @@ func Check(w io.Writer, root string) (bool, error) {
 	return stale+len(changed) == 0, nil
 }
 
-// Fresh says why a measurement that recorded commit no longer measures
-// the code as it is, or "" if it still does: the one freshness check of
-// the figures (Check) and of anything saved to be reused (profile.sh).
+// Fresh says why a measurement that recorded commit no longer measures the
+// code as it is, or "" if it still does (profile.sh, to reuse a profile).
 func Fresh(root, commit string) (string, error) {
 	specs, err := measured(root)
 	changed, err2 := uncommitted(root, specs)

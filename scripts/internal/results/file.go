@@ -1,13 +1,11 @@
 // Package results reads and writes the scripts' result files: Go benchmark
 // format, one file per stage, headed by the configuration lines of
-// scripts/lib.sh's machine_info ("machine-cpu: ...", "commit: ...",
-// "command: ...") that say where, when and how they were measured.
+// scripts/lib.sh's machine_info, which say where, when and how they were measured.
 package results
 
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -93,33 +91,11 @@ func read(paths []string) ([]*File, error) {
 	return files, in.Err()
 }
 
-// ReadHeader reads a file of configuration lines alone (machine.txt);
-// benchfmt hands them out with a result, so one is added after them.
-func ReadHeader(path string) ([]benchfmt.Config, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	r := benchfmt.NewReader(io.MultiReader(bytes.NewReader(data), strings.NewReader("\nBenchmarkHeaderEnd 1 1 x\n")), path)
-	for r.Scan() {
-		switch rec := r.Result().(type) {
-		case *benchfmt.SyntaxError:
-			return nil, rec
-		case *benchfmt.Result:
-			return rec.Clone().Config, nil
-		}
-	}
-	return nil, fmt.Errorf("%s: not a header: %v", path, r.Err())
-}
-
-// WriteFile writes results to path, each with header as its configuration,
-// so that the file starts with the header's lines.
-func WriteFile(path string, header []benchfmt.Config, results []*benchfmt.Result) error {
-	var b bytes.Buffer
-	w := benchfmt.NewWriter(&b)
+// WriteFile writes header, configuration lines (machine.txt), then results to path.
+func WriteFile(path string, header []byte, results []*benchfmt.Result) error {
+	b := bytes.NewBuffer(slices.Concat(bytes.TrimRight(header, "\n"), []byte("\n\n")))
+	w := benchfmt.NewWriter(b)
 	for _, r := range results {
-		r = r.Clone()
-		r.Config = header
 		if err := w.Write(r); err != nil {
 			return err
 		}
@@ -127,27 +103,23 @@ func WriteFile(path string, header []benchfmt.Config, results []*benchfmt.Result
 	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 
-// Median is the centre that benchstat prints for the samples of bench in
-// unit: their median, as it assumes nothing about their distribution.
+// Values are the file's samples of bench in unit.
+func (f *File) Values(bench, unit string) []float64 { return f.samples[Measurement{bench, unit}] }
+
+// Median is the centre that benchstat prints for the samples of bench in unit.
 func (f *File) Median(bench, unit string) (float64, bool) {
-	s := f.Sample(bench, unit)
-	if s == nil {
-		return 0, false
-	}
-	return benchmath.AssumeNothing.Summary(s, 0.95).Center, true
+	v := f.Values(bench, unit)
+	return Median(v), len(v) > 0
 }
 
-// Sample is what benchstat computes with: the samples of bench in unit, or
-// nil if there are none.
-func (f *File) Sample(bench, unit string) *benchmath.Sample {
-	if v := f.samples[Measurement{bench, unit}]; len(v) > 0 {
-		return benchmath.NewSample(v, &benchmath.DefaultThresholds)
+// Median is the centre that benchstat prints for values, or 0 for none:
+// their median, as it assumes nothing about their distribution.
+func Median(values []float64) float64 {
+	if len(values) == 0 {
+		return 0
 	}
-	return nil
+	return benchmath.AssumeNothing.Summary(benchmath.NewSample(values, &benchmath.DefaultThresholds), 0.95).Center
 }
-
-// Runs is how many samples the file has of bench in unit.
-func (f *File) Runs(bench, unit string) int { return len(f.samples[Measurement{bench, unit}]) }
 
 // Measurements lists what the file measured, sorted.
 func (f *File) Measurements() []Measurement {

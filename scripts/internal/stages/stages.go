@@ -19,19 +19,16 @@ import (
 
 // Stage is one implementation of the API that the scripts measure.
 type Stage struct {
-	Name   string // its folder's name, which names its result files: stage0-linear, or a learner's
-	Dir    string // its package, relative to the root, slash-separated: workshop/solutions/quest6-cache-fixed
-	Server string // the main package of its server, in the same form
+	Name string // its folder's name, which names its result files: stage0-linear, or a learner's
+	Dir  string // its main package, relative to the root, slash-separated: workshop/solutions/quest6-cache-fixed
 }
 
-// Floor is the name of the yardstick beside every table: the same HTTP
-// path serving bytes encoded in advance. It is a stage like the others;
-// only its name is special, because it is not a step and goes last.
+// Floor is the yardstick beside every table, the same HTTP path serving
+// bytes encoded in advance: a stage whose name is special, as it goes last.
 const Floor = "floor"
 
-// List returns every stage of the workspace at root, in the order of
-// Compare: every module whose folder has a stage_test.go, the file that
-// runs the shared suites and benchmarks, whatever its name.
+// List returns every stage of the workspace at root, in the order of Compare:
+// every module with a stage_test.go, which runs the shared suites and benchmarks.
 func List(root string) ([]Stage, error) {
 	dirs, err := workspaceModules(root)
 	if err != nil {
@@ -42,7 +39,7 @@ func List(root string) ([]Stage, error) {
 		if _, err := os.Stat(filepath.Join(root, dir, "stage_test.go")); err != nil {
 			continue
 		}
-		s := Stage{Name: path.Base(dir), Dir: dir, Server: dir}
+		s := Stage{Name: path.Base(dir), Dir: dir}
 		if slices.ContainsFunc(list, func(o Stage) bool { return o.Name == s.Name }) {
 			return nil, fmt.Errorf("the workspace has two stages named %s; rename one folder", s.Name)
 		}
@@ -63,9 +60,6 @@ func Shown(root string) ([]Stage, error) {
 // is an error that lists the stages there are.
 func Find(root string, names ...string) ([]Stage, error) {
 	list, err := List(root)
-	if err != nil {
-		return nil, err
-	}
 	var found []Stage
 	var unknown []string
 	for _, name := range names {
@@ -75,10 +69,10 @@ func Find(root string, names ...string) ([]Stage, error) {
 			unknown = append(unknown, name)
 		}
 	}
-	if len(unknown) > 0 {
-		return nil, fmt.Errorf("no stage %s (the stages: %s)", strings.Join(unknown, ", "), strings.Join(Names(list), ", "))
+	if len(unknown) > 0 && err == nil {
+		err = fmt.Errorf("no stage %s (the stages: %s)", strings.Join(unknown, ", "), strings.Join(Names(list), ", "))
 	}
-	return found, nil
+	return found, err
 }
 
 // Names are the names of list.
@@ -122,10 +116,9 @@ func number(name string) int {
 	return n
 }
 
-// Reference returns the stage of list that solves the exercise starting at
-// name, or "": a reference solution in workshop/solutions/ whose origin is
-// name (ex4-plain-append, quest6-cache-fixed); else, after a step, the next
-// step by number (stage1-index: stage2-noclone).
+// Reference returns the stage of list that solves the exercise starting at name,
+// or "": the solution in workshop/solutions/ whose origin is name (quest6-cache-fixed),
+// else, after a step, the next step by number (stage1-index: stage2-noclone).
 func Reference(root string, list []Stage, name string) string {
 	for _, s := range list {
 		if strings.HasPrefix(s.Dir, "workshop/solutions/") && path.Base(Origin(root, s.Dir)) == name {
@@ -199,16 +192,13 @@ func workspaceModules(root string) ([]string, error) {
 	if file == "" || file == "off" {
 		file = filepath.Join(root, "go.work")
 	}
-	out, err := exec.Command("go", "work", "edit", "-json", file).Output()
-	if err != nil {
-		if e, ok := err.(*exec.ExitError); ok {
-			err = fmt.Errorf("%v: %s", err, e.Stderr)
-		}
-		return nil, fmt.Errorf("reading %s: %w", file, err)
-	}
+	out, err := exec.Command("go", "work", "edit", "-json", file).CombinedOutput()
 	var work struct{ Use []struct{ DiskPath string } }
-	if err := json.Unmarshal(out, &work); err != nil {
-		return nil, fmt.Errorf("go work edit -json: %w", err)
+	if err == nil {
+		err = json.Unmarshal(out, &work)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %v: %s", file, err, out)
 	}
 	var dirs []string
 	for _, u := range work.Use {

@@ -17,8 +17,7 @@ import (
 )
 
 // ReadyTimeout bounds a server's start (it generates its users first), and
-// StopGrace its graceful shutdown, after which it is killed. Variables so
-// that the tests can shorten them.
+// StopGrace its graceful shutdown before it is killed; tests shorten them.
 var (
 	ReadyTimeout = 30 * time.Second
 	StopGrace    = 5 * time.Second
