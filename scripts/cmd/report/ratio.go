@@ -15,8 +15,9 @@ const noisy = 0.25
 
 // ratio is the ratio subcommand, check.sh's verdict: how much faster the
 // stage of result file NEW ran than OLD's at benchmark name, by benchstat's
-// median and test: "2.3x faster than stage0-linear" or slower, then "(within
-// the noise)" or a warning that the spread is too wide to say anything.
+// median and test: "2.3x faster than stage0-linear" or slower, then, when
+// benchstat finds no significant difference, "(within the noise)" or, for a
+// spread too wide to say anything, a warning.
 func ratio(name string, paths []string) (string, error) {
 	if name == "" || len(paths) != 2 {
 		return "", fmt.Errorf("usage: report ratio -name BENCHMARK OLD.txt NEW.txt")
@@ -39,11 +40,15 @@ func ratio(name string, paths []string) (string, error) {
 	if b.Center > a.Center {
 		line = fmt.Sprintf("%.1fx slower than %s", b.Center/a.Center, label)
 	}
-	if c := benchmath.AssumeNothing.Compare(samples[0], samples[1]); c.P >= c.Alpha {
+	// A difference benchstat calls significant stands, however noisy the
+	// run; one it cannot tell from chance is blamed on a busy machine when
+	// the spread is wide, as then no real difference could have shown.
+	switch c := benchmath.AssumeNothing.Compare(samples[0], samples[1]); {
+	case c.P < c.Alpha:
+	case max(spread(a), spread(b)) > noisy:
+		line += fmt.Sprintf(" (too noisy to tell: ±%.0f%%; close other programs, then run again)", 100*max(spread(a), spread(b)))
+	default:
 		line += " (within the noise)"
-	}
-	if spread := max(spread(a), spread(b)); spread > noisy {
-		line += fmt.Sprintf(" [too noisy to measure: ±%.0f%%; close other programs, then run again]", 100*spread)
 	}
 	return line, nil
 }

@@ -26,6 +26,8 @@ func TestRatio(t *testing.T) {
 	slow := resultFile(t, "slow", row, 300, 301, 299, 302, 298, 300)
 	fast := resultFile(t, "fast", row, 100, 101, 99, 100, 102, 98)
 	noisy := resultFile(t, "noisy", row, 90, 400, 95, 290, 110, 300)
+	near := resultFile(t, "near", row, 102, 99, 101, 103, 98, 100)
+	far := resultFile(t, "far", row, 1, 4, 1, 3, 1, 3)
 	for _, c := range []struct {
 		old, new, want string
 	}{
@@ -33,7 +35,10 @@ func TestRatio(t *testing.T) {
 		{fast, slow, "3.0x slower than fast"},
 		// Medians 100 and 200, but the runs overlap, and the noisy one's interval
 		// reaches from 90 to 400: a busy machine, said so.
-		{fast, noisy, "2.0x slower than fast (within the noise) [too noisy to measure: ±100%; close other programs, then run again]"},
+		{fast, noisy, "2.0x slower than fast (too noisy to tell: ±100%; close other programs, then run again)"},
+		{fast, near, "1.0x slower than fast (within the noise)"},
+		// As wide, but a hundred times apart: the difference stands.
+		{fast, far, "50.0x faster than fast"},
 	} {
 		if got, err := ratio(row, []string{c.old, c.new}); err != nil || got != c.want {
 			t.Errorf("ratio = %q, %v; want %q", got, err, c.want)
