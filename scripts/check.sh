@@ -160,5 +160,5 @@ done
 if [ -z "$summary" ]; then
   verdict "passed (nothing to compare it with)"
 else
-  verdict "passed: ${summary#, } ($row)"
+  verdict "passed: ${summary#, } ($row${USERPERF_PARALLEL_MIN:+, USERPERF_PARALLEL_MIN=$USERPERF_PARALLEL_MIN})"
 fi

@@ -21,9 +21,12 @@
 # ListByRole and ServeHTTP report the garbage collections per request (gc-cycles/op).
 source "$(dirname "$0")/lib.sh"
 
-# The million-user data set is asked for by the environment; the command
-# that a result records says so, so that it can be run again as it was.
-[ -z "${USERPERF_MILLION:-}" ] || command="USERPERF_MILLION=$(printf %q "$USERPERF_MILLION") $command"
+# The million-user data set and the chunks' threshold are set by the
+# environment; the command that a result records says so, so that it can be
+# run again as it was.
+for v in USERPERF_PARALLEL_MIN USERPERF_MILLION; do
+  [ -z "${!v:-}" ] || command="$v=$(printf %q "${!v}") $command"
+done
 rounds=10 benchtime=150ms bench='^Benchmark(ListByRole|ServeHTTP|Write|Build)$' picked=()
 while [ $# -gt 0 ]; do
   case "$1" in
