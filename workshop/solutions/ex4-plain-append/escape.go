@@ -3,15 +3,28 @@ package main
 import "unicode/utf8"
 
 // appendString appends s as a quoted JSON string, escaped as encoding/json
-// escapes it. Runs of bytes that need no escaping are copied with one
-// append each; that is the only trick here.
+// escapes it. Bytes that need no escaping are not appended one by one: a
+// run of them is copied with one append when an escape or the end comes.
 func appendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0 // s[start:i] needs no escaping and is not appended yet
 	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf { // ASCII: one byte, escaped or not
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			dst = appendASCIIEscape(append(dst, s[start:i]...), c)
+			i++
+			start = i
+			continue
+		}
+		// Beyond ASCII, only invalid UTF-8 (each bad byte becomes \ufffd) and
+		// U+2028 and U+2029, which JavaScript reads as line ends, are escaped.
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if escape := escaped(r, size); escape != "" {
-			dst = append(append(dst, s[start:i]...), escape...)
+		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+			dst = appendUnicodeEscape(append(dst, s[start:i]...), r)
 			start = i + size
 		}
 		i += size
@@ -19,42 +32,30 @@ func appendString(dst []byte, s string) []byte {
 	return append(append(dst, s[start:]...), '"')
 }
 
-// escaped is how encoding/json writes the rune r, decoded from size bytes,
-// or "" if it copies those bytes as they are: quotes, backslashes and
-// control characters; < > & for HTML safety; U+2028 and U+2029, which
-// JavaScript reads as line ends; and each byte of invalid UTF-8 as \ufffd.
-func escaped(r rune, size int) string {
-	switch r {
-	case '"':
-		return `\"`
-	case '\\':
-		return `\\`
+// appendASCIIEscape appends how encoding/json writes the ASCII byte c that
+// needs escaping: a quote, a backslash, a control character, or < > &,
+// which it escapes so that JSON can sit inside HTML.
+func appendASCIIEscape(dst []byte, c byte) []byte {
+	switch c {
+	case '"', '\\':
+		return append(dst, '\\', c)
 	case '\n':
-		return `\n`
+		return append(dst, `\n`...)
 	case '\r':
-		return `\r`
+		return append(dst, `\r`...)
 	case '\t':
-		return `\t`
+		return append(dst, `\t`...)
 	case '\b':
-		return `\b`
+		return append(dst, `\b`...)
 	case '\f':
-		return `\f`
-	case '<', '>', '&', '\u2028', '\u2029':
-		return unicodeEscape(r)
-	case utf8.RuneError:
-		if size == 1 {
-			return `\ufffd`
-		}
+		return append(dst, `\f`...)
 	}
-	if r < 0x20 {
-		return unicodeEscape(r)
-	}
-	return ""
+	return appendUnicodeEscape(dst, rune(c))
 }
 
-// unicodeEscape is r written as \uXXXX, in lower-case hex as encoding/json
+// appendUnicodeEscape appends r as \uXXXX, in lower-case hex as encoding/json
 // writes it.
-func unicodeEscape(r rune) string {
+func appendUnicodeEscape(dst []byte, r rune) []byte {
 	const hex = "0123456789abcdef"
-	return string([]byte{'\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf]})
+	return append(dst, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 }
