@@ -90,7 +90,8 @@ summarize() {
 # lock_waits names, after a test timed out, the goroutines of the stage that wait for a lock, by
 # the lock and the line of the stage's code that asked for it: a deadlock, when nothing else runs.
 lock_waits() {
-  printf '   a test ran over %s: usually a deadlock. Goroutines waiting for a lock, where the stage asked for it:\n' "$timeout"
+  printf '   %s ran over %s: usually a deadlock. Goroutines waiting for a lock, where the stage asked for it:\n' \
+    "$(awk '/^\trunning tests:/ { on = 1; next } on && NF == 0 { exit } on { t = $1 } END { print t }' "$1")" "$timeout"
   awk -v dir="/$dir/" '
     /^goroutine [0-9]+ \[/ { split($0, h, /[[,\]]/); lock = h[2] ~ /Mutex|sync\.Cond|WaitGroup|semacquire/; fn = ""; next }
     lock && /^[^\t]/ { fn = $0; sub(/\([^(]*$/, "", fn); sub(/.*\//, "", fn); next }
