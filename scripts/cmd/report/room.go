@@ -72,6 +72,9 @@ func room(dir string, paths []string) error {
 					ref[ex] = append(ref[ex], r/mine)
 					cell += ", " + speedup(r/mine) + " vs ref"
 				}
+				if strings.Contains(verdict, "too noisy to tell") {
+					cell += " (noisy)"
+				}
 			case verdict != "":
 				cell = "ok, not measured"
 			}
@@ -107,12 +110,19 @@ func room(dir string, paths []string) error {
 		"date": time.Now().UTC().Format(time.RFC3339), "command": commandLine(append([]string{"./scripts/room.sh"}, paths...))}
 	c := chart{"room.svg", "Speed-up against each exercise's starting stage (" + roomRow + "), only right answers", files,
 		[]panel{{"", "speed-up, log scale", true, speedup, perExercise}}}
-	fmt.Println("\nWRONG: a check failed, and its speed does not count; \"vs start\" and \"vs ref\" divide times measured on one machine.")
-	if ok, err := c.save(dir); err != nil || !ok {
+	fmt.Println("\nWRONG: a check failed, and its speed does not count; \"vs start\" and \"vs ref\" divide times measured on one machine;" +
+		"\n(noisy): the check itself said its machine was too busy to tell, so ask for a check on an idle machine.")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	if err := os.WriteFile(filepath.Join(dir, "table.txt"), []byte(table.String()), 0o644); err != nil {
+		return err
+	}
+	if ok, err := c.save(dir); err != nil || !ok {
+		return err // no chart when nobody's answer was both right and measured
+	}
 	fmt.Printf("Chart: %s\n", filepath.Join(dir, c.file))
-	return os.WriteFile(filepath.Join(dir, "table.txt"), []byte(table.String()), 0o644)
+	return nil
 }
 
 // procs is the -GOMAXPROCS suffix that go test adds to a benchmark's name.
