@@ -26,8 +26,8 @@
 #
 # ORIGIN is the stage STAGE was copied from (--from, or the "// origin:" line new-stage.sh writes in its
 # go.mod); REFERENCE solves the exercise: the solution in workshop/solutions/ whose origin is ORIGIN
-# (stage3-parallel -> ex4-plain-append, workshop/quest6-cache -> quest6-cache-fixed), else the next step by
-# number (stage1-index -> stage2-noclone), or --against. The project's own stages
+# (stage3-parallel -> ex4-plain-append, stage4-append -> ex5-plain-encode-once, workshop/quest6-cache
+# -> quest6-cache-fixed), else the next step by number (stage1-index -> stage2-noclone), or --against. The project's own stages
 # are compared with stage0-linear alone. `go run ./scripts/cmd/stages against STAGE` shows the two. The
 # line quotes the medians of ListByRole/users=10000/matches=100, with "(within the noise)" when benchstat
 # finds no significant difference: six short rounds are noisy; quote a longer compare.sh run.
