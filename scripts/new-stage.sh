@@ -12,8 +12,8 @@
 #
 # It copies the origin's files into NAME/ (those git tracks, or all, for a stage made here), except
 # README.md, which becomes a page for your notes, and the origin's own tests that the exercise's reference
-# does not have (they test what the exercise changes, such as a side quest's bug); a copy without a
-# stage_test.go gets stage0-linear's. It renames the
+# does not have, or has in another version (they test what the exercise changes, such as a side quest's
+# bug); a copy without a stage_test.go gets stage0-linear's. It renames the
 # module, the name main.go gives api.Main and import paths into the origin, records the origin in a
 # "// origin:" line of go.mod (check.sh compares with it), and runs go vet, which must pass.
 #
@@ -128,12 +128,19 @@ sync_workspace
 export GOWORK=$ROOT/local.work
 read -r base reference <<< "$(ask_stages against "$name")"
 # The copy keeps the origin's own tests that still hold once the exercise is solved: those its
-# reference has too. The rest test what the exercise changes (stage 4's chunks in a copy meant to
-# encode once, a side quest's bug), and would fail a right answer.
+# reference has too, unchanged. The rest test what the exercise changes (stage 4's chunks and its
+# list encoder in a copy meant to encode once, a side quest's bug), and would fail a right answer.
 if [ "$reference" != - ]; then
   refdir=$(ask_stages dir "$reference")
   for t in "$name"/*_test.go; do
-    [ "${t##*/}" = stage_test.go ] || [ -f "$refdir/${t##*/}" ] || { rm "$t"; echo "   left out ${t##*/}: $reference has no such test"; }
+    t=${t##*/}
+    if [ "$t" = stage_test.go ] || cmp -s "$from/$t" "$refdir/$t"; then continue; fi
+    rm "$name/$t"
+    if [ -f "$refdir/$t" ]; then
+      echo "   left out $t: $reference's differs, since it tests what the exercise changes"
+    else
+      echo "   left out $t: $reference has no such test"
+    fi
   done
 fi
 echo "== go vet ./$name"

@@ -54,3 +54,29 @@ func TestNewStageRoundTrip(t *testing.T) {
 		t.Errorf("git status after --remove:\n%s", s)
 	}
 }
+
+// A copy keeps the origin's tests that the exercise's reference has
+// unchanged, and leaves out the rest: they test what the exercise changes.
+// Exercise 5 from stage 4: its reference has no parallel_test.go, and an
+// encode_test.go that checks lists through the new types.
+func TestNewStageLeavesOutTestsTheExerciseChanges(t *testing.T) {
+	root := workspace(t, "common", "stage4-append", "workshop/solutions/ex5-plain-encode-once")
+	code, out := run(t, script(root, "new-stage.sh", "ex5", "--from", "stage4-append"))
+	if code != 0 {
+		t.Fatalf("new-stage.sh ex5: exit %d\n%s", code, out)
+	}
+	for _, said := range []string{
+		"left out parallel_test.go: ex5-plain-encode-once has no such test",
+		"left out encode_test.go: ex5-plain-encode-once's differs",
+	} {
+		if !strings.Contains(out, said) {
+			t.Errorf("new-stage.sh did not say %q:\n%s", said, out)
+		}
+	}
+	for file, kept := range map[string]bool{"stage_test.go": true, "view_test.go": true, "buffer_test.go": true,
+		"parallel_test.go": false, "encode_test.go": false} {
+		if _, err := os.Stat(filepath.Join(root, "ex5", file)); (err == nil) != kept {
+			t.Errorf("ex5/%s: kept %v, want %v", file, err == nil, kept)
+		}
+	}
+}
