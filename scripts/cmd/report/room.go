@@ -83,12 +83,16 @@ func room(dir string, paths []string) error {
 		fmt.Fprintln(w, strings.Join(cells, "\t"))
 		files = append(files, results.NewFile(h.who, nil, bars))
 	}
+	count := fmt.Sprintf("%d participants", len(hands))
+	if len(hands) == 1 {
+		count = "1 participant"
+	}
 	for _, stat := range []struct {
 		name string
 		of   func([]float64) string
 	}{{"room median", func(v []float64) string { return speedup(results.Median(v)) }},
 		{"room spread", func(v []float64) string { return speedup(slices.Min(v)) + " to " + speedup(slices.Max(v)) }}} {
-		cells := []string{stat.name, fmt.Sprintf("%d participants", len(hands))}
+		cells := []string{stat.name, count}
 		for _, ex := range exercises {
 			cell := "—"
 			if len(start[ex]) > 0 {
