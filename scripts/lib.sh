@@ -66,19 +66,35 @@ at_exit() {
 # The benchmark rounds of compare.sh and serialize.sh: drift on a shared machine must hit every
 # stage alike, so each binary is built first, then every round runs each benchmark once. new_run
 # KIND makes $out, a new results/KIND/<stamp>/, and $bin for the binaries; any exit before
-# keep_run removes both: half a measurement is none. It warns of a load average above the cores:
-# every stage then runs slower by chance, and no ratio holds.
+# keep_run removes both: half a measurement is none. It warns when other programs keep more than a
+# quarter of the cores busy: every stage then runs slower by chance, and no ratio holds.
 new_run() {
-  local load
-  read -r load _ < /proc/loadavg 2>/dev/null || load=0
-  if awk -v load="$load" -v cores="$(nproc)" 'BEGIN { exit !(load > cores) }'; then
-    echo "${0##*/}: warning: load average $load on $(nproc) cores: other programs are using the CPU, so these" \
-      "figures will be noisy. Close them or wait until the load falls, then measure again." >&2
+  local busy
+  busy=$(busy_cores)
+  if awk -v busy="$busy" -v cores="$(nproc)" 'BEGIN { exit !(busy > cores / 4) }'; then
+    echo "${0##*/}: warning: other programs kept $busy of $(nproc) cores busy over the last second, so these" \
+      "figures will be noisy. Close them or wait until they finish, then measure again." >&2
   fi
   mkdir -p "results/$1"
   until stamp=$(date -u +%Y%m%dT%H%M%SZ) && mkdir "results/$1/$stamp" 2>/dev/null; do sleep 1; done
   out=results/$1/$stamp bin=$(mktemp -d) kept=false run_start=$(date +%s)
   at_exit 'rm -rf "$bin"; $kept || { rm -rf "$out"; echo "${0##*/}: stopped before the last round; no results kept" >&2; }'
+}
+
+# busy_cores prints how many cores the machine kept busy over the last second, from /proc/stat (all
+# but idle and iowait; steal too, the time the hypervisor gave to others), 0 where there is none. Not
+# the load average: that remembers the last minute, and so, in check.sh, the check's own tests.
+busy_cores() {
+  local before now
+  before=$(head -n 1 /proc/stat 2>/dev/null) || { echo 0; return; }
+  sleep 1
+  now=$(head -n 1 /proc/stat)
+  awk -v cores="$(nproc)" -v a="$before" -v b="$now" 'BEGIN {
+    split(a, x); split(b, y)
+    for (i = 2; i <= 9; i++) total += y[i] - x[i]
+    idle = y[5] - x[5] + y[6] - x[6]
+    printf "%.1f", (total > 0 ? (total - idle) / total * cores : 0)
+  }'
 }
 
 # keep_run keeps the run's results and points results/KIND/latest at them.

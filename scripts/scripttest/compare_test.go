@@ -3,8 +3,10 @@
 package scripttest
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -117,5 +119,27 @@ func TestHelpIsTheCommentBlock(t *testing.T) {
 		if code != 0 || !strings.HasPrefix(first, name+": ") || strings.Contains(out, "set -euo") || strings.Contains(out, "\n#") {
 			t.Errorf("%s --help: exit %d, output:\n%s", name, code, out)
 		}
+	}
+}
+
+// While other programs hold every core, compare.sh warns before it
+// measures. (No test of the quiet case: a shared machine is never sure to be
+// idle.)
+func TestCompareWarnsOfABusyMachine(t *testing.T) {
+	if _, err := os.Stat("/proc/stat"); err != nil {
+		t.Skip("no /proc/stat: compare.sh cannot see the machine's load here")
+	}
+	root := workspace(t)
+	ctx, stop := context.WithCancel(t.Context())
+	defer stop()
+	for range runtime.NumCPU() {
+		go func() { // a busy loop per core, until the test ends
+			for ctx.Err() == nil {
+			}
+		}()
+	}
+	code, out := compare(t, root, "--bench", "Good", "bad")
+	if code != 0 || !strings.Contains(out, "compare.sh: warning: other programs kept") {
+		t.Errorf("exit %d, and no warning of the busy cores:\n%s", code, out)
 	}
 }
