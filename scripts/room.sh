@@ -5,8 +5,8 @@
 #
 # A row per participant: the machine, then per stage (ex1 to ex5, mycache, ...) either "WRONG: <the
 # check that failed>", whatever its speed, or "ok" with its speed against the stage it started from
-# (vs start) and against the exercise's reference (vs ref), and "(noisy)" if the check said its machine
-# was too busy to tell. Each ratio divides two times measured on
+# (vs start) and against the exercise's reference (vs ref), and "(noisy)" if the check said its runs
+# spread too widely to tell. Each ratio divides two times measured on
 # the participant's own machine: laptops are never compared by their times, and no p-value is computed
 # across machines. Then the room's median and spread of each ratio per exercise, right answers only.
 # Writes results/room/table.txt and the chart results/room/room.svg, under the current folder.

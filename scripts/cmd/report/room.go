@@ -115,7 +115,7 @@ func room(dir string, paths []string) error {
 	c := chart{"room.svg", "Speed-up against each exercise's starting stage (" + roomRow + "), only right answers", files,
 		[]panel{{"", "speed-up, log scale", true, speedup, perExercise}}}
 	fmt.Println("\nWRONG: a check failed, and its speed does not count; \"vs start\" and \"vs ref\" divide times measured on one machine;" +
-		"\n(noisy): the check itself said its machine was too busy to tell, so ask for a check on an idle machine.")
+		"\n(noisy): the check itself said its runs spread too widely to tell; ask for a check on a quieter machine.")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
