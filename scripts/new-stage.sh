@@ -135,12 +135,9 @@ if [ "$reference" != - ]; then
   for t in "$name"/*_test.go; do
     t=${t##*/}
     if [ "$t" = stage_test.go ] || cmp -s "$from/$t" "$refdir/$t"; then continue; fi
-    rm "$name/$t"
-    if [ -f "$refdir/$t" ]; then
-      echo "   left out $t: $reference's differs, since it tests what the exercise changes"
-    else
-      echo "   left out $t: $reference has no such test"
-    fi
+    why="$reference has no such test"
+    [ ! -f "$refdir/$t" ] || why="$reference's differs, since it tests what the exercise changes"
+    rm "$name/$t" && echo "   left out $t: $why"
   done
 fi
 echo "== go vet ./$name"
