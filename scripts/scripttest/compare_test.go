@@ -1,5 +1,3 @@
-//go:build unix
-
 package scripttest
 
 import (
@@ -8,15 +6,13 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 )
 
-// compare runs compare.sh with six rounds of one iteration and args.
+// compare runs the compare command with six rounds of one iteration and args.
 func compare(t *testing.T, root string, args ...string) (int, string) {
 	t.Helper()
-	return run(t, script(root, "compare.sh", append([]string{"--rounds", "6", "--benchtime", "1x"}, args...)...))
+	return run(t, script(root, "compare", append([]string{"--rounds", "6", "--benchtime", "1x"}, args...)...))
 }
 
 func TestCompareFailsLoudly(t *testing.T) {
@@ -25,9 +21,9 @@ func TestCompareFailsLoudly(t *testing.T) {
 		bench string
 		says  []string
 	}{
-		{"NoSuch", []string{"compare.sh: no benchmark matched NoSuch in bad; its benchmarks:", "BenchmarkGood"}},
-		{"Fails", []string{"the answer is wrong", "compare.sh: the benchmarks of bad failed"}},
-		{"Panics", []string{"panic: boom", "compare.sh: the benchmarks of bad failed"}},
+		{"NoSuch", []string{"compare: no benchmark matched NoSuch in bad; its benchmarks:", "BenchmarkGood"}},
+		{"Fails", []string{"the answer is wrong", "compare: the benchmarks of bad failed"}},
+		{"Panics", []string{"panic: boom", "compare: the benchmarks of bad failed"}},
 	} {
 		code, out := compare(t, root, "--bench", c.bench, "bad")
 		if code == 0 {
@@ -67,7 +63,7 @@ func TestCompareKeepsACompleteRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := string(result)
-	if !strings.Contains(text, "\ncommit: ") || !strings.Contains(text, "command: ./scripts/compare.sh --rounds 6 --benchtime 1x --bench Good bad\n") ||
+	if !strings.Contains(text, "\ncommit: ") || !strings.Contains(text, "command: go run ./scripts/compare --rounds 6 --benchtime 1x --bench Good bad\n") ||
 		strings.Count(text, "\nBenchmarkGood") != 6 {
 		t.Errorf("bad.txt:\n%s", text)
 	}
@@ -79,55 +75,27 @@ func TestCompareKeepsACompleteRun(t *testing.T) {
 	}
 }
 
-func TestCompareInterrupted(t *testing.T) {
+// Every command answers --help with its usage, which shows how to run it.
+func TestHelp(t *testing.T) {
 	root := workspace(t)
-	cmd := script(root, "compare.sh", "--rounds", "6", "--benchtime", "3x", "--bench", "Slow", "bad")
-	// Ctrl-C signals the terminal's whole process group: the script and the
-	// benchmark it runs.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	// A file, not a buffer: the test reads it while the script writes it.
-	log, err := os.Create(filepath.Join(t.TempDir(), "output"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer log.Close()
-	cmd.Stdout, cmd.Stderr = log, log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	output := func() string { b, _ := os.ReadFile(log.Name()); return string(b) }
-	for deadline := time.Now().Add(time.Minute); !strings.Contains(output(), "round  2/6"); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("the second round did not start within a minute:\n%s", output())
-		}
-	}
-	syscall.Kill(-cmd.Process.Pid, syscall.SIGINT)
-	if err := cmd.Wait(); err == nil || !strings.Contains(output(), "compare.sh: stopped before the last round; no results kept") {
-		t.Errorf("interrupted: %v, output:\n%s", err, output())
-	}
-	if left := leftovers(t, root); len(left) > 0 {
-		t.Errorf("interrupted, it left %q:\n%s", left, output())
-	}
-}
-
-func TestHelpIsTheCommentBlock(t *testing.T) {
-	root := workspace(t)
-	for _, name := range []string{"check.sh", "compare.sh", "load.sh", "new-stage.sh", "profile.sh", "report.sh", "serialize.sh", "test.sh"} {
+	for _, name := range commands {
 		code, out := run(t, script(root, name, "--help"))
 		first, _, _ := strings.Cut(out, "\n")
-		if code != 0 || !strings.HasPrefix(first, name+": ") || strings.Contains(out, "set -euo") || strings.Contains(out, "\n#") {
+		if code != 0 || !strings.HasPrefix(first, name+": ") || !strings.Contains(out, "go run ./scripts/"+name) {
 			t.Errorf("%s --help: exit %d, output:\n%s", name, code, out)
 		}
 	}
 }
 
-// While other programs hold every core, compare.sh warns before it
+// While other programs hold every core, compare warns before it
 // measures. (No test of the quiet case: a shared machine is never sure to be
 // idle.)
+// commands are the commands of scripts/ that a learner or an instructor runs.
+var commands = []string{"check", "compare", "handin", "load", "new-stage", "profile", "report", "room", "serialize", "test"}
+
 func TestCompareWarnsOfABusyMachine(t *testing.T) {
 	if _, err := os.Stat("/proc/stat"); err != nil {
-		t.Skip("no /proc/stat: compare.sh cannot see the machine's load here")
+		t.Skip("no /proc/stat: compare cannot see the machine's load here")
 	}
 	root := workspace(t)
 	ctx, stop := context.WithCancel(t.Context())
@@ -139,7 +107,7 @@ func TestCompareWarnsOfABusyMachine(t *testing.T) {
 		}()
 	}
 	code, out := compare(t, root, "--bench", "Good", "bad")
-	if code != 0 || !strings.Contains(out, "compare.sh: warning: other programs kept") {
+	if code != 0 || !strings.Contains(out, "compare: warning: other programs kept") {
 		t.Errorf("exit %d, and no warning of the busy cores:\n%s", code, out)
 	}
 }

@@ -1,19 +1,18 @@
-//go:build unix
-
-// Package scripttest holds tests of the shell scripts: each runs a script
-// of this folder in a small workspace of its own, with a stage whose
-// benchmarks pass, fail or panic, and checks what the script says, what
-// it exits with and what it leaves behind.
-//
-//	go test -count=1 ./scripts/scripttest   (go test cannot see that a script changed)
+// Package scripttest holds tests of the commands of scripts/: each runs a
+// command in a small workspace of its own, with a stage whose benchmarks
+// pass, fail or panic, and checks what the command says, what it exits with
+// and what it leaves behind.
 package scripttest
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -92,9 +91,35 @@ func write(t *testing.T, path, content string) {
 	}
 }
 
-// script is a script of the workspace at root, ready to run.
+// script is the command name of scripts/, built once per test run, ready to
+// run in the workspace at root as go run would run it there.
 func script(root, name string, args ...string) *exec.Cmd {
-	return exec.Command(filepath.Join(root, "scripts", name), args...)
+	built.Do(func() { bin, buildErr = buildCommands() })
+	if buildErr != nil {
+		panic(buildErr)
+	}
+	cmd := exec.Command(filepath.Join(bin, name+exe), args...)
+	cmd.Dir = root
+	return cmd
+}
+
+var (
+	built         sync.Once
+	bin, buildErr = "", error(nil)
+	exe           = map[bool]string{true: ".exe"}[runtime.GOOS == "windows"]
+)
+
+// buildCommands builds every command of scripts/ into a folder of its own.
+func buildCommands() (string, error) {
+	dir, err := os.MkdirTemp("", "scripttest-")
+	if err != nil {
+		return "", err
+	}
+	out, err := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "example.com/userperf/scripts/...").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("building the commands: %v\n%s", err, out)
+	}
+	return dir, nil
 }
 
 // run runs cmd and returns its exit code and its output, stdout and stderr

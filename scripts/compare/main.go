@@ -1,0 +1,142 @@
+// Command compare puts the stages side by side, measured in one run on this
+// machine; the usage below says how and why.
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"example.com/userperf/scripts/internal/harness"
+	"example.com/userperf/scripts/internal/results"
+	"example.com/userperf/scripts/internal/stages"
+)
+
+const usage = `
+compare: the stages side by side, measured in one run on this machine.
+
+  go run ./scripts/compare                      every stage in go.work and the floor, quick (about 5 minutes)
+  go run ./scripts/compare --thorough           more rounds, longer benchmarks (about 25 minutes)
+  go run ./scripts/compare stage0-linear stage1-index
+  go run ./scripts/compare floor stage3-parallel    (floor: the same HTTP path serving pre-built bytes)
+
+Options: --rounds N (at least 6), --benchtime D (a go test -benchtime), --bench REGEXP (default: the
+shared suite, BenchmarkListByRole, BenchmarkServeHTTP, BenchmarkWrite and BenchmarkBuild; a
+stage's own benchmarks, such as stage3's BenchmarkParallel, can be picked with it).
+
+Writes results/compare/<stamp>/<stage>.txt (Go benchmark format, headed by the machine, the commit
+and this command) and benchstat.txt, and points results/compare/latest at it once every round is
+done. A benchmark that fails, panics or matches nothing stops the run with its output; so does
+Ctrl-C. Either way no binary is left behind and latest is not moved.
+
+Why it works this way: the machine is shared and noisy, so every stage's benchmark binary is built
+first and then the stages run interleaved, round by round, in a rotating order: drift hits every stage
+alike, and benchstat gets one sample per stage per round. Besides time, bytes and allocations,
+ListByRole and ServeHTTP report the garbage collections per request (gc-cycles/op).
+The million-user data set (USERPERF_MILLION=1) and the chunks' threshold (USERPERF_PARALLEL_MIN)
+are set in the environment; the command line a result records names them.
+`
+
+func main() {
+	c := harness.New("compare", usage)
+	thorough := c.Flags.Bool("thorough", false, "")
+	rounds := c.Flags.Int("rounds", 10, "")
+	benchtime := c.Flags.String("benchtime", "150ms", "")
+	bench := c.Flags.String("bench", "^Benchmark(ListByRole|ServeHTTP|Write|Build)$", "")
+	picked := c.Parse()
+	c.Record("USERPERF_PARALLEL_MIN", "USERPERF_MILLION")
+	if *thorough {
+		*rounds, *benchtime = 20, "500ms"
+	}
+	if *rounds < 6 {
+		c.Usage("--rounds %d: benchstat needs at least 6 samples for a p-value; use --rounds 6 or more", *rounds)
+	}
+	if _, err := regexp.Compile(*bench); err != nil {
+		c.Usage("--bench %s: %v", *bench, err)
+	}
+	list, err := pick(c.Root, picked)
+	if err != nil {
+		c.Usage("%v", err)
+	}
+
+	run := c.NewRun("compare", *rounds)
+	header := c.Header() + fmt.Sprintf("compare-settings: rounds=%d, benchtime=%s, bench=%s\n", *rounds, *benchtime, *bench)
+	var dirs []string
+	for _, s := range list {
+		dirs = append(dirs, s.Dir)
+	}
+	run.Build(dirs...)
+	file := func(name string) string { return filepath.Join(run.Dir, name+".txt") }
+	for _, name := range append([]string{"machine"}, stages.Names(list)...) {
+		c.Fatal(os.WriteFile(file(name), []byte(header), 0o644))
+	}
+	fmt.Printf("== %d rounds x %d stages, -benchtime %s, interleaved\n", *rounds, len(list), *benchtime)
+	for round := range *rounds {
+		for k := range list {
+			s := list[(round+k)%len(list)] // rotate who goes first
+			run.Bench(round+1, s.Dir, *bench, *benchtime, file(s.Name), s.Name)
+		}
+	}
+	run.Keep()
+
+	table, err := tables(list, file)
+	c.Fatal(err)
+	fmt.Print(table)
+	c.Fatal(os.WriteFile(file("benchstat"), []byte(table), 0o644))
+	measured, err := results.Read(file(list[0].Name)) // a file with results: its header is read with them
+	c.Fatal(err)
+	fmt.Printf("\nmeasured on: %s\n", harness.MeasuredOn(measured.Config))
+	fmt.Printf("results: %s (benchstat.txt, one .txt per stage); charts and tables: go run ./scripts/report\n", run.Dir)
+}
+
+// pick returns the stages named, or every stage that the tables show.
+func pick(root string, names []string) ([]stages.Stage, error) {
+	if len(names) == 0 {
+		return stages.Shown(root)
+	}
+	return stages.Find(root, names...)
+}
+
+// tables is benchstat's table of the stages, one column each, the first as
+// the base (-ignore pkg puts the stages, which are different packages, in
+// the same rows), then the last stage against the floor in a table of its
+// own: the floor's nanoseconds in the same rows would have benchstat print
+// every stage's time in nanoseconds too.
+func tables(list []stages.Stage, file func(string) string) (string, error) {
+	var args []string
+	last := ""
+	for _, s := range list {
+		if s.Name != stages.Floor {
+			args, last = append(args, s.Name+"="+file(s.Name)), s.Name
+		}
+	}
+	var out strings.Builder
+	if len(args) > 0 {
+		table, err := harness.Benchstat(append([]string{"-ignore", "pkg"}, args...)...)
+		if err != nil {
+			return "", err
+		}
+		out.WriteString(table)
+	}
+	if last != "" && len(args) < len(list) {
+		table, err := harness.Benchstat("-ignore", "pkg", "-filter", ".name:ServeHTTP",
+			last+"="+file(last), stages.Floor+"="+file(stages.Floor))
+		if err != nil {
+			return "", err
+		}
+		var rows strings.Builder
+		for _, line := range strings.SplitAfter(table, "\n") {
+			if !configLine.MatchString(line) { // the table above has shown them
+				rows.WriteString(line)
+			}
+		}
+		if strings.TrimSpace(rows.String()) != "" { // none without BenchmarkServeHTTP
+			fmt.Fprintf(&out, "\nHow far %s is from the floor (pre-built bytes through the same Echo handler):\n%s", last, rows.String())
+		}
+	}
+	return out.String(), nil
+}
+
+var configLine = regexp.MustCompile(`^[a-z][a-z-]*: `)
