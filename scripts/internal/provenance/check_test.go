@@ -24,8 +24,8 @@ func newRepo(t *testing.T) *repo {
 	r.write("stage0-linear/stage_test.go", "package main\n")
 	r.write("stage0-linear/store.go", "package main\n")
 	r.write("peers/go.mod", "module example.com/peers\n")
-	r.write("scripts/compare.sh", "#!/bin/sh\n")
-	r.write("scripts/report.sh", "#!/bin/sh\n")
+	r.write("scripts/compare/main.go", "package main\n")
+	r.write("scripts/report/main.go", "package main\n")
 	r.commit()
 	return r
 }
@@ -58,10 +58,10 @@ func (r *repo) commit() string {
 }
 
 // figures writes a README with a generated block and a chart, both
-// measured at HEAD, and commits them, as report.sh and a commit would.
+// measured at HEAD, and commits them, as the report command and a commit would.
 func (r *repo) figures() (measured string) {
 	measured = r.git("rev-parse", "--short", "HEAD")
-	line := Line(map[string]string{"commit": measured, "command": "./scripts/compare.sh"})
+	line := Line(map[string]string{"commit": measured, "command": "go run ./scripts/compare"})
 	r.write("README.md", "# Title\n\n<!-- BEGIN GENERATED: stages -->\n| a |\n\n"+line+"\n<!-- END GENERATED: stages -->\n")
 	r.write("docs/charts/time.svg", "<svg><text>"+line+"</text></svg>\n")
 	r.commit()
@@ -84,10 +84,10 @@ func (r *repo) check() (bool, []string) {
 func TestFreshFiguresPass(t *testing.T) {
 	r := newRepo(t)
 	r.figures()
-	// Prose, a script that only presents, and a module that is no stage
+	// Prose, a command that only presents, and a module that is no stage
 	// are not measured code.
 	r.write("stage0-linear/README.md", "# Stage 0\n\nMore prose.\n")
-	r.write("scripts/report.sh", "#!/bin/sh\necho changed\n")
+	r.write("scripts/report/main.go", "package main // changed\n")
 	r.write("workshop/quest/quest.go", "package quest // changed\n")
 	r.commit()
 	if ok, printed := r.check(); !ok || len(printed) != 0 {
@@ -98,7 +98,7 @@ func TestFreshFiguresPass(t *testing.T) {
 func TestCodeChangedAfterTheFigures(t *testing.T) {
 	for _, changed := range [][]string{
 		{"stage0-linear/store.go"},
-		{"scripts/gctrace.sh", "scripts/internal/stageserver/server.go"}, // the harness, not its tests
+		{"scripts/compare/main.go", "scripts/internal/stageserver/server.go"}, // the harness, not its tests
 	} {
 		r := newRepo(t)
 		measured := r.figures()

@@ -3,7 +3,7 @@
 // a provenance line that names the machine, the date, the commit and the
 // command:
 //
-//	Measured on AMD EPYC (2 cores), go1.26.8, 2026-11-30T14:36Z, commit `8899ddb`, by `./scripts/compare.sh --thorough`.
+//	Measured on AMD EPYC (2 cores), go1.26.8, 2026-11-30T14:36Z, commit `8899ddb`, by `go run ./scripts/compare --thorough`.
 //
 // Check lists the figures whose measured code (the stage folders, common
 // and the benchmark harness) changed after the commit they record.
@@ -33,7 +33,7 @@ import (
 const Uncommitted = "(with uncommitted changes)"
 
 // Line is the provenance line of figures measured with config, the
-// configuration lines of their result file (scripts/lib.sh's machine_info).
+// configuration lines of their result file (internal/harness's Header).
 func Line(config map[string]string) string {
 	get := func(key string) string { return cmp.Or(config[key], "unknown") }
 	machine := cmp.Or(config["machine-cpu"], get("cpu")) // go test's cpu line, in a file without the header
@@ -85,11 +85,12 @@ func UpdateFile(path string, update ...Block) error {
 	return errors.Join(err, os.WriteFile(path, []byte(doc), 0o644))
 }
 
-// harness is the code that measures besides the stages; the report, the
-// tests, prose and pictures do not change a measurement.
+// harness is the code that measures besides the stages: the commands that
+// run benchmarks and servers, and what they share. The report, the workshop's
+// commands, the tests, prose and pictures do not change a measurement.
 var harness = []string{
-	":(glob)common/**", ":(glob)scripts/*.sh", ":(glob)scripts/cmd/load/**", ":(glob)scripts/internal/**", ":(glob)peers/**",
-	":(exclude)scripts/report.sh", ":(exclude)scripts/test.sh", ":(exclude)scripts/new-stage.sh", ":(exclude)scripts/check.sh", ":(exclude)scripts/handin.sh", ":(exclude)scripts/room.sh",
+	":(glob)common/**", ":(glob)peers/**", ":(glob)scripts/internal/**",
+	":(glob)scripts/compare/**", ":(glob)scripts/serialize/**", ":(glob)scripts/profile/**", ":(glob)scripts/load/**",
 	":(exclude,glob)**/*.md", ":(exclude,glob)**/*.svg", ":(exclude,glob)scripts/**/*_test.go",
 }
 
@@ -186,14 +187,14 @@ func Check(w io.Writer, root string) (bool, error) {
 	}
 	fmt.Fprintf(w, "report: %d of %d generated blocks and charts are stale, %d measured files differ from HEAD", stale, figures, len(changed))
 	if stale+len(changed) > 0 {
-		fmt.Fprint(w, "; commit the code, then measure again (./scripts/compare.sh --thorough, ./scripts/load.sh, ./scripts/report.sh --profiles)")
+		fmt.Fprint(w, "; commit the code, then measure again (go run ./scripts/compare --thorough, go run ./scripts/load, go run ./scripts/report --profiles)")
 	}
 	fmt.Fprintln(w)
 	return stale+len(changed) == 0, nil
 }
 
 // Fresh says why a measurement that recorded commit no longer measures the
-// code as it is, or "" if it still does (profile.sh, to reuse a profile).
+// code as it is, or "" if it still does (the profile command, to reuse a profile).
 func Fresh(root, commit string) (string, error) {
 	specs, err := measured(root)
 	changed, err2 := uncommitted(root, specs)

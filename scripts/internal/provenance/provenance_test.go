@@ -9,8 +9,8 @@ import (
 
 func TestLine(t *testing.T) {
 	config := map[string]string{"machine-cpu": "AMD EPYC", "machine-cores": "2", "go-version": "go1.26.8",
-		"date": "2026-11-30T14:36:53Z", "commit": "8899ddb", "command": "./scripts/compare.sh --thorough"}
-	want := "Measured on AMD EPYC (2 cores), go1.26.8, 2026-11-30T14:36Z, commit `8899ddb`, by `./scripts/compare.sh --thorough`."
+		"date": "2026-11-30T14:36:53Z", "commit": "8899ddb", "command": "go run ./scripts/compare --thorough"}
+	want := "Measured on AMD EPYC (2 cores), go1.26.8, 2026-11-30T14:36Z, commit `8899ddb`, by `go run ./scripts/compare --thorough`."
 	if got := Line(config); got != want {
 		t.Errorf("Line =\n%s\nwant\n%s", got, want)
 	}
