@@ -1,6 +1,6 @@
 // Package results reads and writes the scripts' result files: Go benchmark
 // format, one file per stage, headed by the configuration lines of
-// scripts/lib.sh's machine_info, which say where, when and how they were measured.
+// the header of internal/harness, which says where, when and how they were measured.
 package results
 
 import (
