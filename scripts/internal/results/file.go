@@ -1,6 +1,6 @@
-// Package results reads and writes the scripts' result files: Go benchmark
-// format, one file per stage, headed by the configuration lines of
-// the header of internal/harness, which says where, when and how they were measured.
+// Package results reads and writes the commands' result files: Go benchmark
+// format, one file per stage, headed by internal/harness's configuration
+// lines, which say where, when and how they were measured.
 package results
 
 import (
