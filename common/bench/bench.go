@@ -94,10 +94,11 @@ func ListByRole(b *testing.B, newStage api.NewStage) {
 				b.Fatalf("ListByRole(%q) differs from encoding/json.Marshal", c.Role())
 			}
 			b.ReportAllocs()
-			stopGC := GCCycles(b)
+			stopGC, stopCPU := GCCycles(b), CPUTime(b)
 			for b.Loop() {
 				api.Recycle(stage, stage.ListByRole(c.Role()))
 			}
+			stopCPU()
 			stopGC()
 		})
 	}
@@ -115,11 +116,12 @@ func ServeHTTP(b *testing.B, newStage api.NewStage) {
 			req := httptest.NewRequest("GET", apitest.ListTarget(c.Role()), nil)
 			w := NewDiscardWriter()
 			b.ReportAllocs()
-			stopGC := GCCycles(b)
+			stopGC, stopCPU := GCCycles(b), CPUTime(b)
 			for b.Loop() {
 				w.Reset()
 				handler.ServeHTTP(w, req)
 			}
+			stopCPU()
 			stopGC()
 			if w.Status != http.StatusOK || w.Written != len(want) {
 				b.Fatalf("last response: status %d with %d bytes, want 200 with %d", w.Status, w.Written, len(want))

@@ -1,8 +1,8 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package bench
 
 import "time"
 
-// cpuTime is 0 where getrusage does not exist: Cores reports nothing.
+// cpuTime is 0 where the system gives no CPU time: CPUTime reports nothing.
 func cpuTime() time.Duration { return 0 }

@@ -43,6 +43,7 @@ func Write(b *testing.B, newStage api.NewStage) {
 			stage := newStage(users)
 			id := users[c.users/2].ID + "-written" // sorts right after the middle user
 			b.ReportAllocs()
+			stop := CPUTime(b)
 			for b.Loop() {
 				// The stage owns what Add receives, Roles included: a new
 				// slice every time, as a decoded request body would be.
@@ -54,6 +55,7 @@ func Write(b *testing.B, newStage api.NewStage) {
 					b.Fatalf("Delete(%s) found no user", id)
 				}
 			}
+			stop()
 		})
 	}
 }
@@ -82,10 +84,12 @@ func Build(b *testing.B, newStage api.NewStage) {
 			users := Users(n)
 			var stage api.Stage
 			b.ReportAllocs()
+			stop := CPUTime(b)
 			for b.Loop() {
 				stage = nil // let the previous one go before the next is built
 				stage = newStage(users)
 			}
+			stop()
 			stage = nil
 			before := liveHeapBytes()
 			stage = newStage(users)

@@ -103,7 +103,7 @@ func BenchmarkParallel(b *testing.B) {
 						b.Fatalf("parallel=%s: %d users encode to other bytes than json.Marshal", mode.name, n)
 					}
 					b.ReportAllocs()
-					stop := bench.Cores(b)
+					stop := bench.CPUTime(b)
 					if clients == 1 {
 						for b.Loop() {
 							putBuffer(mode.encode(users))
