@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
+	"time"
 
 	"example.com/userperf/scripts/internal/harness"
 	"example.com/userperf/scripts/internal/results"
@@ -24,7 +26,15 @@ compare: the stages side by side, measured in one run on this machine.
 
 Options: --rounds N (at least 6), --benchtime D (a go test -benchtime), --bench REGEXP (default: the
 shared suite, BenchmarkListByRole, BenchmarkServeHTTP, BenchmarkWrite and BenchmarkBuild; a
-stage's own benchmarks, such as stage3's BenchmarkParallel, can be picked with it).
+stage's own benchmarks, such as stage3's BenchmarkParallel, can be picked with it), --hold-cores
+(keep every core busy from this process while the rounds run, as other programs on a busy laptop do).
+
+The first stage is measured twice, under a second label (STAGE.again.txt), interleaved like the
+others: the difference between the two is noise alone, the run's floor. The last lines give each
+stage's verdict against the first at ListByRole/users=10000/matches=100: faster or slower by a ratio
+when benchstat tells them apart and the ratio is beyond the floor, else "cannot tell on this machine".
+They decide on the CPU time (cpu-sec/op), which holds while other programs take the cores, where the
+system gives it, else on the wall time (sec/op). MEASURING.md says why.
 
 Writes results/compare/<stamp>/<stage>.txt (Go benchmark format, headed by the machine, the commit
 and this command) and benchstat.txt, and points results/compare/latest at it once every round is
@@ -45,6 +55,7 @@ func main() {
 	rounds := c.Flags.Int("rounds", 10, "")
 	benchtime := c.Flags.String("benchtime", "150ms", "")
 	bench := c.Flags.String("bench", "^Benchmark(ListByRole|ServeHTTP|Write|Build)$", "")
+	hold := c.Flags.Bool("hold-cores", false, "")
 	picked := c.Parse()
 	c.Record("USERPERF_PARALLEL_MIN", "USERPERF_MILLION")
 	if *thorough {
@@ -62,20 +73,27 @@ func main() {
 	}
 
 	run := c.NewRun("compare", *rounds)
-	header := c.Header() + fmt.Sprintf("compare-settings: rounds=%d, benchtime=%s, bench=%s\n", *rounds, *benchtime, *bench)
+	header := c.Header() + fmt.Sprintf("compare-settings: rounds=%d, benchtime=%s, bench=%s, hold-cores=%v\n", *rounds, *benchtime, *bench, *hold)
 	var dirs []string
 	for _, s := range list {
 		dirs = append(dirs, s.Dir)
 	}
 	run.Build(dirs...)
 	file := func(name string) string { return filepath.Join(run.Dir, name+".txt") }
-	for _, name := range append([]string{"machine"}, stages.Names(list)...) {
+	again := stages.Stage{Name: list[0].Name + ".again", Dir: list[0].Dir} // the A/A label
+	measured := append(slices.Clone(list), again)
+	for _, name := range append([]string{"machine"}, stages.Names(measured)...) {
 		c.Fatal(os.WriteFile(file(name), []byte(header), 0o644))
 	}
-	fmt.Printf("== %d rounds x %d stages, -benchtime %s, interleaved\n", *rounds, len(list), *benchtime)
+	if *hold {
+		stop := harness.HoldCores(4 * time.Hour)
+		c.Cleanup(stop)
+		defer stop()
+	}
+	fmt.Printf("== %d rounds x %d stages and %s again, -benchtime %s, interleaved\n", *rounds, len(list), list[0].Name, *benchtime)
 	for round := range *rounds {
-		for k := range list {
-			s := list[(round+k)%len(list)] // rotate who goes first
+		for k := range measured {
+			s := measured[(round+k)%len(measured)] // rotate who goes first
 			run.Bench(round+1, s.Dir, *bench, *benchtime, file(s.Name), s.Name)
 		}
 	}
@@ -83,11 +101,14 @@ func main() {
 
 	table, err := tables(list, file)
 	c.Fatal(err)
+	noise, err := floor(list, file)
+	c.Fatal(err)
+	table += noise
 	fmt.Print(table)
 	c.Fatal(os.WriteFile(file("benchstat"), []byte(table), 0o644))
-	measured, err := results.Read(file(list[0].Name)) // a file with results: its header is read with them
+	first, err := results.Read(file(list[0].Name)) // a file with results: its header is read with them
 	c.Fatal(err)
-	fmt.Printf("\nmeasured on: %s\n", harness.MeasuredOn(measured.Config))
+	fmt.Printf("\nmeasured on: %s\n", harness.MeasuredOn(first.Config))
 	fmt.Printf("results: %s (benchstat.txt, one .txt per stage); charts and tables: go run ./scripts/report\n", run.Dir)
 }
 
@@ -140,3 +161,50 @@ func tables(list []stages.Stage, file func(string) string) (string, error) {
 }
 
 var configLine = regexp.MustCompile(`^[a-z][a-z-]*: `)
+
+// headline is the row that verdicts are given on, where it was measured.
+const headline = "ListByRole/users=10000/matches=100"
+
+// floor is the A/A table, the first stage against its second label, and
+// each other stage's verdict against the first at the headline row.
+func floor(list []stages.Stage, file func(string) string) (string, error) {
+	base, err := results.Read(file(list[0].Name))
+	if err != nil {
+		return "", err
+	}
+	again, err := results.Read(file(list[0].Name + ".again"))
+	if err != nil {
+		return "", err
+	}
+	table, err := harness.Benchstat("-ignore", "pkg", "-filter", ".unit:(sec/op OR cpu-sec/op)",
+		base.Name+"="+base.Path, base.Name+",again="+again.Path)
+	if err != nil {
+		return "", err
+	}
+	var out strings.Builder
+	fmt.Fprintf(&out, "\nThe floor: %s measured twice, interleaved (A/A); any difference is noise:\n", base.Name)
+	for _, line := range strings.SplitAfter(table, "\n") {
+		if !configLine.MatchString(line) {
+			out.WriteString(line)
+		}
+	}
+	if _, ok := base.Median(headline, "sec/op"); !ok {
+		return out.String(), nil // no verdicts on other benchmarks: they answer other questions
+	}
+	fmt.Fprintf(&out, "\nVerdicts at %s:\n", headline)
+	for _, s := range list[1:] {
+		if s.Name == stages.Floor {
+			continue // the limit of the path, not a step to decide on
+		}
+		other, err := results.Read(file(s.Name))
+		if err != nil {
+			return "", err
+		}
+		verdict, err := results.Verdict(base, again, other, headline)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&out, "  %-24s %s\n", s.Name, verdict)
+	}
+	return out.String(), nil
+}

@@ -32,11 +32,12 @@ type File struct {
 type Measurement struct{ Bench, Unit string }
 
 // ReadDir reads every stage's file in dir, in the stages' order: every
-// *.txt but the header (machine.txt) and compare.sh's benchstat.txt.
+// *.txt but the header (machine.txt), compare's benchstat.txt and its
+// second label of the first stage (STAGE.again.txt, the A/A floor).
 func ReadDir(dir string) ([]*File, error) {
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.txt")) // a pattern without errors
 	paths = slices.DeleteFunc(paths, func(p string) bool {
-		return strings.HasSuffix(p, "machine.txt") || strings.HasSuffix(p, "benchstat.txt")
+		return strings.HasSuffix(p, "machine.txt") || strings.HasSuffix(p, "benchstat.txt") || strings.HasSuffix(p, ".again.txt")
 	})
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("%s: no stage results (*.txt)", dir)
