@@ -1,4 +1,4 @@
-package main
+package profiles
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/google/pprof/profile"
 )
@@ -37,7 +38,7 @@ func newProfile(sampleType string, stacks map[string]int64) *profile.Profile {
 	return p
 }
 
-// writeStage writes what profile.sh leaves in results/profile/<stage>, with
+// writeStage writes what scripts/profile leaves in results/profile/<stage>, with
 // a CPU profile of the stacks and, in ns, their time.
 func writeStage(t *testing.T, stage string, stacks map[string]int64) string {
 	dir := filepath.Join(t.TempDir(), stage)
@@ -81,7 +82,7 @@ var stage0 = map[string]int64{
 // their spaces and markdown's bars and backticks made single spaces.
 func rows(output string) (rows []string) {
 	for line := range strings.Lines(output) {
-		isRow := strings.HasPrefix(line, "|") || strings.Contains(line, "%")
+		isRow := !unicode.IsUpper(rune(line[0])) // not a title, the legend or the provenance
 		if isRow && (strings.Contains(line, "main.") || strings.Contains(line, "runtime.")) {
 			rows = append(rows, strings.Join(strings.Fields(strings.NewReplacer("|", " ", "`", " ").Replace(line)), " "))
 		}
@@ -91,7 +92,7 @@ func rows(output string) (rows []string) {
 
 func TestTopRanksFunctionsWithTheRuntimeFolded(t *testing.T) {
 	var out strings.Builder
-	if err := write(&out, []string{writeStage(t, "stage0-linear", stage0)}, []string{"cpu"}, 12, true); err != nil {
+	if err := Write(&out, []string{writeStage(t, "stage0-linear", stage0)}, []string{"cpu"}, 12, true); err != nil {
 		t.Fatal(err)
 	}
 	// flat % and cum %: == counts at the scan, the allocator at the growth of
@@ -120,7 +121,7 @@ func TestDiffLinesUpTheFunctionsOfTwoStages(t *testing.T) {
 	stage1[strings.ReplaceAll(pkg+".(*Store).findByRole"+benchStack, "stage0-linear", "stage1-index")] = 10 // the scan is gone
 	a, b := writeStage(t, "stage0-linear", stage0), writeStage(t, "stage1-index", stage1)
 	var out strings.Builder
-	if err := write(&out, []string{a, b}, []string{"cpu"}, 12, false); err != nil {
+	if err := Write(&out, []string{a, b}, []string{"cpu"}, 12, false); err != nil {
 		t.Fatal(err)
 	}
 	got := rows(out.String())
