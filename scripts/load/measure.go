@@ -7,7 +7,6 @@ import (
 	"math"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -141,13 +140,13 @@ func writeTable(w io.Writer, cfg config, header []byte, measured map[string][]*b
 	for i, r := range roles {
 		open, closed := ts[i].name, ts[len(roles)+i].name
 		for _, bin := range cfg.binaries {
-			rs := measured[filepath.Base(bin)]
+			rs := measured[name(bin)]
 			ns := func(unit string) string { return latency(time.Duration(overRounds(rs, open, unit))) }
 			errors := 0.0
 			for _, v := range append(values(rs, open, "errors"), values(rs, closed, "errors")...) {
 				errors += v
 			}
-			cells := []string{filepath.Base(bin), strconv.Itoa(r.matches), ns("p50-ns"), ns("p95-ns"), ns("p99-ns"),
+			cells := []string{name(bin), strconv.Itoa(r.matches), ns("p50-ns"), ns("p95-ns"), ns("p99-ns"),
 				latency(time.Duration(slices.Max(values(rs, open, "max-ns")))),
 				fmt.Sprint(errors), fmt.Sprintf("%.0f", overRounds(rs, closed, "req/s"))}
 			if withFloor {
@@ -159,16 +158,12 @@ func writeTable(w io.Writer, cfg config, header []byte, measured map[string][]*b
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	about := map[string]string{}
-	for line := range strings.Lines(string(header)) {
-		key, value, _ := strings.Cut(strings.TrimSpace(line), ": ")
-		about[key] = value
-	}
+	facts := about(string(header))
 	_, err := fmt.Fprintf(w, "\nGET /users?role=R over loopback, 10,000 users, %d rounds. p50 to p99: the median over "+
 		"the rounds of each round's latency percentile at a fixed %d req/s for %v (open loop), as benchstat and the "+
 		"chart summarize the result files; max: the slowest request of all rounds; errors: failed requests of both "+
 		"tests; saturated req/s: the median over the rounds of successful requests per second with %d connections "+
 		"for %v (closed loop).\n\nLoad generator: %s; %s.\n", cfg.rounds, cfg.rate, cfg.duration, cfg.conns,
-		cfg.duration, about["load-generator"], about["load-cpus"])
+		cfg.duration, facts["load-generator"], facts["load-cpus"])
 	return err
 }
