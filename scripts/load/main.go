@@ -57,7 +57,8 @@ type config struct {
 	binaries            []string
 }
 
-// pinnedCopy marks the copy of this command that runs under taskset.
+// pinnedCopy holds, for the copy of this command that runs under taskset,
+// the header of its result files.
 const pinnedCopy = "USERPERF_LOAD_PINNED"
 
 func main() {
@@ -83,15 +84,25 @@ func main() {
 		c.Usage("%v", err)
 	}
 	cpus := "not pinned: the load generator shares every core with the server"
-	if _, err := exec.LookPath("taskset"); pin && (err != nil || runtime.NumCPU() < 2) {
+	if _, err := exec.LookPath("taskset"); pin && (err != nil || runtime.NumCPU() < 2) && os.Getenv(pinnedCopy) == "" {
 		fmt.Fprintf(os.Stderr, "load: --pin needs taskset and 2 CPUs, which this machine lacks: going on unpinned\n")
-	} else if pin && os.Getenv(pinnedCopy) == "" {
-		os.Exit(runPinned(c))
 	} else if pin {
 		cfg.serverCPUs, cpus = "0", "server pinned to CPU 0, load generator on CPU 1"
 	}
+	header := os.Getenv(pinnedCopy) // the header of the command that ran this copy, which saw every core
+	if header == "" {
+		vegeta, err := harness.GoOutput("list", "-m", "-f", "{{.Version}}", "github.com/tsenart/vegeta/v12")
+		c.Fatal(err)
+		header = c.Header() + fmt.Sprintf("load-generator: vegeta %s on the same machine\nload-cpus: %s\n"+
+			"load-settings: rate=%d/s conns=%d duration=%v rounds=%d warmup=%v\n",
+			strings.TrimSpace(vegeta), cpus, cfg.rate, cfg.conns, cfg.duration, cfg.rounds, cfg.warmup)
+	}
+	if cfg.serverCPUs != "" && os.Getenv(pinnedCopy) == "" {
+		os.Exit(runPinned(c, header))
+	}
 
 	measurement := c.NewRun("load", cfg.rounds)
+	c.Fatal(os.WriteFile(filepath.Join(measurement.Dir, "machine.txt"), []byte(header), 0o644))
 	bin, err := os.MkdirTemp("", "userperf-servers-")
 	c.Fatal(err)
 	c.Cleanup(func() { os.RemoveAll(bin) }) // the binaries are only needed during the run
@@ -102,12 +113,6 @@ func main() {
 	}
 	fmt.Fprintf(os.Stderr, "== building %d servers\n", len(list))
 	c.Fatal(harness.Go(build...))
-	vegeta, err := harness.GoOutput("list", "-m", "-f", "{{.Version}}", "github.com/tsenart/vegeta/v12")
-	c.Fatal(err)
-	header := c.Header() + fmt.Sprintf("load-generator: vegeta %s on the same machine\nload-cpus: %s\n"+
-		"load-settings: rate=%d/s conns=%d duration=%v rounds=%d warmup=%v\n",
-		strings.TrimSpace(vegeta), cpus, cfg.rate, cfg.conns, cfg.duration, cfg.rounds, cfg.warmup)
-	c.Fatal(os.WriteFile(filepath.Join(measurement.Dir, "machine.txt"), []byte(header), 0o644))
 
 	fmt.Fprintf(os.Stderr, "== load test on 127.0.0.1, sharing this machine's %d cores with the servers\n", runtime.NumCPU())
 	// Ctrl-C cancels ctx: the attack in progress stops, and run stops the
@@ -124,12 +129,12 @@ func main() {
 }
 
 // runPinned runs this command again on CPU 1 with taskset, which execs it
-// in the same process, and returns its exit code.
-func runPinned(c *harness.Cmd) int {
+// in the same process, with header, and returns its exit code.
+func runPinned(c *harness.Cmd, header string) int {
 	self, err := os.Executable()
 	c.Fatal(err)
 	cmd := exec.Command("taskset", append([]string{"-c", "1", self}, os.Args[1:]...)...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr, cmd.Env = os.Stdin, os.Stdout, os.Stderr, append(os.Environ(), pinnedCopy+"=1")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr, cmd.Env = os.Stdin, os.Stdout, os.Stderr, append(os.Environ(), pinnedCopy+"="+header)
 	signal.Ignore(os.Interrupt) // Ctrl-C reaches the copy too, which stops its servers and exits
 	if err := cmd.Run(); cmd.ProcessState == nil {
 		c.Fatal(err)
