@@ -47,9 +47,7 @@ B=results/load/latest/floor.txt; add -ignore date,commit,command to compare two 
 and <stage>.log (the server's output), and points results/load/latest at it.
 `
 
-// 100 req/s: above what a stage can serve, a fixed-rate test measures the
-// queue in front of it; stage0-linear spends milliseconds of CPU on a
-// role=editor request and shares the cores with the load generator.
+// config is what the tests do, and against which servers.
 type config struct {
 	rate, conns, rounds int
 	duration, warmup    time.Duration
@@ -66,6 +64,8 @@ func main() {
 	cfg := config{duration: 10 * time.Second, warmup: 2 * time.Second}
 	pin := false // the last of --pin and --no-pin wins
 	c.Flags.BoolFunc("quick", "", func(string) error { cfg.duration, cfg.warmup = 2*time.Second, time.Second; return nil })
+	// 100 req/s: above what a stage can serve, a fixed-rate test measures the queue in front of it;
+	// stage0-linear spends milliseconds of CPU on a role=editor request and shares the cores with vegeta.
 	c.Flags.IntVar(&cfg.rate, "rate", 100, "")
 	c.Flags.DurationVar(&cfg.duration, "duration", cfg.duration, "")
 	c.Flags.IntVar(&cfg.conns, "conns", 32, "")
@@ -114,7 +114,7 @@ func main() {
 	fmt.Fprintf(os.Stderr, "== building %d servers\n", len(list))
 	c.Fatal(harness.Go(build...))
 
-	fmt.Fprintf(os.Stderr, "== load test on 127.0.0.1, sharing this machine's %d cores with the servers\n", runtime.NumCPU())
+	fmt.Fprintf(os.Stderr, "== load test on 127.0.0.1, sharing this machine's %s cores with the servers\n", about(header)["machine-cores"])
 	// Ctrl-C cancels ctx: the attack in progress stops, and run stops the
 	// servers before the command exits.
 	ctx, cancel := context.WithCancel(context.Background())
