@@ -162,7 +162,7 @@ func TestTableTakesMediansAndDividesByTheFloor(t *testing.T) {
 		"floor": slices.Concat(round(1e6, 1e6, 0, 900), round(5e5, 1e6, 0, 900), round(1e6, 1e6, 0, 900)),
 	}
 	var table bytes.Buffer
-	if err := writeTable(&table, cfg, nil, measured); err != nil {
+	if err := writeTable(&table, cfg, measured); err != nil {
 		t.Fatal(err)
 	}
 	var row []string

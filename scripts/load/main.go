@@ -11,9 +11,9 @@ import (
 	"log"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -51,13 +51,10 @@ and <stage>.log (the server's output), and points results/load/latest at it.
 type config struct {
 	rate, conns, rounds int
 	duration, warmup    time.Duration
-	serverCPUs          string
+	serverCPUs          string // taskset's CPU list for the servers, or none
+	generator           string // the load generator and where it runs, for the caption
 	binaries            []string
 }
-
-// pinnedCopy holds, for the copy of this command that runs under taskset,
-// the header of its result files.
-const pinnedCopy = "USERPERF_LOAD_PINNED"
 
 func main() {
 	c := harness.New("load", usage)
@@ -84,23 +81,17 @@ func main() {
 		c.Usage("%v", err)
 	}
 	cpus := "not pinned: the load generator shares every core with the server"
-	if _, err := exec.LookPath("taskset"); pin && (err != nil || runtime.NumCPU() < 2) && os.Getenv(pinnedCopy) == "" {
-		fmt.Fprintf(os.Stderr, "load: --pin needs taskset and 2 CPUs, which this machine lacks: going on unpinned\n")
+	if _, err := exec.LookPath("taskset"); pin && (err != nil || runtime.NumCPU() < 2) {
+		fmt.Fprintln(os.Stderr, "load: --pin needs taskset and 2 CPUs, which this machine lacks: going on unpinned")
 	} else if pin {
 		cfg.serverCPUs, cpus = "0", "server pinned to CPU 0, load generator on CPU 1"
 	}
-	header := os.Getenv(pinnedCopy) // the header of the command that ran this copy, which saw every core
-	if header == "" {
-		vegeta, err := harness.GoOutput("list", "-m", "-f", "{{.Version}}", "github.com/tsenart/vegeta/v12")
-		c.Fatal(err)
-		header = c.Header() + fmt.Sprintf("load-generator: vegeta %s on the same machine\nload-cpus: %s\n"+
-			"load-settings: rate=%d/s conns=%d duration=%v rounds=%d warmup=%v\n",
-			strings.TrimSpace(vegeta), cpus, cfg.rate, cfg.conns, cfg.duration, cfg.rounds, cfg.warmup)
-	}
-	if cfg.serverCPUs != "" && os.Getenv(pinnedCopy) == "" {
-		os.Exit(runPinned(c, header))
-	}
-
+	vegeta, err := harness.GoOutput("list", "-m", "-f", "{{.Version}}", "github.com/tsenart/vegeta/v12")
+	c.Fatal(err)
+	generator := "vegeta " + strings.TrimSpace(vegeta) + " on the same machine"
+	cfg.generator = generator + "; " + cpus
+	header := c.Header() + fmt.Sprintf("load-generator: %s\nload-cpus: %s\nload-settings: rate=%d/s conns=%d duration=%v rounds=%d warmup=%v\n",
+		generator, cpus, cfg.rate, cfg.conns, cfg.duration, cfg.rounds, cfg.warmup)
 	measurement := c.NewRun("load", cfg.rounds)
 	c.Fatal(os.WriteFile(filepath.Join(measurement.Dir, "machine.txt"), []byte(header), 0o644))
 	bin, err := os.MkdirTemp("", "userperf-servers-")
@@ -113,8 +104,12 @@ func main() {
 	}
 	fmt.Fprintf(os.Stderr, "== building %d servers\n", len(list))
 	c.Fatal(harness.Go(build...))
-
-	fmt.Fprintf(os.Stderr, "== load test on 127.0.0.1, sharing this machine's %s cores with the servers\n", about(header)["machine-cores"])
+	if cfg.serverCPUs != "" { // after the build, which takes every core
+		// Every thread of this program to CPU 1; the threads it makes later inherit it.
+		c.Fatal(exec.Command("taskset", "-a", "-p", "-c", "1", strconv.Itoa(os.Getpid())).Run())
+		runtime.GOMAXPROCS(1)
+	}
+	fmt.Fprintf(os.Stderr, "== load test on 127.0.0.1, sharing this machine's %d cores with the servers\n", runtime.NumCPU())
 	// Ctrl-C cancels ctx: the attack in progress stops, and run stops the
 	// servers before the command exits.
 	ctx, cancel := context.WithCancel(context.Background())
@@ -124,22 +119,10 @@ func main() {
 	close(finished)
 	c.Fatal(err)
 	measurement.Keep()
-	fmt.Printf("\nmeasured on: %s\nresults: %s (one .txt per stage in benchmark format, table.md)\n",
-		harness.MeasuredOn(about(header)), measurement.Dir)
-}
-
-// runPinned runs this command again on CPU 1 with taskset, which execs it
-// in the same process, with header, and returns its exit code.
-func runPinned(c *harness.Cmd, header string) int {
-	self, err := os.Executable()
+	measured, err := results.Read(filepath.Join(measurement.Dir, name(cfg.binaries[0])+".txt"))
 	c.Fatal(err)
-	cmd := exec.Command("taskset", append([]string{"-c", "1", self}, os.Args[1:]...)...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr, cmd.Env = os.Stdin, os.Stdout, os.Stderr, append(os.Environ(), pinnedCopy+"="+header)
-	signal.Ignore(os.Interrupt) // Ctrl-C reaches the copy too, which stops its servers and exits
-	if err := cmd.Run(); cmd.ProcessState == nil {
-		c.Fatal(err)
-	}
-	return cmd.ProcessState.ExitCode()
+	fmt.Printf("\nmeasured on: %s\nresults: %s (one .txt per stage in benchmark format, table.md)\n",
+		harness.MeasuredOn(measured.Config), measurement.Dir)
 }
 
 // bounded keeps a typo from turning into an hour-long run or a flood.
@@ -149,16 +132,6 @@ func bounded(cfg config) error {
 		return fmt.Errorf("want --rate 1 to 50000, --duration 100ms to 5m, --conns 1 to 1024, --rounds 1 to 20")
 	}
 	return nil
-}
-
-// about are the "key: value" lines of a header.
-func about(header string) map[string]string {
-	lines := map[string]string{}
-	for line := range strings.Lines(header) {
-		key, value, _ := strings.Cut(strings.TrimSpace(line), ": ")
-		lines[key] = value
-	}
-	return lines
 }
 
 // name is the stage whose server binary is bin.
@@ -225,7 +198,7 @@ func run(ctx context.Context, cfg config, out string, header []byte, stdout, std
 		}
 	}
 	var table bytes.Buffer
-	if err := writeTable(&table, cfg, header, measured); err != nil {
+	if err := writeTable(&table, cfg, measured); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "\n%s", &table)

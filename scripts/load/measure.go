@@ -126,7 +126,7 @@ func overRounds(rs []*benchfmt.Result, bench, unit string) float64 {
 
 // writeTable writes a run's Markdown table and its caption; with the floor,
 // a last column says how far each stage's p50 is from this HTTP path's limit.
-func writeTable(w io.Writer, cfg config, header []byte, measured map[string][]*benchfmt.Result) error {
+func writeTable(w io.Writer, cfg config, measured map[string][]*benchfmt.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
 	line := func(cells ...string) { fmt.Fprintln(tw, "| "+strings.Join(cells, "\t| ")+"\t|") }
 	columns := []string{"stage", "matches", "p50", "p95", "p99", "max", "errors", "saturated req/s"}
@@ -158,12 +158,10 @@ func writeTable(w io.Writer, cfg config, header []byte, measured map[string][]*b
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	facts := about(string(header))
 	_, err := fmt.Fprintf(w, "\nGET /users?role=R over loopback, 10,000 users, %d rounds. p50 to p99: the median over "+
 		"the rounds of each round's latency percentile at a fixed %d req/s for %v (open loop), as benchstat and the "+
 		"chart summarize the result files; max: the slowest request of all rounds; errors: failed requests of both "+
 		"tests; saturated req/s: the median over the rounds of successful requests per second with %d connections "+
-		"for %v (closed loop).\n\nLoad generator: %s; %s.\n", cfg.rounds, cfg.rate, cfg.duration, cfg.conns,
-		cfg.duration, facts["load-generator"], facts["load-cpus"])
+		"for %v (closed loop).\n\nLoad generator: %s.\n", cfg.rounds, cfg.rate, cfg.duration, cfg.conns, cfg.duration, cfg.generator)
 	return err
 }

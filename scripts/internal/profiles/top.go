@@ -9,10 +9,10 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"path/filepath"
 	"slices"
-	"text/tabwriter"
 
 	"github.com/google/pprof/profile"
 	"golang.org/x/perf/benchunit"
@@ -155,13 +155,7 @@ func change(before, after map[string]*row) map[string]*row {
 
 // top are the n rows of the largest flat share, or change of it, as pprof -top ranks them.
 func top(rows map[string]*row, n int) []*row {
-	list := slices.SortedFunc(func(yield func(*row) bool) {
-		for _, r := range rows {
-			if !yield(r) {
-				return
-			}
-		}
-	}, func(a, b *row) int {
+	list := slices.SortedFunc(maps.Values(rows), func(a, b *row) int {
 		return cmp.Or(cmp.Compare(math.Abs(b.flat), math.Abs(a.flat)), cmp.Compare(math.Abs(b.cum), math.Abs(a.cum)), cmp.Compare(a.function, b.function))
 	})
 	return list[:min(n, len(list))]
@@ -171,30 +165,20 @@ func top(rows map[string]*row, n int) []*row {
 // the functions it leaves out: whole (100%, or for a change 0) less the
 // rows' flat shares.
 func writeRows(w io.Writer, rows []*row, whole float64, markdown, signed bool) {
-	format, line := "%.2f", "%s\t %s\t  %s\n"
-	if signed {
-		format = "%+.2f"
-	}
-	out := io.Writer(tabwriter.NewWriter(w, 0, 0, 1, ' ', tabwriter.AlignRight))
+	number, line := map[bool]string{false: "%.2f", true: "%+.2f"}[signed], "%7s %7s  %s\n"
 	if markdown {
-		out, line = w, "| %s | %s | %s |\n"
+		line = "| %s | %s | %s |\n"
 		fmt.Fprint(w, "| flat % | cum % | function |\n|---:|---:|:---|\n")
 	} else {
-		fmt.Fprint(out, "flat %\t cum %\t  function\n")
+		fmt.Fprintf(w, line, "flat %", "cum %", "function")
 	}
 	for _, r := range rows {
 		whole -= r.flat
-		name := r.function
-		if markdown {
-			name = "`" + name + "`"
-		}
-		fmt.Fprintf(out, line, fmt.Sprintf(format, r.flat), fmt.Sprintf(format, r.cum), name)
+		name := map[bool]string{false: r.function, true: "`" + r.function + "`"}[markdown]
+		fmt.Fprintf(w, line, fmt.Sprintf(number, r.flat), fmt.Sprintf(number, r.cum), name)
 	}
 	if math.Abs(whole) >= 0.005 {
-		fmt.Fprintf(out, line, fmt.Sprintf(format, whole), "", "all other functions")
-	}
-	if tw, ok := out.(*tabwriter.Writer); ok {
-		tw.Flush()
+		fmt.Fprintf(w, line, fmt.Sprintf(number, whole), "", "all other functions")
 	}
 	fmt.Fprintln(w)
 }
