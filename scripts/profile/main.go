@@ -25,17 +25,13 @@ profile: where a stage spends its time and allocates its memory.
   go run ./scripts/profile --markdown stage0-linear           the same tables in markdown (for the chapters)
   go run ./scripts/profile --diff stage0-linear stage1-index  where the time moved from one stage to the next
 
-Options: --bench NAME   the benchmark to profile, an exact name with its sub-benchmarks
-                        (default BenchmarkListByRole/users=10000/matches=100)
-         --benchtime D  how long it runs, a go test -benchtime (default 3s)
-         --top N        functions per table (default 12)
-         --fresh        with --diff: profile again even if the saved profiles measured the code as it is
-
-One go test run with both profilers leaves results/profile/<stage>/: cpu.pprof, mem.pprof,
-bench.txt (the result, the machine, the commit) and the test binary, for pprof's source view.
-The memory profile keeps Go's default sampling, which does not slow the allocator under the
-CPU profile. The tables are each function's share of the profiles, read with pprof's profile
-package, with the runtime folded into its callers (scripts/internal/profiles).
+Options: --bench NAME (an exact name with its sub-benchmarks; default
+BenchmarkListByRole/users=10000/matches=100), --benchtime D (default 3s), --top N (functions per
+table, default 12), --fresh (with --diff: profile again even if the saved profiles measured the code
+as it is). One go test run with both profilers (the memory profiler at Go's default sampling) leaves
+results/profile/<stage>/: cpu.pprof, mem.pprof, bench.txt (the result, the machine, the commit) and
+the test binary, for pprof's source view. The tables are each function's share of the profiles,
+read with pprof's profile package, the runtime folded into its callers (scripts/internal/profiles).
 `
 
 func main() {
@@ -54,18 +50,13 @@ func main() {
 	if err != nil {
 		c.Usage("%v", err)
 	}
-	start := time.Now()
-	// On stderr: --markdown leaves only the tables on stdout.
-	progress := func(format string, args ...any) {
-		fmt.Fprintf(os.Stderr, "== "+format+"   (%s)\n", append(args, harness.Elapsed(start))...)
-	}
-	var dirs []string
-	for _, s := range list {
+	start, dirs := time.Now(), []string{}
+	for _, s := range list { // progress on stderr: --markdown leaves only the tables on stdout
 		dir := filepath.Join("results", "profile", s.Name)
-		if why := stale(dir, *bench); *diff && !*fresh && why == "" {
-			progress("%s: reusing %s (the code it measured has not changed; --fresh profiles again)", s.Name, dir)
+		if *diff && !*fresh && reusable(dir, *bench) {
+			fmt.Fprintf(os.Stderr, "== %s: reusing %s (the code it measured has not changed; --fresh profiles again)\n", s.Name, dir)
 		} else {
-			progress("%s: running %s for %s with the CPU and memory profilers", s.Name, *bench, *benchtime)
+			fmt.Fprintf(os.Stderr, "== %s: running %s for %s with the CPU and memory profilers   (%s)\n", s.Name, *bench, *benchtime, harness.Elapsed(start))
 			c.Fatal(profile(c, s, dir, *bench, *benchtime))
 		}
 		dirs = append(dirs, dir)
@@ -125,24 +116,13 @@ var (
 	resultLine = regexp.MustCompile(`^(Benchmark|goos:|goarch:|pkg:|cpu:)`)
 )
 
-// stale says why the profiles saved in dir cannot be reused for bench, or
-// "" when they are of bench and the measured code has not changed since.
-func stale(dir, bench string) string {
+// reusable says whether the profiles saved in dir are of bench, and the
+// measured code has not changed since.
+func reusable(dir, bench string) bool {
 	saved, err := results.Read(filepath.Join(dir, "bench.txt"))
-	if err != nil {
-		return err.Error()
-	}
-	for _, f := range []string{"cpu.pprof", "mem.pprof"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-			return err.Error()
-		}
-	}
-	if saved.Config["profile-bench"] != bench {
-		return "another benchmark"
+	if _, noProfile := os.Stat(filepath.Join(dir, "mem.pprof")); err != nil || noProfile != nil || saved.Config["profile-bench"] != bench {
+		return false
 	}
 	why, err := provenance.Fresh(".", saved.Config["commit"])
-	if err != nil {
-		return err.Error()
-	}
-	return why
+	return err == nil && why == ""
 }

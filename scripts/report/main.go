@@ -3,6 +3,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
@@ -22,21 +23,20 @@ import (
 const usage = `
 report: the latest results as charts and as the READMEs' tables, never typed by hand.
 
-  go run ./scripts/report               from the latest complete runs of compare and load (if any)
-                                        and the profiles saved in results/profile (if any)
+  go run ./scripts/report               from the latest complete runs of compare and load, and the profiles
+                                        saved in results/profile (if any)
   go run ./scripts/report --profiles    profile every stage first (go run ./scripts/profile, about 10 s each)
-  go run ./scripts/report --check       list every generated block and chart whose measured code (the
-                                        stage folders, common, the harness) changed after the commit it
-                                        records, or that records none: exit 1 if any, 2 if it cannot tell
+  go run ./scripts/report --check       list every generated block and chart whose measured code (the stage
+                                        folders, common, the harness) changed after the commit it records, or
+                                        that records none: exit 1 if any, 2 if it cannot tell
   go run ./scripts/report block [--file F.md --name N] -- BENCHSTAT_ARGS...
                                         benchstat's tables as generated block N of F.md, or printed
 
-It writes docs/charts/*.svg, README.md's blocks stages, charts and load, and each chapter's blocks
-benchstat and profile, each ending with its provenance: machine, date, commit and command; then it
-lists the stale figures as --check does (an old profile, say). Text outside the blocks is never
-touched. A run that measured fewer stages or benchmarks than the tables hold (a compare of two
-stages, say) is passed over, and the report says so: the figures come from the latest run that
-measured them all, or, if there is none, their blocks are left as they are.
+It writes docs/charts/*.svg, README.md's blocks stages, charts and load, and each chapter's benchstat
+and profile, each ending with its provenance (machine, date, commit, command), then lists the stale
+figures as --check does. Text outside the blocks is never touched. A run that measured fewer stages
+or benchmarks than the tables hold (a compare of two stages, say) is passed over, and it says so:
+the figures come from the latest run that measured them all, or if none did, are left as they are.
 `
 
 func main() {
@@ -168,17 +168,15 @@ func chartsBlock(all []figures.Chart, compare, load []*results.File) string {
 	return b.String() + "Benchmarks: " + provenance.Line(compare[0].Config) + "\n\nHTTP: " + provenance.Line(load[0].Config) + "\n"
 }
 
-// completeRun reads the newest run in results/kind (kept by compare or
-// load, one folder per run) that measured every stage of list and every
-// benchmark of wanted, and says why it passed over newer ones; nil if
-// there is none. A partial run, as a chapter or a check makes, would
-// shrink the tables to its stages.
+// completeRun reads the newest run in results/kind (compare's or load's)
+// that measured every stage of list and every benchmark of wanted, or
+// returns nil if none did: a partial run, as a chapter or a check makes,
+// would shrink the tables to its stages. It says what it passed over.
 func completeRun(root, kind string, list []stages.Stage, wanted []results.Measurement) ([]*results.File, error) {
-	runs, _ := filepath.Glob(filepath.Join(root, "results", kind, "2*")) // stamps, not latest; a pattern without errors
-	slices.Reverse(runs)
-	var skipped string
-	for _, run := range runs {
-		files, err := results.ReadDir(run)
+	runs, _ := filepath.Glob(filepath.Join(root, "results", kind, "2*")) // the stamps, not latest
+	skipped := ""
+	for i := len(runs) - 1; i >= 0; i-- {
+		files, err := results.ReadDir(runs[i])
 		if err != nil {
 			return nil, err
 		}
@@ -190,22 +188,16 @@ func completeRun(root, kind string, list []stages.Stage, wanted []results.Measur
 				missing = append(missing, "Benchmark"+m.Bench)
 			}
 		}
+		if len(missing) == 0 && skipped != "" {
+			fmt.Fprintf(os.Stderr, "report: %s; the figures are from %s, the latest run that measured them all\n", skipped, runs[i])
+		}
 		if len(missing) == 0 {
-			if skipped != "" {
-				fmt.Fprintf(os.Stderr, "report: %s; its figures are from %s, the latest run that measured them all\n", skipped, run)
-			}
 			return files, nil
 		}
-		if skipped == "" {
-			skipped = fmt.Sprintf("%s did not measure %s", run, strings.Join(missing, ", "))
-		}
+		skipped = cmp.Or(skipped, fmt.Sprintf("%s did not measure %s", runs[i], strings.Join(missing, ", ")))
 	}
-	fmt.Fprintf(os.Stderr, "report: warning: no run in %s measured every stage%s: its figures are left as they are",
-		filepath.Join("results", kind), map[bool]string{true: " and benchmark"}[len(wanted) > 0])
-	if skipped != "" {
-		fmt.Fprintf(os.Stderr, " (%s)", skipped)
-	}
-	fmt.Fprintf(os.Stderr, "; go run ./scripts/%s measures them\n", kind)
+	fmt.Fprintf(os.Stderr, "report: warning: no run in results/%s measured every stage and benchmark (%s): its figures are left as they are\n",
+		kind, cmp.Or(skipped, "there is none"))
 	return nil, nil
 }
 

@@ -27,18 +27,16 @@ import (
 const usage = `
 room: the workshop's room in one table, from everyone's file of go run ./scripts/handin.
 
-  go run ./scripts/room handins/*.txt
+  go run ./scripts/room handins/*.txt      (it expands the patterns itself: Windows' shell does not)
 
 A row per participant: the machine, then per stage (ex1 to ex5, mycache, ...) either "WRONG: <the
 check that failed>", whatever its speed, or "ok" with its speed against the stage it started from
 (vs start) and against the exercise's reference (vs ref), and "(noisy)" if the check said its runs
-spread too widely to tell. A ratio measured against another reference than the exercise's (check
---against) names that stage and is left out of the room's median. Each ratio divides two times
-measured on the participant's own machine: above 1x is faster. Laptops are never compared by their
-times, and no p-value is computed across machines. Then the room's median of each ratio per
-exercise, with how many right answers it counts, and their spread. File patterns are expanded here,
-as Windows' shell does not. Writes results/room/table.txt and the chart results/room/room.svg,
-under the current folder.
+spread too widely to tell; a ratio against another reference (check --against) names that stage.
+Each ratio divides two times measured on the participant's own machine: above 1x is faster; no
+time or p-value is compared across machines. Then the room's median of each ratio per exercise,
+with the right answers it counts (not those against another reference), and their spread. Writes
+results/room/table.txt and the chart results/room/room.svg, under the current folder.
 `
 
 func main() {
@@ -51,11 +49,11 @@ func main() {
 	c.Fatal(os.Chdir(here)) // the hand-in files are here, and results/room goes here
 	var paths []string
 	for _, p := range patterns {
-		matches, err := filepath.Glob(p)
-		if err != nil || len(matches) == 0 && strings.ContainsAny(p, "*?[") {
+		matches, _ := filepath.Glob(p) // a plain name matches itself, if it exists
+		if len(matches) == 0 {
 			c.Usage("no hand-in file matches %s", p)
 		}
-		paths = append(paths, append(matches, p)[:max(1, len(matches))]...)
+		paths = append(paths, matches...)
 	}
 	if len(paths) == 0 {
 		c.Usage("name the hand-in files: go run ./scripts/room handins/*.txt")
@@ -129,30 +127,21 @@ func room(dir string, paths []string, reference func(string) string, command str
 		fmt.Fprintln(w, strings.Join(cells, "\t"))
 		files = append(files, results.NewFile(h.who, nil, bars))
 	}
-	for _, median := range []bool{true, false} {
-		cells := []string{"room spread", ""}
-		if median {
-			cells = []string{"room median", "right answers only"}
-		}
-		for _, ex := range exercises {
-			var parts []string
-			for _, r := range []struct {
-				versus string
-				v      []float64
-			}{{"start", start[ex]}, {"ref", ref[ex]}} {
-				switch {
-				case len(r.v) == 0:
-				case median:
-					answers := map[bool]string{true: "1 answer", false: fmt.Sprintf("%d answers", len(r.v))}[len(r.v) == 1]
-					parts = append(parts, fmt.Sprintf("%s vs %s (%s)", figures.Speedup(results.Median(r.v)), r.versus, answers))
-				default:
-					parts = append(parts, figures.Speedup(slices.Min(r.v))+" to "+figures.Speedup(slices.Max(r.v))+" vs "+r.versus)
-				}
+	median, spread := []string{"room median", "right answers only"}, []string{"room spread", ""}
+	for _, ex := range exercises {
+		var m, s []string
+		for _, r := range []struct {
+			versus string
+			v      []float64
+		}{{"start", start[ex]}, {"ref", ref[ex]}} {
+			if n := len(r.v); n > 0 {
+				m = append(m, fmt.Sprintf("%s vs %s (%d answer%s)", figures.Speedup(results.Median(r.v)), r.versus, n, map[bool]string{true: "s"}[n > 1]))
+				s = append(s, figures.Speedup(slices.Min(r.v))+" to "+figures.Speedup(slices.Max(r.v))+" vs "+r.versus)
 			}
-			cells = append(cells, cmp.Or(strings.Join(parts, ", "), "—"))
 		}
-		fmt.Fprintln(w, strings.Join(cells, "\t"))
+		median, spread = append(median, cmp.Or(strings.Join(m, ", "), "—")), append(spread, cmp.Or(strings.Join(s, ", "), "—"))
 	}
+	fmt.Fprintf(w, "%s\n%s\n", strings.Join(median, "\t"), strings.Join(spread, "\t"))
 	w.Flush()
 	// The commit most participants measured at: the charts name one.
 	commit := slices.MaxFunc(slices.Sorted(maps.Keys(commits)), func(a, b string) int { return commits[a] - commits[b] })

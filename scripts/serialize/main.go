@@ -24,17 +24,14 @@ serialize: the measurements of the serialization chapters (stages 3 and 4), in o
   go run ./scripts/serialize --print          the same, tables printed; no tracked file is changed
   go run ./scripts/serialize --rounds 6 --benchtime 50ms
 
-Each round measures every benchmark once, so that drift hits all alike:
-  parallel  BenchmarkParallel of stage3-parallel (chunks over encoding/json) and of stage4-append
-            (chunks over the hand-written encoder): off and on, with one request at a time and with
-            16 at once (clients=1, clients=16), on an idle machine (load idle) and while another
-            process keeps every core busy (load busy: this command, which spins a goroutine per core
-            for the sample, stops them after it, and after 10 minutes at the latest)
-  peers     BenchmarkEncode in ./peers: stage 4's encoder against other JSON libraries
-Writes results/serialize/<stamp>/{stage3,stage4}-{idle,busy}.txt and peers.txt, then the tables,
-as generated blocks with their provenance: stage3-parallel/README.md (block parallel: stage 3's
-table) and stage4-append/README.md (block parallel: both stages' tables, one under the other, and
-block peers). With --print they are printed instead. An interrupted run keeps nothing.
+Each round runs every benchmark once, so that drift hits all alike: BenchmarkParallel of stage3-parallel
+(chunks over encoding/json) and stage4-append (over the hand-written encoder), chunks off and on, one
+request at a time and 16 at once, on an idle machine (load idle) and while another process keeps every
+core busy (load busy: this command, a spinning goroutine per core during the sample, 10 minutes at most);
+then BenchmarkEncode in ./peers (stage 4's encoder against other JSON libraries). It writes
+results/serialize/<stamp>/{stage3,stage4}-{idle,busy}.txt and peers.txt, then the generated blocks
+parallel of stage3-parallel/README.md and parallel and peers of stage4-append/README.md, or with
+--print prints them. An interrupted run keeps nothing.
 `
 
 func main() {
@@ -92,13 +89,12 @@ func main() {
 	fmt.Println("results:", run.Dir)
 }
 
-// keepCoresBusy spins a goroutine per core until stop is called, or for
-// limit at the latest: to the benchmark, which runs as another process,
-// this is another program holding every core. An atomic flag, not a
-// context: a lock shared by the spinners would put them to sleep.
+// keepCoresBusy spins a goroutine per core until stop, or for limit at
+// most: to the benchmark, another process, another program holding every
+// core. They poll an atomic flag: a lock would put them to sleep.
 func keepCoresBusy(limit time.Duration) (stop func()) {
 	var done atomic.Bool
-	timer := time.AfterFunc(limit, func() { done.Store(true) })
+	deadline := time.AfterFunc(limit, func() { done.Store(true) })
 	var spinning sync.WaitGroup
 	for range runtime.NumCPU() {
 		spinning.Go(func() {
@@ -106,9 +102,5 @@ func keepCoresBusy(limit time.Duration) (stop func()) {
 			}
 		})
 	}
-	return func() {
-		timer.Stop()
-		done.Store(true)
-		spinning.Wait()
-	}
+	return func() { deadline.Stop(); done.Store(true); spinning.Wait() }
 }
