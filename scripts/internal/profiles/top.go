@@ -21,11 +21,8 @@ import (
 	"example.com/userperf/scripts/internal/results"
 )
 
-// table is one table: its profile file, the sample type it sums and its title.
-type table struct{ file, sampleType, title string }
-
-// Tables are the tables that Write can make, by name.
-var Tables = map[string]table{
+// tables are the tables that Write can make: the profile file, the sample type it sums, the title.
+var tables = map[string]struct{ file, sampleType, title string }{
 	"cpu":     {"cpu", "cpu", "CPU time"},
 	"bytes":   {"mem", "alloc_space", "Allocated bytes"},
 	"objects": {"mem", "alloc_objects", "Allocated objects"},
@@ -56,31 +53,30 @@ func Write(w io.Writer, dirs, names []string, n int, markdown bool) error {
 		}
 		configs = append(configs, bench.Config)
 	}
-	a, b := dirs[0], dirs[len(dirs)-1]
-	bench := configs[0]["profile-bench"]
+	a, b, bench := filepath.Base(dirs[0]), filepath.Base(dirs[len(dirs)-1]), configs[0]["profile-bench"]
 	if markdown {
 		bench = "`" + bench + "`"
 	}
 	for _, name := range names {
-		t, ok := Tables[name]
+		t, ok := tables[name]
 		if !ok {
 			return fmt.Errorf("unknown table %q: want cpu, bytes or objects", name)
 		}
-		rows, total, err := shares(folded[filepath.Join(b, t.file+".pprof")], t.sampleType)
-		if err != nil {
-			return err
-		}
-		title, whole := fmt.Sprintf("%s of %s in %s", t.title, bench, filepath.Base(b)), 100.0
-		if a != b {
-			before, _, err := shares(folded[filepath.Join(a, t.file+".pprof")], t.sampleType)
+		var each []map[string]*row
+		var total string
+		for _, dir := range dirs {
+			rows, sum, err := shares(folded[filepath.Join(dir, t.file+".pprof")], t.sampleType)
 			if err != nil {
 				return err
 			}
-			rows, whole = change(before, rows), 0
-			title = fmt.Sprintf("%s of %s, change of each function's share from %s to %s", t.title, bench, filepath.Base(a), filepath.Base(b))
+			each, total = append(each, rows), sum
+		}
+		title, rows, whole := fmt.Sprintf("%s of %s in %s", t.title, bench, b), each[0], 100.0
+		if len(dirs) == 2 {
+			title, rows, whole = fmt.Sprintf("%s of %s, change of each function's share from %s to %s", t.title, bench, a, b), change(each[0], each[1]), 0
 		}
 		fmt.Fprintf(w, "%s, %s in all:\n\n", title, total)
-		writeRows(w, top(rows, n), whole, markdown, a != b)
+		writeRows(w, top(rows, n), whole, markdown, len(dirs) == 2)
 	}
 	fmt.Fprintln(w, legend)
 	for _, config := range configs {
