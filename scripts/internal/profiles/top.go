@@ -10,9 +10,11 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/google/pprof/profile"
 	"golang.org/x/perf/benchunit"
@@ -36,47 +38,54 @@ const legend = "The runtime's work for a function (allocating, ==, copy, preempt
 // Write writes the tables names of one stage's profiles in dirs[0], or of
 // the change from dirs[0] to dirs[1], n functions each, after writing the
 // folded profiles there; bench.txt names the benchmark, its package, the
-// machine and the commit.
+// machine and the commit. A stage's tables in markdown are made here; the
+// others are pprof's own -top (of a change, -normalize -diff_base: how
+// each function's share changed).
 func Write(w io.Writer, dirs, names []string, n int, markdown bool) error {
 	var configs []map[string]string
-	folded := map[string]*profile.Profile{} // by file, dirs[0]'s first
+	folded := map[string]*profile.Profile{} // by the path of the folded profile
 	for _, dir := range dirs {
 		bench, err := results.Read(filepath.Join(dir, "bench.txt"))
 		if err != nil {
 			return err
 		}
 		for _, file := range []string{"cpu", "mem"} {
-			path := filepath.Join(dir, file+".pprof")
-			if folded[path], err = foldFile(path, filepath.Join(dir, file+".folded.pprof"), bench.Config["pkg"]); err != nil {
+			path := filepath.Join(dir, file+".folded.pprof")
+			if folded[path], err = foldFile(filepath.Join(dir, file+".pprof"), path, bench.Config["pkg"]); err != nil {
 				return err
 			}
 		}
 		configs = append(configs, bench.Config)
 	}
-	a, b, bench := filepath.Base(dirs[0]), filepath.Base(dirs[len(dirs)-1]), configs[0]["profile-bench"]
-	if markdown {
-		bench = "`" + bench + "`"
-	}
+	a, b, bench := dirs[0], dirs[len(dirs)-1], configs[0]["profile-bench"]
 	for _, name := range names {
 		t, ok := tables[name]
 		if !ok {
 			return fmt.Errorf("unknown table %q: want cpu, bytes or objects", name)
 		}
-		var each []map[string]*row
-		var total string
-		for _, dir := range dirs {
-			rows, sum, err := shares(folded[filepath.Join(dir, t.file+".pprof")], t.sampleType)
+		profile := func(dir string) string { return filepath.Join(dir, t.file+".folded.pprof") }
+		if markdown && a == b {
+			rows, total, err := shares(folded[profile(b)], t.sampleType)
 			if err != nil {
 				return err
 			}
-			each, total = append(each, rows), sum
+			fmt.Fprintf(w, "%s of `%s` in %s, %s in all:\n\n", t.title, bench, filepath.Base(b), total)
+			writeMarkdown(w, top(rows, n))
+			continue
 		}
-		title, rows, whole := fmt.Sprintf("%s of %s in %s", t.title, bench, b), each[0], 100.0
-		if len(dirs) == 2 {
-			title, rows, whole = fmt.Sprintf("%s of %s, change of each function's share from %s to %s", t.title, bench, a, b), change(each[0], each[1]), 0
+		args := []string{"tool", "pprof", "-top", "-nodefraction=0", "-sample_index=" + t.sampleType, fmt.Sprint("-nodecount=", n)}
+		title := fmt.Sprintf("%s of %s in %s", t.title, bench, filepath.Base(b))
+		if a != b {
+			args = append(args, "-normalize", "-diff_base="+profile(a))
+			title = fmt.Sprintf("%s of %s, change of each function's share from %s to %s", t.title, bench, filepath.Base(a), filepath.Base(b))
 		}
-		fmt.Fprintf(w, "%s, %s in all:\n\n", title, total)
-		writeRows(w, top(rows, n), whole, markdown, len(dirs) == 2)
+		fmt.Fprintf(w, "%s:\n", title)
+		pprof := exec.Command("go", append(args, profile(b))...)
+		pprof.Stdout, pprof.Stderr = w, os.Stderr
+		if err := pprof.Run(); err != nil {
+			return fmt.Errorf("go %s: %v", strings.Join(pprof.Args[1:], " "), err)
+		}
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w, legend)
 	for _, config := range configs {
@@ -137,44 +146,25 @@ func amount(v float64, unit string) string {
 	return benchunit.Scale(v, benchunit.Decimal)
 }
 
-// change is how each function's shares changed from before to after.
-func change(before, after map[string]*row) map[string]*row {
-	diff := map[string]*row{}
-	for _, side := range []map[string]*row{before, after} {
-		for name := range side {
-			b, a := cmp.Or(before[name], &row{}), cmp.Or(after[name], &row{})
-			diff[name] = &row{name, a.flat - b.flat, a.cum - b.cum}
-		}
-	}
-	return diff
-}
-
-// top are the n rows of the largest flat share, or change of it, as pprof -top ranks them.
+// top are the n rows of the largest flat share, as pprof -top ranks them.
 func top(rows map[string]*row, n int) []*row {
 	list := slices.SortedFunc(maps.Values(rows), func(a, b *row) int {
-		return cmp.Or(cmp.Compare(math.Abs(b.flat), math.Abs(a.flat)), cmp.Compare(math.Abs(b.cum), math.Abs(a.cum)), cmp.Compare(a.function, b.function))
+		return cmp.Or(cmp.Compare(b.flat, a.flat), cmp.Compare(b.cum, a.cum), cmp.Compare(a.function, b.function))
 	})
 	return list[:min(n, len(list))]
 }
 
-// writeRows writes rows as a markdown or plain table, then the share of
-// the functions it leaves out: whole (100%, or for a change 0) less the
-// rows' flat shares.
-func writeRows(w io.Writer, rows []*row, whole float64, markdown, signed bool) {
-	number, line := map[bool]string{false: "%.2f", true: "%+.2f"}[signed], "%7s %7s  %s\n"
-	if markdown {
-		line = "| %s | %s | %s |\n"
-		fmt.Fprint(w, "| flat % | cum % | function |\n|---:|---:|:---|\n")
-	} else {
-		fmt.Fprintf(w, line, "flat %", "cum %", "function")
-	}
+// writeMarkdown writes rows as a markdown table, then the share of the
+// functions it leaves out.
+func writeMarkdown(w io.Writer, rows []*row) {
+	fmt.Fprint(w, "| flat % | cum % | function |\n|---:|---:|:---|\n")
+	others := 100.0
 	for _, r := range rows {
-		whole -= r.flat
-		name := map[bool]string{false: r.function, true: "`" + r.function + "`"}[markdown]
-		fmt.Fprintf(w, line, fmt.Sprintf(number, r.flat), fmt.Sprintf(number, r.cum), name)
+		others -= r.flat
+		fmt.Fprintf(w, "| %.2f | %.2f | `%s` |\n", r.flat, r.cum, r.function)
 	}
-	if math.Abs(whole) >= 0.005 {
-		fmt.Fprintf(w, line, fmt.Sprintf(number, whole), "", "all other functions")
+	if others >= 0.005 {
+		fmt.Fprintf(w, "| %.2f | | all other functions |\n", others)
 	}
 	fmt.Fprintln(w)
 }
