@@ -37,14 +37,12 @@ default 10s), --conns N (saturated test, default 32), --rounds N (default 1), --
 on CPU 0 and load generator on CPU 1 with taskset, which Linux has; where there is no taskset or
 only one CPU, it says so and runs unpinned; default: --no-pin, as a pinned server has one core).
 
-It builds every server, starts each on a free port of 127.0.0.1 and checks that all give the same
-answers. Then, after a warm-up round, round by round with the stages taking turns, it runs a
-fixed-rate test (open loop) and a saturated one (closed loop) of GET /users?role=R at the case
-study's two result sizes, with vegeta's library; each test is bounded in time and in requests.
-Every server is stopped on every exit path, Ctrl-C included. Writes results/load/<stamp>/:
-<stage>.txt in Go benchmark format (go tool benchstat A=results/load/latest/stage0-linear.txt
-B=results/load/latest/floor.txt; add -ignore date,commit,command to compare two runs), table.md
-and <stage>.log (the server's output), and points results/load/latest at it.
+It builds the servers, starts each on a free port of 127.0.0.1, checks that all give the same
+answers, then, after a warm-up, round by round with the stages taking turns, runs a fixed-rate test
+(open loop) and a saturated one (closed loop) of GET /users?role=R at the case study's two result
+sizes with vegeta's library, each bounded in time and requests. Every server is stopped on every
+exit path, Ctrl-C included. Writes results/load/<stamp>/ (and points results/load/latest at it):
+<stage>.txt in Go benchmark format, for benchstat, table.md and <stage>.log (the server's output).
 `
 
 // config is what the tests do, and against which servers.

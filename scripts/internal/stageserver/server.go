@@ -23,11 +23,7 @@ var (
 	StopGrace    = 5 * time.Second
 )
 
-// procAttr and stopSignal are the platform's: see proc_*.go.
-var (
-	procAttr   *syscall.SysProcAttr
-	stopSignal os.Signal = syscall.SIGTERM
-)
+var procAttr *syscall.SysProcAttr // see proc_linux.go
 
 // Server is one stage's server process, listening on a loopback port.
 type Server struct {
@@ -62,8 +58,14 @@ func Start(name, binary, logPath, cpus string) (*Server, error) {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Stdout, cmd.Stderr, cmd.SysProcAttr = log, log, procAttr
 	// Stop cancels ctx: SIGTERM asks for a graceful shutdown, and a server
-	// still running StopGrace later is killed.
-	cmd.Cancel = func() error { return cmd.Process.Signal(stopSignal) }
+	// still running StopGrace later is killed; at once where there is no
+	// SIGTERM (Windows).
+	cmd.Cancel = func() error {
+		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			return cmd.Process.Kill()
+		}
+		return nil
+	}
 	cmd.WaitDelay = StopGrace
 	if err := cmd.Start(); err != nil {
 		stop()
