@@ -188,7 +188,7 @@ func TestGenerate(t *testing.T) {
 		"stage1-index against stage0-linear:\n\n```\n", "│ stage0-linear │", "stage1-index   ",
 		"`go tool benchstat -ignore pkg -filter '.unit:(sec/op OR allocs/op)' stage0-linear=", "\n"+line+"\n")
 	mustContain(t, "stage 1's profile block", generated(t, chapter, "profile"),
-		"| 75.00 | 75.00 | `main.findByRole` |", "by `go run ./scripts/profile stage1-index`.")
+		"75.00%  main.findByRole\n", "by `go run ./scripts/profile stage1-index`.")
 	mustContain(t, "stage 0's chapter", read(t, filepath.Join(root, "stage0-linear", "README.md")),
 		"stage0-linear on its own:", block("profile"))
 }

@@ -40,20 +40,20 @@ func fold(p *profile.Profile, mainPkg string) {
 	p.Prune(runtimeCode, sliceGrowth)
 }
 
-// foldFile writes the folded form of the profile in from to to, and returns it.
-func foldFile(from, to, mainPkg string) (*profile.Profile, error) {
+// foldFile writes the folded form of the profile in from to to.
+func foldFile(from, to, mainPkg string) error {
 	data, err := os.ReadFile(from)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	p, err := profile.ParseData(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", from, err)
+		return fmt.Errorf("%s: %w", from, err)
 	}
 	fold(p, mainPkg)
 	var out bytes.Buffer
 	if err := p.Write(&out); err != nil {
-		return nil, err
+		return err
 	}
-	return p, os.WriteFile(to, out.Bytes(), 0o666)
+	return os.WriteFile(to, out.Bytes(), 0o666)
 }
