@@ -121,6 +121,7 @@ func main() {
 	c.Fatal(err)
 	fmt.Printf("\nmeasured on: %s\nresults: %s (one .txt per stage in benchmark format, table.md)\n",
 		harness.MeasuredOn(measured.Config), measurement.Dir)
+	c.Exit(0) // the clean-ups remove the binaries
 }
 
 // bounded keeps a typo from turning into an hour-long run or a flood.

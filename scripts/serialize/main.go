@@ -87,6 +87,7 @@ func main() {
 		}
 	}
 	fmt.Println("results:", run.Dir)
+	c.Exit(0) // the clean-ups remove the binaries
 }
 
 // keepCoresBusy spins a goroutine per core until stop, or for limit at
