@@ -48,7 +48,7 @@ func ReadDir(dir string) ([]*File, error) {
 }
 
 // NewFile is a file made by a program rather than read: the room's
-// speed-ups (scripts/cmd/report room), drawn like measured results.
+// speed-ups (scripts/room), drawn like measured results.
 func NewFile(name string, config map[string]string, samples map[Measurement][]float64) *File {
 	return &File{name, "", config, samples}
 }

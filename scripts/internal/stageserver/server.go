@@ -58,8 +58,14 @@ func Start(name, binary, logPath, cpus string) (*Server, error) {
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Stdout, cmd.Stderr, cmd.SysProcAttr = log, log, procAttr
 	// Stop cancels ctx: SIGTERM asks for a graceful shutdown, and a server
-	// still running StopGrace later is killed.
-	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	// still running StopGrace later is killed; at once where there is no
+	// SIGTERM (Windows).
+	cmd.Cancel = func() error {
+		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			return cmd.Process.Kill()
+		}
+		return nil
+	}
 	cmd.WaitDelay = StopGrace
 	if err := cmd.Start(); err != nil {
 		stop()
@@ -82,7 +88,9 @@ func (s *Server) WaitReady(ctx context.Context, path string) ([]byte, error) {
 		}
 		select {
 		case <-s.exited:
-			return nil, fmt.Errorf("%s exited before answering (%v); its log: %s", s.Name, s.cmd.ProcessState, s.log)
+			// Its output, for the log may go with a run that is not kept.
+			out, _ := os.ReadFile(s.log)
+			return nil, fmt.Errorf("%s exited before answering (%v); its output:\n%s", s.Name, s.cmd.ProcessState, out[max(0, len(out)-2000):])
 		case <-ctx.Done():
 			return nil, fmt.Errorf("%s did not answer GET %s within %v: %v", s.Name, path, ReadyTimeout, err)
 		case <-time.After(50 * time.Millisecond):

@@ -1,20 +1,22 @@
 package main
 
 import (
+	"bytes"
 	"encoding/xml"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
+
+	"github.com/google/pprof/profile"
 )
 
-// header is what compare.sh and load.sh write at the top of every file.
+// header is what compare and load write at the top of every file.
 const header = "machine-cpu: Test CPU\nmachine-cores: 2\ngo-version: go1.26.8\ndate: 2026-01-02T03:04:05Z\ncommit: 8899ddb\n"
 
 // line is the provenance line of the fixture's benchmarks.
-const line = "Measured on Test CPU (2 cores), go1.26.8, 2026-01-02T03:04Z, commit `8899ddb`, by `./scripts/compare.sh`."
+const line = "Measured on Test CPU (2 cores), go1.26.8, 2026-01-02T03:04Z, commit `8899ddb`, by `go run ./scripts/compare`."
 
 func write(t *testing.T, path, content string) {
 	t.Helper()
@@ -40,7 +42,7 @@ func block(name string) string {
 }
 
 // repository lays out a workspace of two steps and the floor, with their
-// chapters and compare.sh's results: ListByRole takes stage0-linear 200µs,
+// chapters and a run of compare: ListByRole takes stage0-linear 200µs,
 // stage1-index 50µs and the floor 100ns (the median of three runs), only
 // the steps have writes, and only stage1-index a saved profile.
 func repository(t *testing.T) string {
@@ -57,10 +59,17 @@ func repository(t *testing.T) string {
 	write(t, filepath.Join(root, "README.md"), "# Title\n\n"+block("stages")+"\nProse.\n\n"+block("charts")+block("load"))
 	write(t, filepath.Join(root, "stage0-linear", "README.md"), "# Stage 0: the scan\n\n"+block("benchstat")+block("profile"))
 	write(t, filepath.Join(root, "stage1-index", "README.md"), "# Stage 1: an index\n\n"+block("benchstat")+"\nProse.\n"+block("profile"))
-	write(t, filepath.Join(root, "results", "profile", "stage1-index", "cpu.pprof"), "")
-	for stage, ns := range map[string]float64{"stage0-linear": 200_000, "stage1-index": 50_000, "floor": 100} {
+	writeProfile(t, filepath.Join(root, "results", "profile", "stage1-index"))
+	compareRun(t, root, "20260102T030405Z", "stage0-linear", "stage1-index", "floor")
+	return root
+}
+
+// compareRun writes the results of a run of compare of stages at stamp.
+func compareRun(t *testing.T, root, stamp string, stages ...string) {
+	for _, stage := range stages {
+		ns := map[string]float64{"stage0-linear": 200_000, "stage1-index": 50_000, "floor": 100}[stage]
 		var b strings.Builder
-		b.WriteString(header + "command: ./scripts/compare.sh\n")
+		b.WriteString(header + "command: go run ./scripts/compare\n")
 		for _, factor := range []float64{1.2, 1, 0.9} {
 			for _, users := range []int{1000, 10000, 100000} {
 				fmt.Fprintf(&b, "BenchmarkListByRole/users=%d/matches=100-2 1 %.0f ns/op 215 allocs/op\n", users, ns*factor*float64(users)/10000)
@@ -71,38 +80,44 @@ func repository(t *testing.T) string {
 				fmt.Fprintf(&b, "BenchmarkWrite/users=10000/roles=3-2 1 3000 ns/op\nBenchmarkBuild/users=10000-2 1 1 ns/op 1500 held-B/user\n")
 			}
 		}
-		write(t, filepath.Join(root, "results", "compare", "latest", stage+".txt"), b.String())
+		write(t, filepath.Join(root, "results", "compare", stamp, stage+".txt"), b.String())
 	}
-	write(t, filepath.Join(root, "results", "compare", "latest", "machine.txt"), header)
-	return root
+	write(t, filepath.Join(root, "results", "compare", stamp, "machine.txt"), header)
 }
 
-// withLoad adds load.sh's results for two stages, and its table.
+// writeProfile writes what scripts/profile saves in dir: a CPU profile
+// where the scan takes 3 of 4 samples, and a memory profile.
+func writeProfile(t *testing.T, dir string) {
+	fn := func(id uint64, name string) *profile.Location {
+		return &profile.Location{ID: id, Line: []profile.Line{{Function: &profile.Function{ID: id, Name: name}}}}
+	}
+	scan, encode := fn(1, "example.com/stage1-index.findByRole"), fn(2, "example.com/stage1-index.encode")
+	for file, p := range map[string]*profile.Profile{
+		"cpu.pprof": {SampleType: []*profile.ValueType{{Type: "cpu", Unit: "nanoseconds"}},
+			Sample: []*profile.Sample{{Location: []*profile.Location{scan}, Value: []int64{3}}, {Location: []*profile.Location{encode}, Value: []int64{1}}}},
+		"mem.pprof": {SampleType: []*profile.ValueType{{Type: "alloc_space", Unit: "bytes"}},
+			Sample: []*profile.Sample{{Location: []*profile.Location{encode}, Value: []int64{1}}}},
+	} {
+		p.Location, p.Function = []*profile.Location{scan, encode}, []*profile.Function{scan.Line[0].Function, encode.Line[0].Function}
+		var b bytes.Buffer
+		if err := p.Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		write(t, filepath.Join(dir, file), b.String())
+	}
+	write(t, filepath.Join(dir, "bench.txt"), header+"command: go run ./scripts/profile stage1-index\nprofile-bench: BenchmarkListByRole\n"+
+		"pkg: example.com/stage1-index\nBenchmarkListByRole-2 100 1000 ns/op\n")
+}
+
+// withLoad adds a run of load and its table.
 func withLoad(t *testing.T, root string) {
-	dir := filepath.Join(root, "results", "load", "latest")
-	for stage, p50 := range map[string]int{"stage0-linear": 1_500_000, "floor": 800_000} {
-		write(t, filepath.Join(dir, stage+".txt"), header+"command: ./scripts/load.sh\n"+
+	dir := filepath.Join(root, "results", "load", "20260102T030405Z")
+	for stage, p50 := range map[string]int{"stage0-linear": 1_500_000, "stage1-index": 1_000_000, "floor": 800_000} {
+		write(t, filepath.Join(dir, stage+".txt"), header+"command: go run ./scripts/load\n"+
 			fmt.Sprintf("BenchmarkHTTPFixedRate/rate=100/matches=100 400 %d p50-ns %d p95-ns %d p99-ns\n", p50, 2*p50, 4*p50)+
 			fmt.Sprintf("BenchmarkHTTPFixedRate/rate=100/matches=1000 400 %d p50-ns %d p95-ns %d p99-ns\n", 3*p50, 4*p50, 5*p50))
 	}
 	write(t, filepath.Join(dir, "table.md"), "| stage | p50 |\n|---|---:|\n| floor | 800µs |\n")
-}
-
-// fakeGo stands for the go command: it records its calls, and answers as
-// benchstat does (configuration lines, then the tables) and as
-// cmd/profiles does.
-func fakeGo(t *testing.T) *[][]string {
-	var calls [][]string
-	saved := goCommand
-	t.Cleanup(func() { goCommand = saved })
-	goCommand = func(args ...string) (string, error) {
-		calls = append(calls, args)
-		if args[0] == "run" {
-			return "| cpu table |\n\nMeasured at commit `8899ddb`.\n", nil
-		}
-		return "goos: linux\n       │ old │ new │   \nrow   1    2  \n\n", nil
-	}
-	return &calls
 }
 
 // generated is the content of block name in the markdown file at path.
@@ -139,7 +154,6 @@ func svgText(t *testing.T, file string) string {
 func TestGenerate(t *testing.T) {
 	root := repository(t)
 	withLoad(t, root)
-	calls := fakeGo(t)
 	if err := generate(root); err != nil {
 		t.Fatal(err)
 	}
@@ -156,8 +170,8 @@ func TestGenerate(t *testing.T) {
 		"Median of 3 runs", "\n"+line+"\n")
 	mustContain(t, "the charts block", generated(t, readme, "charts"),
 		"(docs/charts/time-per-stage.svg)", "(docs/charts/writes-and-memory.svg)", "(docs/charts/http-percentiles.svg)",
-		"Benchmarks: "+line, "HTTP: Measured on Test CPU (2 cores), go1.26.8, 2026-01-02T03:04Z, commit `8899ddb`, by `./scripts/load.sh`.")
-	mustContain(t, "the load block", generated(t, readme, "load"), "| floor | 800µs |\n\nMeasured on", "`./scripts/load.sh`")
+		"Benchmarks: "+line, "HTTP: Measured on Test CPU (2 cores), go1.26.8, 2026-01-02T03:04Z, commit `8899ddb`, by `go run ./scripts/load`.")
+	mustContain(t, "the load block", generated(t, readme, "load"), "| floor | 800µs |\n\nMeasured on", "`go run ./scripts/load`")
 	for chart, wants := range map[string][]string{
 		"time-per-stage":    {"200.0µs", "50.00µs", "100.0ns", "1,000 matches"},
 		"allocs-per-stage":  {"215", "2000"},
@@ -167,24 +181,43 @@ func TestGenerate(t *testing.T) {
 	} {
 		mustContain(t, chart, svgText(t, filepath.Join(root, "docs", "charts", chart+".svg")), append(wants, "commit `8899ddb`")...)
 	}
-	// Each step against the one before; its profile's table where one was saved.
+	// Each step against the one before, in benchstat's table; its profile's
+	// CPU table where one was saved.
 	chapter := filepath.Join(root, "stage1-index", "README.md")
 	mustContain(t, "stage 1's benchstat block", generated(t, chapter, "benchstat"),
-		"stage1-index against stage0-linear:\n\n```\n       │ old │ new │\nrow   1    2\n```\n",
+		"stage1-index against stage0-linear:\n\n```\n", "│ stage0-linear │", "stage1-index   ",
 		"`go tool benchstat -ignore pkg -filter '.unit:(sec/op OR allocs/op)' stage0-linear=", "\n"+line+"\n")
-	mustContain(t, "stage 1's profile block", generated(t, chapter, "profile"), "| cpu table |")
+	mustContain(t, "stage 1's profile block", generated(t, chapter, "profile"),
+		"75.00%  main.findByRole\n", "by `go run ./scripts/profile stage1-index`.")
 	mustContain(t, "stage 0's chapter", read(t, filepath.Join(root, "stage0-linear", "README.md")),
 		"stage0-linear on its own:", block("profile"))
-	if want := []string{"run", "./scripts/cmd/profiles", "top", "-markdown", "-tables", "cpu"}; !slices.ContainsFunc(*calls, func(c []string) bool {
-		return slices.Equal(c[:len(want)], want) && strings.HasSuffix(c[len(c)-1], "stage1-index")
-	}) {
-		t.Errorf("no call for stage 1's profile table: %q", *calls)
+}
+
+// A run of fewer stages, newer than the complete one, does not shrink the
+// tables: they are written whole from the complete run.
+func TestGenerateSkipsAPartialRun(t *testing.T) {
+	root := repository(t)
+	compareRun(t, root, "20260103T000000Z", "stage0-linear", "stage1-index")
+	if err := generate(root); err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, "the stages table", generated(t, filepath.Join(root, "README.md"), "stages"),
+		"| [stage0-linear](", "| [stage1-index](", "| floor |")
+	// Without a complete run, the blocks are left as they are.
+	if err := os.RemoveAll(filepath.Join(root, "results", "compare", "20260102T030405Z")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(root, "README.md"), block("stages"))
+	if err := generate(root); err != nil {
+		t.Fatal(err)
+	}
+	if got := generated(t, filepath.Join(root, "README.md"), "stages"); got != "old\n" {
+		t.Errorf("the stages block from a run of two stages:\n%s", got)
 	}
 }
 
 func TestGenerateWithoutLoadTests(t *testing.T) {
 	root := repository(t)
-	fakeGo(t)
 	if err := generate(root); err != nil {
 		t.Fatal(err)
 	}
@@ -197,38 +230,6 @@ func TestGenerateWithoutLoadTests(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, "docs", "charts", "http-percentiles.svg")); err == nil {
 		t.Error("an HTTP chart without load tests")
-	}
-}
-
-func TestHandBlock(t *testing.T) {
-	root := repository(t)
-	calls := fakeGo(t)
-	doc := filepath.Join(root, "notes.md")
-	write(t, doc, "# Notes\n\n"+block("decomposition")+"\nProse.\n")
-	idle, busy := filepath.Join(root, "idle.txt"), filepath.Join(root, "busy.txt")
-	write(t, idle, header+"command: ./a.sh\nBenchmarkA 1 1 ns/op\n")
-	write(t, busy, header+"command: ./b.sh\nBenchmarkA 1 2 ns/op\n")
-	args := []string{"-filter", ".name:A", "-col", ".file", "idle=" + idle, busy}
-	if err := handBlock(append([]string{"-file", doc, "-name", "decomposition", "--"}, args...)); err != nil {
-		t.Fatal(err)
-	}
-	if len(*calls) != 1 || !slices.Equal((*calls)[0], append([]string{"tool", "benchstat"}, args...)) {
-		t.Errorf("go got %q, want benchstat with the arguments after --", *calls)
-	}
-	// Measured apart, each file says where it was measured.
-	got := read(t, doc)
-	mustContain(t, "the block", got, "# Notes\n\n<!-- BEGIN GENERATED: decomposition -->\n```\n", "`go tool benchstat -filter .name:A -col .file idle=",
-		"\nidle: Measured on Test CPU (2 cores), go1.26.8, 2026-01-02T03:04Z, commit `8899ddb`, by `./a.sh`.\n\nbusy: Measured on ",
-		"`./b.sh`.\n<!-- END GENERATED: decomposition -->\n\nProse.\n")
-	for name, args := range map[string][]string{
-		"no benchstat arguments": {"-file", doc, "-name", "n"},
-		"a file but no name":     {"-file", doc, "--", idle},
-		"no result file":         {"--", "-filter", ".name:X"},
-		"no markers":             {"-file", doc, "-name", "other", "--", idle},
-	} {
-		if err := handBlock(args); err == nil {
-			t.Errorf("%s: no error", name)
-		}
 	}
 }
 

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"net/http"
 	"net/http/httptest"
@@ -135,21 +134,6 @@ func TestAttackStopsWhenCancelled(t *testing.T) {
 	}
 }
 
-func TestServerStopsGracefullyOrIsKilled(t *testing.T) {
-	defer func(old time.Duration) { stageserver.StopGrace = old }(stageserver.StopGrace)
-	stageserver.StopGrace = 200 * time.Millisecond
-	for mode, want := range map[string]string{"serve": "terminated", "ignore-term": "killed"} {
-		s := startFake(t, mode)
-		body, err := s.WaitReady(context.Background(), listPath("admin"))
-		if err != nil || !bytes.Equal(body, fakeList(100)) {
-			t.Fatalf("%s: first answer %.40q, %v", mode, body, err)
-		}
-		if st := s.Stop().String(); !strings.Contains(st, want) {
-			t.Errorf("%s: after Stop, %s; want %s", mode, st, want)
-		}
-	}
-}
-
 func TestServerThatExitsIsReported(t *testing.T) {
 	_, err := startFake(t, "fail").WaitReady(context.Background(), listPath("admin"))
 	if err == nil || !strings.Contains(err.Error(), "exited before answering (exit status 3)") {
@@ -178,7 +162,7 @@ func TestTableTakesMediansAndDividesByTheFloor(t *testing.T) {
 		"floor": slices.Concat(round(1e6, 1e6, 0, 900), round(5e5, 1e6, 0, 900), round(1e6, 1e6, 0, 900)),
 	}
 	var table bytes.Buffer
-	if err := writeTable(&table, cfg, nil, measured); err != nil {
+	if err := writeTable(&table, cfg, measured); err != nil {
 		t.Fatal(err)
 	}
 	var row []string
@@ -198,75 +182,16 @@ func TestTableTakesMediansAndDividesByTheFloor(t *testing.T) {
 	}
 }
 
-func TestParseArgsRejectsUnboundedRuns(t *testing.T) {
-	ok := []string{"-out", "x", "-header", "h"}
-	if _, err := parseArgs(append(ok, "bin/a")); err != nil {
-		t.Fatalf("parseArgs refused a good command line: %v", err)
+func TestBoundsRejectUnboundedRuns(t *testing.T) {
+	good := config{rate: 100, conns: 32, rounds: 1, duration: time.Second}
+	if err := bounded(good); err != nil {
+		t.Fatalf("a good configuration refused: %v", err)
 	}
-	for _, bad := range [][]string{{"-duration", "1h"}, {"-rate", "0"}, {"-conns", "100000"}, {"-rounds", "50"},
-		{"-out", ""}, {"-warmup", "0s"}} {
-		if _, err := parseArgs(slices.Concat(ok, bad, []string{"bin/a"})); err == nil {
-			t.Errorf("parseArgs accepted %q", bad)
-		}
-	}
-	if _, err := parseArgs(ok); err == nil {
-		t.Errorf("parseArgs accepted no server")
-	}
-}
-
-// TestRunWritesResultsAndLeavesNoProcess runs the whole program against two
-// fake servers, for a few hundred milliseconds per test.
-func TestRunWritesResultsAndLeavesNoProcess(t *testing.T) {
-	out, pids := t.TempDir(), t.TempDir()
-	t.Setenv("LOAD_TEST_SERVER", "serve")
-	t.Setenv("LOAD_TEST_PIDS", pids)
-	header := filepath.Join(out, "machine.txt")
-	os.WriteFile(header, []byte("machine-cores: 2\nload-cpus: not pinned\n"), 0o644)
-	floor := filepath.Join(t.TempDir(), "floor") // named as load.sh names the floor's binary
-	if err := os.Symlink(os.Args[0], floor); err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := parseArgs([]string{"-out", out, "-header", header, "-rate", "50", "-duration", "100ms",
-		"-warmup", "200ms", "-conns", "2", os.Args[0], floor})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stdout, progress bytes.Buffer
-	if err := run(context.Background(), cfg, &stdout, &progress); err != nil {
-		t.Fatalf("run: %v\nprogress:\n%s", err, &progress)
-	}
-	for _, name := range []string{filepath.Base(os.Args[0]), "floor"} {
-		f, err := os.Open(filepath.Join(out, name+".txt"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		var names []string
-		for r := benchfmt.NewReader(f, name); r.Scan(); {
-			res, ok := r.Result().(*benchfmt.Result)
-			if !ok || res.GetConfig("machine-cores") != "2" {
-				t.Fatalf("%s.txt: %v, or no header", name, r.Result())
-			}
-			names = append(names, string(res.Name))
-		}
-		want := []string{"HTTPFixedRate/rate=50/matches=100", "HTTPFixedRate/rate=50/matches=1000",
-			"HTTPSaturated/conns=2/matches=100", "HTTPSaturated/conns=2/matches=1000"}
-		if !slices.Equal(names, want) {
-			t.Errorf("%s.txt has %q, want %q", name, names, want)
-		}
-	}
-	table, err := os.ReadFile(filepath.Join(out, "table.md"))
-	if err != nil || !bytes.Contains(table, []byte("1.00x")) || !bytes.Equal(table, bytes.TrimPrefix(stdout.Bytes(), []byte("\n"))) {
-		t.Errorf("table.md (%v), no floor ratio or not the table printed:\n%s", err, table)
-	}
-	entries, _ := os.ReadDir(pids) // every server wrote its pid; all must be gone
-	if len(entries) != 2 {
-		t.Fatalf("%d servers started, want 2", len(entries))
-	}
-	for _, e := range entries {
-		pid, _ := strconv.Atoi(e.Name())
-		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
-			t.Errorf("server %d still exists after run: kill -0 gives %v", pid, err)
+	for _, change := range []func(*config){func(c *config) { c.duration = time.Hour }, func(c *config) { c.rate = 0 },
+		func(c *config) { c.conns = 100_000 }, func(c *config) { c.rounds = 50 }} {
+		bad := good
+		if change(&bad); bounded(bad) == nil {
+			t.Errorf("accepted %+v", bad)
 		}
 	}
 }

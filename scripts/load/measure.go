@@ -7,7 +7,6 @@ import (
 	"math"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -127,7 +126,7 @@ func overRounds(rs []*benchfmt.Result, bench, unit string) float64 {
 
 // writeTable writes a run's Markdown table and its caption; with the floor,
 // a last column says how far each stage's p50 is from this HTTP path's limit.
-func writeTable(w io.Writer, cfg config, header []byte, measured map[string][]*benchfmt.Result) error {
+func writeTable(w io.Writer, cfg config, measured map[string][]*benchfmt.Result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
 	line := func(cells ...string) { fmt.Fprintln(tw, "| "+strings.Join(cells, "\t| ")+"\t|") }
 	columns := []string{"stage", "matches", "p50", "p95", "p99", "max", "errors", "saturated req/s"}
@@ -141,13 +140,13 @@ func writeTable(w io.Writer, cfg config, header []byte, measured map[string][]*b
 	for i, r := range roles {
 		open, closed := ts[i].name, ts[len(roles)+i].name
 		for _, bin := range cfg.binaries {
-			rs := measured[filepath.Base(bin)]
+			rs := measured[name(bin)]
 			ns := func(unit string) string { return latency(time.Duration(overRounds(rs, open, unit))) }
 			errors := 0.0
 			for _, v := range append(values(rs, open, "errors"), values(rs, closed, "errors")...) {
 				errors += v
 			}
-			cells := []string{filepath.Base(bin), strconv.Itoa(r.matches), ns("p50-ns"), ns("p95-ns"), ns("p99-ns"),
+			cells := []string{name(bin), strconv.Itoa(r.matches), ns("p50-ns"), ns("p95-ns"), ns("p99-ns"),
 				latency(time.Duration(slices.Max(values(rs, open, "max-ns")))),
 				fmt.Sprint(errors), fmt.Sprintf("%.0f", overRounds(rs, closed, "req/s"))}
 			if withFloor {
@@ -159,16 +158,10 @@ func writeTable(w io.Writer, cfg config, header []byte, measured map[string][]*b
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	about := map[string]string{}
-	for line := range strings.Lines(string(header)) {
-		key, value, _ := strings.Cut(strings.TrimSpace(line), ": ")
-		about[key] = value
-	}
 	_, err := fmt.Fprintf(w, "\nGET /users?role=R over loopback, 10,000 users, %d rounds. p50 to p99: the median over "+
 		"the rounds of each round's latency percentile at a fixed %d req/s for %v (open loop), as benchstat and the "+
 		"chart summarize the result files; max: the slowest request of all rounds; errors: failed requests of both "+
 		"tests; saturated req/s: the median over the rounds of successful requests per second with %d connections "+
-		"for %v (closed loop).\n\nLoad generator: %s; %s.\n", cfg.rounds, cfg.rate, cfg.duration, cfg.conns,
-		cfg.duration, about["load-generator"], about["load-cpus"])
+		"for %v (closed loop).\n\nLoad generator: %s.\n", cfg.rounds, cfg.rate, cfg.duration, cfg.conns, cfg.duration, cfg.generator)
 	return err
 }

@@ -1,4 +1,4 @@
-package main
+package profiles
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/google/pprof/profile"
 )
@@ -37,7 +38,7 @@ func newProfile(sampleType string, stacks map[string]int64) *profile.Profile {
 	return p
 }
 
-// writeStage writes what profile.sh leaves in results/profile/<stage>, with
+// writeStage writes what scripts/profile leaves in results/profile/<stage>, with
 // a CPU profile of the stacks and, in ns, their time.
 func writeStage(t *testing.T, stage string, stacks map[string]int64) string {
 	dir := filepath.Join(t.TempDir(), stage)
@@ -77,13 +78,13 @@ var stage0 = map[string]int64{
 	"runtime.scanobject;runtime.systemstack;runtime.gcBgMarkWorker;runtime.goexit": 8,
 }
 
-// rows are the lines of the tables in output that name a function, with
-// their spaces and markdown's bars and backticks made single spaces.
+// rows are the lines of pprof's tables in output that name a function:
+// flat, flat%, sum%, cum, cum% and the function, one space apart.
 func rows(output string) (rows []string) {
 	for line := range strings.Lines(output) {
-		isRow := strings.HasPrefix(line, "|") || strings.Contains(line, "%")
+		isRow := !unicode.IsUpper(rune(line[0])) // not a title, pprof's summary, the legend or the provenance
 		if isRow && (strings.Contains(line, "main.") || strings.Contains(line, "runtime.")) {
-			rows = append(rows, strings.Join(strings.Fields(strings.NewReplacer("|", " ", "`", " ").Replace(line)), " "))
+			rows = append(rows, strings.Join(strings.Fields(line), " "))
 		}
 	}
 	return rows
@@ -91,13 +92,13 @@ func rows(output string) (rows []string) {
 
 func TestTopRanksFunctionsWithTheRuntimeFolded(t *testing.T) {
 	var out strings.Builder
-	if err := write(&out, []string{writeStage(t, "stage0-linear", stage0)}, []string{"cpu"}, 12, true); err != nil {
+	if err := Write(&out, []string{writeStage(t, "stage0-linear", stage0)}, []string{"cpu"}, 12, true); err != nil {
 		t.Fatal(err)
 	}
-	// flat % and cum %: == counts at the scan, the allocator at the growth of
-	// the body, the collector's marking at its entry point.
-	want := []string{"60.00 60.00 main.(*Store).findByRole", "20.00 20.00 runtime.growslice",
-		"12.00 32.00 main.encodeUsers", "8.00 8.00 runtime.gcBgMarkWorker"}
+	// == counts at the scan, the allocator at the growth of the body, the
+	// collector's marking at its entry point.
+	want := []string{"60 60.00% 60.00% 60 60.00% main.(*Store).findByRole", "20 20.00% 80.00% 20 20.00% runtime.growslice",
+		"12 12.00% 92.00% 32 32.00% main.encodeUsers", "8 8.00% 100% 8 8.00% runtime.gcBgMarkWorker"}
 	got := rows(out.String())
 	if len(got) < len(want) {
 		t.Fatalf("rows = %q, want %q first", got, want)
@@ -107,8 +108,8 @@ func TestTopRanksFunctionsWithTheRuntimeFolded(t *testing.T) {
 			t.Errorf("row %d = %q, want %q", i, got[i], want[i])
 		}
 	}
-	if !strings.Contains(out.String(), "commit `8899ddb`") {
-		t.Errorf("no provenance line in\n%s", out.String())
+	if !strings.Contains(out.String(), "in stage0-linear:\n\n```\nShowing nodes") || !strings.Contains(out.String(), "commit `8899ddb`") {
+		t.Errorf("no code block of the table, or no provenance line, in\n%s", out.String())
 	}
 }
 
@@ -120,7 +121,7 @@ func TestDiffLinesUpTheFunctionsOfTwoStages(t *testing.T) {
 	stage1[strings.ReplaceAll(pkg+".(*Store).findByRole"+benchStack, "stage0-linear", "stage1-index")] = 10 // the scan is gone
 	a, b := writeStage(t, "stage0-linear", stage0), writeStage(t, "stage1-index", stage1)
 	var out strings.Builder
-	if err := write(&out, []string{a, b}, []string{"cpu"}, 12, false); err != nil {
+	if err := Write(&out, []string{a, b}, []string{"cpu"}, 12, false); err != nil {
 		t.Fatal(err)
 	}
 	got := rows(out.String())

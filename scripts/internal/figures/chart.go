@@ -1,4 +1,7 @@
-package main
+// Package figures draws the charts of the report and of the workshop's
+// room (gonum's plot, as SVG), and makes generated blocks of benchstat's
+// tables: every figure ends with the provenance line of its results.
+package figures
 
 import (
 	"errors"
@@ -7,8 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
+	"golang.org/x/perf/benchunit"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
@@ -26,12 +31,23 @@ func init() {
 	plot.DefaultFont, plotter.DefaultFont = sans, sans
 }
 
-// chart is one file under docs/charts: a title (the README's alt text) and panels of the results in files.
-type chart struct {
-	file, title string
+// Chart is one SVG file: a title (the README's alt text) and panels of the results in files.
+type Chart struct {
+	File, Title string
 	files       []*results.File
 	panels      []panel
 }
+
+// The benchmarks of the README's table and charts: the case study's main
+// request, the same through Echo (where the floor compares), a write, and
+// the heap per user.
+const (
+	Headline    = "ListByRole/users=10000/matches=100"
+	ThroughEcho = "ServeHTTP/users=10000/matches=100"
+	WriteBench  = "Write/users=10000/roles=3" // one Add and one Delete
+	BuildBench  = "Build/users=10000"
+	HeldUnit    = "held-B/user"
+)
 
 // panel is a bar chart: a group of bars per stage, one bar per series.
 type panel struct {
@@ -44,13 +60,13 @@ type panel struct {
 // series is one bar per stage: its median of bench in unit.
 type series struct{ label, bench, unit string }
 
-// charts are the charts that the results allow; load may be nil.
-func charts(compare, load []*results.File) []chart {
+// Charts are the README's charts that the results allow; load may be nil.
+func Charts(compare, load []*results.File) []Chart {
 	time := func(title string, s ...series) panel {
 		return panel{title, "median time, log scale", true, results.Duration, s}
 	}
 	at10000 := func(unit string) []series {
-		return []series{{"100 matches", "ListByRole/users=10000/matches=100", unit}, {"1,000 matches", "ListByRole/users=10000/matches=1000", unit}}
+		return []series{{"100 matches", Headline, unit}, {"1,000 matches", "ListByRole/users=10000/matches=1000", unit}}
 	}
 	var users []series
 	for _, m := range compare[0].Measurements() { // in the order of their names: 1000, 10000, 100000
@@ -59,14 +75,14 @@ func charts(compare, load []*results.File) []chart {
 			users = append(users, series{fmt.Sprintf("%d users", n), m.Bench, m.Unit})
 		}
 	}
-	all := []chart{
+	all := []Chart{
 		{"time-per-stage.svg", "Time per request, per stage (ListByRole, 10,000 users)", compare, []panel{time("", at10000("sec/op")...)}},
 		{"allocs-per-stage.svg", "Allocations per request, per stage (ListByRole, 10,000 users)", compare,
-			[]panel{{"", "median allocations", false, count, at10000("allocs/op")}}},
+			[]panel{{"", "median allocations", false, Count, at10000("allocs/op")}}},
 		{"time-vs-users.svg", "Time against the number of users (ListByRole, 100 matches)", compare, []panel{time("", users...)}},
 		{"writes-and-memory.svg", "Cost of a write and heap held per user, per stage (10,000 users)", compare, []panel{
-			time("Time of one Add and one Delete", series{"", writeBench, "sec/op"}),
-			{"Heap held per user", "median bytes", false, byteSize, []series{{"", buildBench, heldUnit}}},
+			time("Time of one Add and one Delete", series{"", WriteBench, "sec/op"}),
+			{"Heap held per user", "median bytes", false, ByteSize, []series{{"", BuildBench, HeldUnit}}},
 		}},
 	}
 	if load == nil {
@@ -80,24 +96,23 @@ func charts(compare, load []*results.File) []chart {
 				series{"p50", m.Bench, "p50-sec"}, series{"p95", m.Bench, "p95-sec"}, series{"p99", m.Bench, "p99-sec"}))
 		}
 	}
-	return append(all, chart{"http-percentiles.svg", "HTTP latency at a fixed rate, per stage: the median of each round's percentiles", load, http})
+	return append(all, Chart{"http-percentiles.svg", "HTTP latency at a fixed rate, per stage: the median of each round's percentiles", load, http})
 }
 
-// chartsBlock shows the charts, with the provenance of their results.
-func chartsBlock(all []chart, compare, load []*results.File) string {
-	var b strings.Builder
-	for _, c := range all {
-		fmt.Fprintf(&b, "![%s](docs/charts/%s)\n\n", c.title, c.file)
+// RoomChart is the room's chart: each participant's speed-up (unit x)
+// against each exercise's start, from files made by results.NewFile.
+func RoomChart(files []*results.File, exercises []string) Chart {
+	var perExercise []series
+	for _, ex := range exercises {
+		perExercise = append(perExercise, series{ex, ex, "x"})
 	}
-	if load == nil {
-		return b.String() + provenance.Line(compare[0].Config) + "\n"
-	}
-	return b.String() + "Benchmarks: " + provenance.Line(compare[0].Config) + "\n\nHTTP: " + provenance.Line(load[0].Config) + "\n"
+	return Chart{"room.svg", "Speed-up against each exercise's starting stage (" + Headline + "), only right answers", files,
+		[]panel{{"", "speed-up, log scale: above 1x is faster", true, Speedup, perExercise}}}
 }
 
-// save draws c's panels that have results into dir, one above the other, the
+// Save draws c's panels that have results into dir, one above the other, the
 // provenance line under the last, and reports whether there was anything to draw.
-func (c chart) save(dir string) (bool, error) {
+func (c Chart) Save(dir string) (bool, error) {
 	var plots [][]*plot.Plot
 	for _, pn := range c.panels {
 		if p := bars(c.files, pn); p != nil {
@@ -108,11 +123,15 @@ func (c chart) save(dir string) (bool, error) {
 		return false, nil
 	}
 	first, last := plots[0][0], plots[len(plots)-1][0]
-	first.Title.Text = strings.TrimSpace(c.title + "\n" + first.Title.Text)
+	first.Title.Text = strings.TrimSpace(c.Title + "\n" + first.Title.Text)
 	measured, command, _ := strings.Cut(provenance.Line(c.files[0].Config), ", by ")
 	last.X.Label.Text, last.X.Label.TextStyle.Font.Size = measured+",\nby "+command, 7
-	w, h := max(18, 6+2*vg.Length(len(c.files)))*vg.Centimeter, vg.Length(len(plots))*9*vg.Centimeter
-	canvas, err := draw.NewFormattedCanvas(w, h, strings.TrimPrefix(filepath.Ext(c.file), "."))
+	// As wide as the title and the provenance line, which are centred: a
+	// longer line would start off the canvas.
+	w := max(18*vg.Centimeter, (6+2*vg.Length(len(c.files)))*vg.Centimeter,
+		first.Title.TextStyle.Width(first.Title.Text)+vg.Centimeter, last.X.Label.TextStyle.Width(last.X.Label.Text)+3*vg.Centimeter)
+	h := vg.Length(len(plots)) * 9 * vg.Centimeter
+	canvas, err := draw.NewFormattedCanvas(w, h, strings.TrimPrefix(filepath.Ext(c.File), "."))
 	if err != nil {
 		return false, err
 	}
@@ -127,7 +146,7 @@ func (c chart) save(dir string) (bool, error) {
 	// The SVG names the font but does not embed it (300 KB a chart); Arial
 	// has the same metrics, for a browser without Liberation Sans.
 	svg := strings.ReplaceAll(out.String(), "font-family:Liberation Sans;", "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;")
-	return true, errors.Join(os.MkdirAll(dir, 0o755), os.WriteFile(filepath.Join(dir, c.file), []byte(svg), 0o644))
+	return true, errors.Join(os.MkdirAll(dir, 0o755), os.WriteFile(filepath.Join(dir, c.File), []byte(svg), 0o644))
 }
 
 // bars draws a panel, each bar labelled with its value, or nil without
@@ -206,4 +225,15 @@ func (t powersOfTen) Ticks(min, max float64) (ticks []plot.Tick) {
 		ticks = append(ticks, plot.Tick{Value: power, Label: label})
 	}
 	return ticks
+}
+
+// Count formats a count: 215.
+func Count(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
+
+// ByteSize formats a byte count as benchstat does: 812.0B, 1.465KiB.
+func ByteSize(b float64) string { return benchunit.Scale(b, benchunit.Binary) + "B" }
+
+// Speedup formats a ratio: 0.25x (four times slower), 4.7x, 16x, 3200x.
+func Speedup(r float64) string {
+	return strconv.FormatFloat(r, 'f', min(2, max(0, 1-int(math.Floor(math.Log10(r))))), 64) + "x"
 }

@@ -1,0 +1,36 @@
+package figures
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const header = "machine-cpu: Test CPU\nmachine-cores: 2\ngo-version: go1.26.8\ndate: 2026-01-02T03:04:05Z\ncommit: 8899ddb\n"
+
+// Files measured apart each say where they were measured, after their
+// label; the block quotes benchstat's command, and its tables.
+func TestBenchstatBlock(t *testing.T) {
+	dir := t.TempDir()
+	idle, busy := filepath.Join(dir, "idle.txt"), filepath.Join(dir, "busy.txt")
+	for path, content := range map[string]string{idle: "command: ./a\nBenchmarkA 1 1 ns/op\n", busy: "command: ./b\nBenchmarkA 1 2 ns/op\n"} {
+		if err := os.WriteFile(path, []byte(header+content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	block, err := BenchstatBlock([]string{"-filter", ".name:A", "-col", ".file", "idle=" + idle, busy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"```\n", "sec/op", "`go tool benchstat -filter .name:A -col .file idle=",
+		"\n\nidle: Measured on Test CPU (2 cores), go1.26.8, 2026-01-02T03:04Z, commit `8899ddb`, by `./a`.\n\nbusy: Measured on ",
+		"by `./b`.\n"} {
+		if !strings.Contains(block, want) {
+			t.Errorf("the block lacks %q:\n%s", want, block)
+		}
+	}
+	if _, err := BenchstatBlock([]string{"-filter", ".name:X"}); err == nil {
+		t.Error("a block of no result file: no error")
+	}
+}

@@ -1,0 +1,82 @@
+// Package profiles makes the top tables of what scripts/profile saves in
+// results/profile/<stage>/: pprof's own, of the profiles folded with
+// pprof's profile package (fold.go), for one stage or the change from one
+// stage to the next.
+package profiles
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"example.com/userperf/scripts/internal/provenance"
+	"example.com/userperf/scripts/internal/results"
+)
+
+// tables are the tables that Write can make: the profile file, pprof's -sample_index, the title.
+var tables = map[string]struct{ file, sampleIndex, title string }{
+	"cpu":     {"cpu", "cpu", "CPU time"},
+	"bytes":   {"mem", "alloc_space", "Allocated bytes"},
+	"objects": {"mem", "alloc_objects", "Allocated objects"},
+}
+
+const legend = "The runtime's work for a function (allocating, ==, copy, preemption) counts at that function, " +
+	"but for append growing a slice (runtime.growslice, with what it allocates); the collector's background " +
+	"marking (runtime.gcBgMarkWorker) and sweeping (runtime.bgsweep), which no code here calls, count as one " +
+	"row each. go tool pprof on cpu.pprof shows the runtime unfolded."
+
+// Write writes the tables names of one stage's profiles in dirs[0], or of
+// the change from dirs[0] to dirs[1], n functions each, after writing the
+// folded profiles there; bench.txt names the benchmark, its package, the
+// machine and the commit. Each table is pprof's own -top, from its summary
+// line on, in a code block if markdown; a change's is -normalize
+// -diff_base: how each function's share changed.
+func Write(w io.Writer, dirs, names []string, n int, markdown bool) error {
+	var configs []map[string]string
+	for _, dir := range dirs {
+		bench, err := results.Read(filepath.Join(dir, "bench.txt"))
+		if err != nil {
+			return err
+		}
+		for _, file := range []string{"cpu", "mem"} {
+			if err := foldFile(filepath.Join(dir, file+".pprof"), folded(dir, file), bench.Config["pkg"]); err != nil {
+				return err
+			}
+		}
+		configs = append(configs, bench.Config)
+	}
+	a, b, bench, fence := dirs[0], dirs[len(dirs)-1], configs[0]["profile-bench"], ""
+	if markdown {
+		bench, fence = "`"+bench+"`", "```\n"
+	}
+	for _, name := range names {
+		t, ok := tables[name]
+		if !ok {
+			return fmt.Errorf("unknown table %q: want cpu, bytes or objects", name)
+		}
+		args := []string{"tool", "pprof", "-top", "-nodefraction=0", "-sample_index=" + t.sampleIndex, fmt.Sprint("-nodecount=", n)}
+		title := fmt.Sprintf("%s of %s in %s", t.title, bench, filepath.Base(b))
+		if a != b {
+			args = append(args, "-normalize", "-diff_base="+folded(a, t.file))
+			title = fmt.Sprintf("%s of %s, change of each function's share from %s to %s", t.title, bench, filepath.Base(a), filepath.Base(b))
+		}
+		out, err := exec.Command("go", append(args, folded(b, t.file))...).Output()
+		if err != nil {
+			return fmt.Errorf("go %s: %v", strings.Join(args, " "), err)
+		}
+		// From the summary line on: above it are the file, the build id and the time.
+		table := string(out[max(0, bytes.Index(out, []byte("Showing nodes"))):])
+		fmt.Fprintf(w, "%s:\n\n%s%s%s\n", title, fence, table, fence)
+	}
+	fmt.Fprintln(w, legend)
+	for _, config := range configs {
+		fmt.Fprintln(w, provenance.Line(config))
+	}
+	return nil
+}
+
+// folded is the folded form, next to the original, of the profile file cpu or mem in dir.
+func folded(dir, file string) string { return filepath.Join(dir, file+".folded.pprof") }

@@ -1,0 +1,128 @@
+// Command profile shows where a stage spends its time and allocates its
+// memory; the usage below says how.
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"example.com/userperf/scripts/internal/harness"
+	"example.com/userperf/scripts/internal/profiles"
+	"example.com/userperf/scripts/internal/provenance"
+	"example.com/userperf/scripts/internal/results"
+	"example.com/userperf/scripts/internal/stages"
+)
+
+const usage = `
+profile: where a stage spends its time and allocates its memory.
+
+  go run ./scripts/profile stage0-linear                      top tables: CPU time, allocated bytes and objects
+  go run ./scripts/profile --markdown stage0-linear           the same tables in markdown (for the chapters)
+  go run ./scripts/profile --diff stage0-linear stage1-index  where the time moved from one stage to the next
+
+Options: --bench NAME (an exact name with its sub-benchmarks; default
+BenchmarkListByRole/users=10000/matches=100), --benchtime D (default 3s), --top N (functions per
+table, default 12), --fresh (with --diff: profile again even if the saved profiles measured the code
+as it is). One go test run with both profilers (the memory profiler at Go's default sampling) leaves
+results/profile/<stage>/: cpu.pprof, mem.pprof, bench.txt (the result, the machine, the commit) and
+the test binary, for pprof's source view. The tables are each function's share of the profiles,
+read with pprof's profile package, the runtime folded into its callers (scripts/internal/profiles).
+`
+
+func main() {
+	c := harness.New("profile", usage)
+	bench := c.Flags.String("bench", "BenchmarkListByRole/users=10000/matches=100", "")
+	benchtime := c.Flags.String("benchtime", "3s", "")
+	n := c.Flags.Int("top", 12, "")
+	markdown := c.Flags.Bool("markdown", false, "")
+	diff := c.Flags.Bool("diff", false, "")
+	fresh := c.Flags.Bool("fresh", false, "")
+	picked := c.Parse()
+	if want := map[bool]int{false: 1, true: 2}[*diff]; len(picked) != want || *n < 1 {
+		c.Usage("usage: go run ./scripts/profile [options] STAGE   or   go run ./scripts/profile [options] --diff STAGE_A STAGE_B")
+	}
+	list, err := stages.Find(c.Root, picked...)
+	if err != nil {
+		c.Usage("%v", err)
+	}
+	start, dirs := time.Now(), []string{}
+	for _, s := range list { // progress on stderr: --markdown leaves only the tables on stdout
+		dir := filepath.Join("results", "profile", s.Name)
+		if *diff && !*fresh && reusable(dir, *bench) {
+			fmt.Fprintf(os.Stderr, "== %s: reusing %s (the code it measured has not changed; --fresh profiles again)\n", s.Name, dir)
+		} else {
+			fmt.Fprintf(os.Stderr, "== %s: running %s for %s with the CPU and memory profilers   (%s)\n", s.Name, *bench, *benchtime, harness.Elapsed(start))
+			c.Fatal(profile(c, s, dir, *bench, *benchtime))
+		}
+		dirs = append(dirs, dir)
+	}
+	tables := []string{"cpu", "bytes", "objects"}
+	if *diff {
+		tables = tables[:2]
+	}
+	c.Fatal(profiles.Write(os.Stdout, dirs, tables, *n, *markdown))
+	a, b := dirs[0], dirs[len(dirs)-1]
+	if *diff {
+		fmt.Printf("Flame graph of the change: go tool pprof -http=127.0.0.1:8083 -normalize -diff_base %s %s\n",
+			filepath.Join(a, "cpu.folded.pprof"), filepath.Join(b, "cpu.folded.pprof"))
+		return
+	}
+	binary, cpu := filepath.Join(b, list[0].Name+".test"), filepath.Join(b, "cpu.pprof")
+	fmt.Printf("Flame graph and source lines: go tool pprof -http=127.0.0.1:8081 %s %s\n", binary, cpu)
+	fmt.Printf("Who calls a function, and what it costs each caller: go tool pprof -peek %s %s %s\n",
+		harness.Quote(`runtime.growslice$`), binary, cpu)
+}
+
+// profile runs benchmark bench of stage s with both profilers, into dir.
+// Each part of the name is anchored: users=10000 alone would match
+// users=100000 too.
+func profile(c *harness.Cmd, s stages.Stage, dir, bench, benchtime string) error {
+	parts := strings.Split(bench, "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	abs, err := filepath.Abs(dir)
+	if err == nil {
+		err = os.MkdirAll(dir, 0o755)
+	}
+	if err != nil {
+		return err
+	}
+	out, err := exec.Command("go", "test", "-run", "^$", "-bench", strings.Join(parts, "/"), "-benchtime", benchtime,
+		"-benchmem", "-cpuprofile", "cpu.pprof", "-memprofile", "mem.pprof", "-outputdir", abs,
+		"-o", filepath.Join(abs, s.Name+".test"), "./"+s.Dir).CombinedOutput()
+	if err != nil || !measured.Match(out) {
+		return fmt.Errorf("%s\nno result of %s in %s (go test -list . ./%s lists the benchmarks)", out, bench, s.Name, s.Dir)
+	}
+	kept := c.Header() + "profile-bench: " + bench + "\n"
+	for line := range strings.Lines(string(out)) {
+		if resultLine.MatchString(line) {
+			kept += line
+		}
+		if strings.HasPrefix(line, "Benchmark") {
+			fmt.Fprint(os.Stderr, "   "+line)
+		}
+	}
+	return os.WriteFile(filepath.Join(dir, "bench.txt"), []byte(kept), 0o644)
+}
+
+var (
+	measured   = regexp.MustCompile(`(?m)^Benchmark.*/op`)
+	resultLine = regexp.MustCompile(`^(Benchmark|goos:|goarch:|pkg:|cpu:)`)
+)
+
+// reusable says whether the profiles saved in dir are of bench, and the
+// measured code has not changed since.
+func reusable(dir, bench string) bool {
+	saved, err := results.Read(filepath.Join(dir, "bench.txt"))
+	if _, noProfile := os.Stat(filepath.Join(dir, "mem.pprof")); err != nil || noProfile != nil || saved.Config["profile-bench"] != bench {
+		return false
+	}
+	why, err := provenance.Fresh(".", saved.Config["commit"])
+	return err == nil && why == ""
+}

@@ -1,0 +1,204 @@
+// Command room puts the workshop's room in one table and one chart, from
+// everyone's hand-in file; the usage below says how.
+package main
+
+import (
+	"bufio"
+	"cmp"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"golang.org/x/perf/benchfmt"
+
+	"example.com/userperf/scripts/internal/figures"
+	"example.com/userperf/scripts/internal/harness"
+	"example.com/userperf/scripts/internal/results"
+	"example.com/userperf/scripts/internal/stages"
+)
+
+const usage = `
+room: the workshop's room in one table, from everyone's file of go run ./scripts/handin.
+
+  go run ./scripts/room handins/*.txt      (it expands the patterns itself: Windows' shell does not)
+
+A row per participant: the machine, then per stage (ex1 to ex5, mycache, ...) either "WRONG: <the
+check that failed>", whatever its speed, or "ok" with its speed against the stage it started from
+(vs start) and against the exercise's reference (vs ref), and "(noisy)" if the check said its runs
+spread too widely to tell; a ratio against another reference (check --against) names that stage.
+Each ratio divides two times measured on the participant's own machine: above 1x is faster; no
+time or p-value is compared across machines. Then the room's median of each ratio per exercise,
+with the right answers it counts (not those against another reference), and their spread. Writes
+results/room/table.txt and the chart results/room/room.svg, under the current folder.
+`
+
+func main() {
+	c := harness.New("room", usage)
+	here, err := os.Getwd()
+	c.Fatal(err)
+	patterns := c.Parse()
+	list, err := stages.List(c.Root) // for each exercise's reference
+	c.Fatal(err)
+	c.Fatal(os.Chdir(here)) // the hand-in files are here, and results/room goes here
+	var paths []string
+	for _, p := range patterns {
+		matches, _ := filepath.Glob(p) // a plain name matches itself, if it exists
+		if len(matches) == 0 {
+			c.Usage("no hand-in file matches %s", p)
+		}
+		paths = append(paths, matches...)
+	}
+	if len(paths) == 0 {
+		c.Usage("name the hand-in files: go run ./scripts/room handins/*.txt")
+	}
+	reference := func(origin string) string { return stages.Reference(c.Root, list, origin) }
+	c.Fatal(room(filepath.Join("results", "room"), paths, reference, c.Line()))
+}
+
+// handIn is one participant's file from scripts/handin.
+type handIn struct {
+	who, machine, commit string
+	verdict              map[string]string    // by stage: "passed: ..." or "FAILED: ..."
+	sec                  map[string][]float64 // by stage and role ("ex1 mine"): sec/op of the headline
+	stage                map[string]string    // by stage and role: the stage measured, if the file says
+}
+
+// room prints the room's table of every hand-in file in paths and draws its
+// chart into dir. Each speed-up divides times measured on one machine, a
+// participant's own, so no time is ever compared across machines.
+// reference is the stage that solves the exercise started at a stage.
+func room(dir string, paths []string, reference func(string) string, command string) error {
+	var hands []*handIn
+	seen, commits := map[string]bool{}, map[string]int{}
+	for _, p := range paths {
+		h, err := readHandIn(p)
+		if err != nil {
+			return err
+		}
+		hands = append(hands, h)
+		commits[h.commit]++
+		for s := range h.verdict {
+			seen[s] = true
+		}
+	}
+	exercises := slices.Sorted(maps.Keys(seen))
+	var table strings.Builder
+	w := tabwriter.NewWriter(io.MultiWriter(os.Stdout, &table), 0, 0, 1, ' ', tabwriter.Debug)
+	fmt.Fprintf(w, "participant\tmachine\t%s\n", strings.Join(exercises, "\t"))
+	start, ref := map[string][]float64{}, map[string][]float64{}
+	var files []*results.File
+	for _, h := range hands {
+		cells, bars := []string{h.who, h.machine}, map[results.Measurement][]float64{}
+		for _, ex := range exercises {
+			verdict, mine := h.verdict[ex], results.Median(h.sec[ex+" mine"])
+			cell := "—"
+			switch {
+			case strings.HasPrefix(verdict, "FAILED"):
+				cell = "WRONG: " + strings.TrimSuffix(strings.TrimPrefix(verdict, "FAILED: "), ", see above")
+			case verdict != "" && mine > 0:
+				cell = "ok"
+				if o := results.Median(h.sec[ex+" origin"]); o > 0 {
+					start[ex] = append(start[ex], o/mine)
+					bars[results.Measurement{Bench: ex, Unit: "x"}] = []float64{o / mine}
+					cell += ", " + figures.Speedup(o/mine) + " vs start"
+				}
+				measured, want := h.stage[ex+" reference"], reference(h.stage[ex+" origin"])
+				if r := results.Median(h.sec[ex+" reference"]); r > 0 && measured != "" && want != "" && measured != want {
+					cell += fmt.Sprintf(", %s vs %s (not %s)", figures.Speedup(r/mine), measured, want)
+				} else if r > 0 {
+					ref[ex] = append(ref[ex], r/mine)
+					cell += ", " + figures.Speedup(r/mine) + " vs ref"
+				}
+				if strings.Contains(verdict, "too noisy to tell") {
+					cell += " (noisy)"
+				}
+			case verdict != "":
+				cell = "ok, not measured"
+			}
+			cells = append(cells, cell)
+		}
+		fmt.Fprintln(w, strings.Join(cells, "\t"))
+		files = append(files, results.NewFile(h.who, nil, bars))
+	}
+	median, spread := []string{"room median", "right answers only"}, []string{"room spread", ""}
+	for _, ex := range exercises {
+		var m, s []string
+		for _, r := range []struct {
+			versus string
+			v      []float64
+		}{{"start", start[ex]}, {"ref", ref[ex]}} {
+			if n := len(r.v); n > 0 {
+				m = append(m, fmt.Sprintf("%s vs %s (%d answer%s)", figures.Speedup(results.Median(r.v)), r.versus, n, map[bool]string{true: "s"}[n > 1]))
+				s = append(s, figures.Speedup(slices.Min(r.v))+" to "+figures.Speedup(slices.Max(r.v))+" vs "+r.versus)
+			}
+		}
+		median, spread = append(median, cmp.Or(strings.Join(m, ", "), "—")), append(spread, cmp.Or(strings.Join(s, ", "), "—"))
+	}
+	fmt.Fprintf(w, "%s\n%s\n", strings.Join(median, "\t"), strings.Join(spread, "\t"))
+	w.Flush()
+	// The commit most participants measured at: the charts name one.
+	commit := slices.MaxFunc(slices.Sorted(maps.Keys(commits)), func(a, b string) int { return commits[a] - commits[b] })
+	files[0].Config = map[string]string{"machine-cpu": "each participant's own machine", "go-version": "their Go",
+		"date": time.Now().UTC().Format(time.RFC3339), "commit": commit, "command": command}
+	fmt.Println("\nWRONG: a check failed, and its speed does not count; \"vs start\" and \"vs ref\" divide times measured on one" +
+		" machine: above 1x is faster;\n(noisy): the check itself said its runs spread too widely to tell; ask for a check on a quieter" +
+		" machine;\n\"vs STAGE (not REF)\": measured against another reference than the exercise's, left out of the median;" +
+		" (N answers): the right answers a median counts.")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "table.txt"), []byte(table.String()), 0o644); err != nil {
+		return err
+	}
+	c := figures.RoomChart(files, exercises)
+	if ok, err := c.Save(dir); err != nil || !ok {
+		return err // no chart when nobody's answer was both right and measured
+	}
+	fmt.Printf("Chart: %s\n", filepath.Join(dir, c.File))
+	return nil
+}
+
+// procs is the -GOMAXPROCS suffix that go test adds to a benchmark's name.
+var procs = regexp.MustCompile(`-[0-9]+$`)
+
+// readHandIn reads a hand-in file: its header line by line (benchfmt would
+// need a result to carry it), then the results of the headline by stage
+// and role, with the stage each role measured where the file names it.
+func readHandIn(path string) (*handIn, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	h := &handIn{verdict: map[string]string{}, sec: map[string][]float64{}, stage: map[string]string{}}
+	config := map[string]string{}
+	for lines := bufio.NewScanner(f); lines.Scan() && !strings.HasPrefix(lines.Text(), "Benchmark"); {
+		if key, value, ok := strings.Cut(lines.Text(), ": "); ok {
+			config[key] = value
+			if stage, ok := strings.CutPrefix(key, "verdict-"); ok {
+				h.verdict[stage] = value
+			}
+		}
+	}
+	h.who, h.machine, h.commit = config["participant"], config["machine-cpu"]+", "+config["machine-cores"]+" cores", config["commit"]
+	if h.who == "" {
+		return nil, fmt.Errorf("%s: no participant line: not a file of scripts/handin", path)
+	}
+	in := benchfmt.Files{Paths: []string{path}}
+	for in.Scan() {
+		if r, ok := in.Result().(*benchfmt.Result); ok && procs.ReplaceAllString(string(r.Name.Full()), "") == figures.Headline {
+			if v, ok := r.Value("sec/op"); ok {
+				key := r.GetConfig("exercise") + " " + r.GetConfig("role")
+				h.sec[key], h.stage[key] = append(h.sec[key], v), r.GetConfig("stage")
+			}
+		}
+	}
+	return h, in.Err()
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"encoding/xml"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"example.com/userperf/scripts/internal/figures"
+)
+
+// handInFile is a file as handin writes it: one exercise, ex1, with the
+// verdict given and its check's sec/op of the room's row for the stage it
+// started from, the participant's own and the reference; stages, if not
+// nil, are the stage lines of the three, as newer files have them.
+func handInFile(who, verdict string, origin, mine, reference float64, stages ...string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "participant: %s\nmachine-cpu: Test CPU\nmachine-cores: 2\ncommit: 8899ddb\nverdict-ex1: %s\n", who, verdict)
+	for i, m := range []struct {
+		role string
+		sec  float64
+	}{{"origin", origin}, {"mine", mine}, {"reference", reference}} {
+		fmt.Fprintf(&b, "exercise: ex1\nrole: %s\n", m.role)
+		if stages != nil {
+			fmt.Fprintf(&b, "stage: %s\n", stages[i])
+		}
+		for range 3 {
+			fmt.Fprintf(&b, "Benchmark%s-2 100 %.0f ns/op\n", figures.Headline, m.sec*1e9)
+		}
+	}
+	return b.String()
+}
+
+// TestRoom checks the room table: a failed check is WRONG whatever its
+// speed and is left out of the room's median, so is a ratio against
+// another reference than the exercise's, which is named; a check that said
+// it could not tell is marked; each ratio divides times from its own
+// participant's file, and each median says how many answers it counts.
+func TestRoom(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"ada.txt":   handInFile("Ada", "passed: ...", 4e-6, 1e-6, 2e-6),
+		"grace.txt": handInFile("Grace", "FAILED: the conformance suite (TestAPI), see above", 4e-6, 1e-9, 2e-6),
+		"ken.txt":   handInFile("Ken", "passed: ... (too noisy to tell: ±80%; close other programs, then run again)", 9e-6, 3e-6, 3e-6),
+		"rob.txt":   handInFile("Rob", "passed: ...", 8e-6, 2e-6, 8e-6, "stage3-parallel", "ex1", "stage4-append"),
+	}
+	var paths []string
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, filepath.Join(dir, name))
+	}
+	reference := func(origin string) string { return map[string]string{"stage3-parallel": "ex4-plain-append"}[origin] }
+	if err := room(dir, paths, reference, "go run ./scripts/room handins/*.txt"); err != nil {
+		t.Fatal(err)
+	}
+	table, err := os.ReadFile(filepath.Join(dir, "table.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The columns' padding aside: a cell ends at its "|".
+	got := regexp.MustCompile(` +\|`).ReplaceAllString(string(table), "|")
+	for _, want := range []string{
+		"Ada|Test CPU, 2 cores|ok, 4.0x vs start, 2.0x vs ref",
+		"Grace|Test CPU, 2 cores|WRONG: the conformance suite (TestAPI)\n",
+		"Ken|Test CPU, 2 cores|ok, 3.0x vs start, 1.0x vs ref (noisy)",
+		"Rob|Test CPU, 2 cores|ok, 4.0x vs start, 4.0x vs stage4-append (not ex4-plain-append)",
+		// Ada's, Ken's and Rob's against their start, Ada's and Ken's against the reference.
+		"room median|right answers only|4.0x vs start (3 answers), 1.5x vs ref (2 answers)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the room table lacks %q:\n%s", want, got)
+		}
+	}
+	chart, err := os.ReadFile(filepath.Join(dir, "room.svg"))
+	if err != nil || xml.Unmarshal(chart, new(struct{})) != nil || !strings.Contains(string(chart), "commit `8899ddb`") {
+		t.Errorf("room.svg (%v) is not well-formed or does not name the commit:\n%.300s", err, chart)
+	}
+}

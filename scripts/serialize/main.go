@@ -1,0 +1,107 @@
+// Command serialize makes the measurements of the serialization chapters;
+// the usage below says how.
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"example.com/userperf/scripts/internal/figures"
+	"example.com/userperf/scripts/internal/harness"
+	"example.com/userperf/scripts/internal/provenance"
+)
+
+const usage = `
+serialize: the measurements of the serialization chapters (stages 3 and 4), in one run.
+
+  go run ./scripts/serialize                  10 rounds, -benchtime 100ms (about 2 minutes here)
+  go run ./scripts/serialize --print          the same, tables printed; no tracked file is changed
+  go run ./scripts/serialize --rounds 6 --benchtime 50ms
+
+Each round runs every benchmark once, so that drift hits all alike: BenchmarkParallel of stage3-parallel
+(chunks over encoding/json) and stage4-append (over the hand-written encoder), chunks off and on, one
+request at a time and 16 at once, on an idle machine (load idle) and while another process keeps every
+core busy (load busy: this command, a spinning goroutine per core during the sample, 10 minutes at most);
+then BenchmarkEncode in ./peers (stage 4's encoder against other JSON libraries). It writes
+results/serialize/<stamp>/{stage3,stage4}-{idle,busy}.txt and peers.txt, then the generated blocks
+parallel of stage3-parallel/README.md and parallel and peers of stage4-append/README.md, or with
+--print prints them. An interrupted run keeps nothing.
+`
+
+func main() {
+	c := harness.New("serialize", usage)
+	rounds := c.Flags.Int("rounds", 10, "")
+	benchtime := c.Flags.String("benchtime", "100ms", "")
+	printOnly := c.Flags.Bool("print", false, "")
+	if args := c.Parse(); len(args) > 0 {
+		c.Usage("unknown argument %s (see --help)", args[0])
+	}
+	if *rounds < 6 {
+		c.Usage("benchstat needs at least 6 samples for a confidence interval; use --rounds 6 or more")
+	}
+	run := c.NewRun("serialize", *rounds)
+	run.Build("stage3-parallel", "stage4-append", "peers")
+	header := c.Header() + fmt.Sprintf("serialize-settings: rounds=%d, benchtime=%s\n", *rounds, *benchtime)
+	file := func(name string) string { return filepath.Join(run.Dir, name+".txt") }
+	for _, load := range []string{"idle", "busy"} {
+		c.Fatal(os.WriteFile(file("stage3-"+load), []byte(header+"load: "+load+"\nencoder: encoding/json\n"), 0o644))
+		c.Fatal(os.WriteFile(file("stage4-"+load), []byte(header+"load: "+load+"\nencoder: append\n"), 0o644))
+	}
+	c.Fatal(os.WriteFile(file("peers"), []byte(header), 0o644))
+	for round := 1; round <= *rounds; round++ {
+		for _, load := range []string{"idle", "busy"} {
+			stop := func() {}
+			if load == "busy" {
+				stop = keepCoresBusy(10 * time.Minute)
+			}
+			run.Bench(round, "stage3-parallel", "^BenchmarkParallel$", *benchtime, file("stage3-"+load), "stage3, "+load)
+			run.Bench(round, "stage4-append", "^BenchmarkParallel$", *benchtime, file("stage4-"+load), "stage4, "+load)
+			stop()
+		}
+		run.Bench(round, "peers", "^BenchmarkEncode$", *benchtime, file("peers"), "peers")
+	}
+	run.Keep()
+
+	parallel := []string{"-filter", ".unit:(sec/op OR cores)", "-row", "load,/matches,/clients", "-col", "/parallel"}
+	for _, b := range []struct {
+		file, name string
+		args       []string
+	}{
+		{"stage3-parallel/README.md", "parallel", append(parallel, file("stage3-idle"), file("stage3-busy"))},
+		{"stage4-append/README.md", "parallel", slices.Concat([]string{"-table", "encoder"}, parallel,
+			[]string{file("stage3-idle"), file("stage3-busy"), file("stage4-idle"), file("stage4-busy")})},
+		{"stage4-append/README.md", "peers", []string{"-filter", ".unit:(sec/op OR allocs/op)", "-row", "/matches", "-col", "/encoder", file("peers")}},
+	} {
+		block, err := figures.BenchstatBlock(b.args)
+		c.Fatal(err)
+		if *printOnly {
+			fmt.Printf("\n== %s, block %s\n%s", b.file, b.name, block)
+		} else {
+			c.Fatal(provenance.UpdateFile(b.file, provenance.Block{Name: b.name, Content: block}))
+		}
+	}
+	fmt.Println("results:", run.Dir)
+	c.Exit(0) // the clean-ups remove the binaries
+}
+
+// keepCoresBusy spins a goroutine per core until stop, or for limit at
+// most: to the benchmark, another process, another program holding every
+// core. They poll an atomic flag: a lock would put them to sleep.
+func keepCoresBusy(limit time.Duration) (stop func()) {
+	var done atomic.Bool
+	deadline := time.AfterFunc(limit, func() { done.Store(true) })
+	var spinning sync.WaitGroup
+	for range runtime.NumCPU() {
+		spinning.Go(func() {
+			for !done.Load() {
+			}
+		})
+	}
+	return func() { deadline.Stop(); done.Store(true); spinning.Wait() }
+}
