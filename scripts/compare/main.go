@@ -110,6 +110,7 @@ func main() {
 	c.Fatal(err)
 	fmt.Printf("\nmeasured on: %s\n", harness.MeasuredOn(first.Config))
 	fmt.Printf("results: %s (benchstat.txt, one .txt per stage); charts and tables: go run ./scripts/report\n", run.Dir)
+	c.Exit(0)
 }
 
 // pick returns the stages named, or every stage that the tables show.

@@ -31,7 +31,8 @@ type Cmd struct {
 	exiting  bool
 }
 
-// New is the command name, whose --help prints usage.
+// New is the command name, whose --help prints usage. A command ends with
+// Exit, even when it succeeds, so that its clean-ups run.
 func New(name, usage string) *Cmd {
 	c := &Cmd{Name: name, usage: usage, Flags: flag.NewFlagSet(name, flag.ContinueOnError)}
 	c.Flags.SetOutput(io.Discard)
