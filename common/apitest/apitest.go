@@ -29,6 +29,7 @@ func Run(t *testing.T, newStage api.NewStage) {
 	t.Run("OverTCP", func(t *testing.T) { testOverTCP(t, newStage) })
 	t.Run("ConcurrentReadersAndWriters", func(t *testing.T) { testConcurrent(t, newStage) })
 	t.Run("ManyShortCallsAtOnce", func(t *testing.T) { testStageCalls(t, newStage) })
+	t.Run("NothingKeptAfterDeletes", func(t *testing.T) { testNothingKept(t, newStage) })
 }
 
 // newServer returns a handler over a fresh stage holding the default data
