@@ -19,7 +19,7 @@ const (
 
 // maxKeptPerRole is how many bytes of heap testNothingKept allows per role
 // written after the first round. A stage that keeps an emptied role keeps
-// at least the role's name (these names are 14 bytes, so 16 on the heap)
+// at least the role's name (these names are 13 bytes, so 16 on the heap)
 // and its slot in a map, four times the bound or more. A stage that keeps
 // nothing is left with what the runtime and the test allocate between two
 // measurements, which does not grow with the number of roles: a few
