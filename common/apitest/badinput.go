@@ -103,13 +103,25 @@ func StageBadRequests() []BadRequest {
 func testBadInput(t *testing.T, newStage api.NewStage) {
 	h, model := newServer(newStage)
 	dup, _ := model.Get(user.FormatID(1))
+	// The lists the refused requests could change, encoded once, as the
+	// model does not change. A POST of dup's id could touch dup's roles,
+	// some of them held by thousands; the others are checked on the two
+	// fixed roles, which are short to read.
+	want := map[string][]byte{}
+	for _, role := range rolesTouched(dup) {
+		want[role] = model.ListBody(role)
+	}
 	for _, bad := range StageBadRequests() {
 		w := Do(h, bad.Method, bad.Target, bad.Body)
 		wantError(t, bad.Name, w, bad.Status)
 		wantNoLeak(t, bad.Name, w.Body.String())
 		after := fmt.Sprintf("after the refused %s (%s %s)", bad.Name, bad.Method, clip(bad.Target, 80))
-		for _, role := range rolesTouched(dup) {
-			wantJSON(t, after+": GET "+ListTarget(role), Do(h, "GET", ListTarget(role), ""), http.StatusOK, model.ListBody(role))
+		roles := []string{user.RoleAdmin, user.RoleEditor}
+		if bad.Method == "POST" {
+			roles = rolesTouched(dup)
+		}
+		for _, role := range roles {
+			wantJSON(t, after+": GET "+ListTarget(role), Do(h, "GET", ListTarget(role), ""), http.StatusOK, want[role])
 		}
 		wantJSON(t, after+": GET /users/"+dup.ID, Do(h, "GET", "/users/"+dup.ID, ""), http.StatusOK, mustMarshal(dup))
 		if t.Failed() {
