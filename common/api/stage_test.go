@@ -11,8 +11,9 @@ import (
 )
 
 // newMapStage returns the plainest Stage, for testing the HTTP layer
-// alone: the same store that apitest's Model and Reference are (the stages
-// and their shared suites cannot be imported here: they import api).
+// alone: the same store that apitest's Model and Reference are. Package
+// plain imports only common/user, so this package's own tests may use it;
+// apitest imports api, so only the tests of package api_test can use that.
 func newMapStage(users []user.User) Stage { return plain.NewLocked(users) }
 
 // syncBuffer is a log destination that the server's goroutines and the
