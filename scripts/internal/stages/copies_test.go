@@ -82,7 +82,7 @@ func TestPeersCopyStage4(t *testing.T) {
 		if info, err := os.Lstat(peer); err != nil {
 			t.Error(err)
 		} else if !info.Mode().IsRegular() {
-			t.Errorf("peers/%s is not a regular file (%v): copy stage4-append/%s there, so that every checkout has it", file, info.Mode().Type(), file)
+			t.Errorf("peers/%s is not a plain file (a symbolic link, say): copy stage4-append/%s there, so that every checkout has it", file, file)
 		} else if !sameBytes(t, stage, peer) {
 			t.Errorf("peers/%s differs from stage4-append/%s: copy the stage's file again", file, file)
 		}
