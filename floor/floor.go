@@ -7,7 +7,7 @@
 //
 // The floor is not a fake: writes keep its answers right, so it passes the
 // same conformance suite as every stage. A write files the user into the
-// lists of its roles (roles.go), shifting the pointers of one block of a
+// lists of its roles (roles.go), shifting the pointers of one run of a
 // list rather than of the whole list, and drops those roles' bodies. The
 // next read of such a role builds its body again, once, however many writes
 // came before it, and the reads after that are lookups again. Rebuilding
@@ -40,12 +40,12 @@ var emptyList = []byte("[]")
 // encoding/json.Marshal gives for them.
 type Floor struct {
 	mu    sync.RWMutex
-	byID  map[string]*stored
-	roles map[string]*roleList // a role nobody holds is not in the map
+	byID  map[string]*encodedUser
+	roles map[string]*inPlaceRole // a role nobody holds is not in the map
 }
 
-// stored is a user and its JSON, encoded once when the user is stored.
-type stored struct {
+// encodedUser is a user and its JSON, encoded once when the user is stored.
+type encodedUser struct {
 	user user.User
 	json []byte
 }
@@ -53,30 +53,30 @@ type stored struct {
 // New returns a Floor holding users, which are in ascending id order, and
 // builds the body of every role they hold once, here.
 func New(users []user.User) api.Stage {
-	f := &Floor{byID: make(map[string]*stored, len(users))}
-	holders := map[string][]*stored{}
+	f := &Floor{byID: make(map[string]*encodedUser, len(users))}
+	holders := map[string][]*encodedUser{}
 	for _, u := range users {
-		s := newStored(u)
+		s := newEncodedUser(u)
 		f.byID[u.ID] = s
 		for _, r := range u.Roles {
 			holders[r] = append(holders[r], s) // users come in id order: no sorting
 		}
 	}
-	f.roles = make(map[string]*roleList, len(holders))
+	f.roles = make(map[string]*inPlaceRole, len(holders))
 	for r, users := range holders {
-		l := newRoleList(users)
+		l := newInPlaceRole(users)
 		l.build()
 		f.roles[r] = l
 	}
 	return f
 }
 
-func newStored(u user.User) *stored {
+func newEncodedUser(u user.User) *encodedUser {
 	b, err := json.Marshal(&u)
 	if err != nil {
 		panic(err) // unreachable: a User has no type that Marshal rejects
 	}
-	return &stored{user: u, json: b}
+	return &encodedUser{user: u, json: b}
 }
 
 // ListByRole returns the stored body of role: no lookup, no encoding,
@@ -131,7 +131,7 @@ func (f *Floor) Get(id string) (user.User, bool) {
 // the next reads build again. u is encoded before the lock is taken, so
 // that readers do not wait for the encoding.
 func (f *Floor) Add(u user.User) bool {
-	s := newStored(u)
+	s := newEncodedUser(u)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if _, taken := f.byID[u.ID]; taken {
@@ -141,7 +141,7 @@ func (f *Floor) Add(u user.User) bool {
 	for _, r := range u.Roles {
 		l := f.roles[r]
 		if l == nil {
-			l = &roleList{}
+			l = &inPlaceRole{}
 			f.roles[r] = l
 		}
 		l.insert(s)

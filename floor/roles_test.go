@@ -13,9 +13,9 @@ import (
 )
 
 // TestRoleFollowsEveryWrite adds users of one role in random order and
-// deletes them again, enough to split blocks, and reads the role after
+// deletes them again, enough to split runs, and reads the role after
 // every write. Each body must be what encoding/json gives for the users the
-// role holds at that moment, the blocks must stay runs of 1 to blockUsers
+// role holds at that moment, the runs must hold 1 to maxRunUsers
 // users in id order, and a body handed out before a write must stay as it
 // was: a reader may still be sending it.
 func TestRoleFollowsEveryWrite(t *testing.T) {
@@ -34,12 +34,12 @@ func TestRoleFollowsEveryWrite(t *testing.T) {
 			t.Fatalf("after %s: body =\n%s\nwant\n%s", step, got, wantBody)
 		}
 		if l := f.roles["r"]; l != nil {
-			checkBlocks(t, step, l)
+			checkRuns(t, step, l)
 		}
 		handedOut, copies = append(handedOut, got), append(copies, slices.Clone(got))
 	}
 
-	ids := rng.Perm(5 * blockUsers)
+	ids := rng.Perm(5 * maxRunUsers)
 	for _, n := range ids {
 		u := user.User{ID: fmt.Sprintf("u%04d", n), Name: "<n>", Email: "e", Roles: []string{"r"}}
 		f.Add(u)
@@ -47,8 +47,8 @@ func TestRoleFollowsEveryWrite(t *testing.T) {
 		want = slices.Insert(want, i, u)
 		check("adding " + u.ID)
 	}
-	if blocks := len(f.roles["r"].blocks); blocks < 6 {
-		t.Fatalf("%d users fill only %d blocks: the test split none", len(ids), blocks)
+	if runs := len(f.roles["r"].runs); runs < 6 {
+		t.Fatalf("%d users fill only %d runs: the test split none", len(ids), runs)
 	}
 	for _, n := range rng.Perm(len(ids)) {
 		id := fmt.Sprintf("u%04d", n)
@@ -66,14 +66,14 @@ func TestRoleFollowsEveryWrite(t *testing.T) {
 	}
 }
 
-// checkBlocks checks that l's blocks hold 1 to blockUsers users each, all
-// holding the role, in ascending id order across the blocks.
-func checkBlocks(t *testing.T, step string, l *roleList) {
+// checkRuns checks that l's runs hold 1 to maxRunUsers users each, all
+// holding the role, in ascending id order across the runs.
+func checkRuns(t *testing.T, step string, l *inPlaceRole) {
 	t.Helper()
 	prev := ""
-	for k, b := range l.blocks {
-		if len(b) == 0 || len(b) > blockUsers {
-			t.Fatalf("after %s: block %d holds %d users, want 1 to %d", step, k, len(b), blockUsers)
+	for k, b := range l.runs {
+		if len(b) == 0 || len(b) > maxRunUsers {
+			t.Fatalf("after %s: run %d holds %d users, want 1 to %d", step, k, len(b), maxRunUsers)
 		}
 		for _, s := range b {
 			if s.user.ID <= prev {

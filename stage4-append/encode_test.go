@@ -146,10 +146,7 @@ func TestAppendUserMatchesEncodingJSON(t *testing.T) {
 		}
 	}
 	for _, n := range []int{0, 1, 2, len(users)} {
-		want, _ := json.Marshal(users[:n])
-		if n == 0 {
-			want = []byte("[]") // the API's empty list; Marshal of an empty slice agrees
-		}
+		want, _ := json.Marshal(users[:n]) // "[]" for none: users[:0] is empty, not nil
 		if got := appendUsers(nil, users[:n]); !bytes.Equal(got, want) {
 			t.Errorf("appendUsers of %d users =\n%s\nwant\n%s", n, got, want)
 		}
@@ -157,8 +154,11 @@ func TestAppendUserMatchesEncodingJSON(t *testing.T) {
 }
 
 // TestHasSpecialByteEveryByte checks the word test against the table for
-// every byte value in every lane of a word of otherwise plain bytes, and
-// next to a special byte below it, where a borrow could hide or add a mark.
+// every byte value in every lane of a word of otherwise plain bytes. A
+// word with two special bytes, where a borrow out of the lower one could
+// mark the other, is special either way; the strings of trickyStrings
+// that put a special byte before an edge byte check what isPlain makes
+// of it.
 func TestHasSpecialByteEveryByte(t *testing.T) {
 	for b := range 256 {
 		for lane := range 8 {

@@ -1,69 +1,20 @@
 package api
 
 import (
-	"encoding/json"
 	"log"
 	"net/http"
-	"slices"
 	"strings"
 	"sync"
 
+	"example.com/userperf/common/apitest/plain"
 	"example.com/userperf/common/user"
 )
 
-// mapStage is the plainest Stage, for testing the HTTP layer alone (the
-// stages and their shared suites cannot be imported here: they import api).
-type mapStage struct {
-	mu    sync.Mutex
-	users map[string]user.User
-}
-
-func newMapStage(users []user.User) Stage {
-	s := &mapStage{users: map[string]user.User{}}
-	for _, u := range users {
-		s.users[u.ID] = u
-	}
-	return s
-}
-
-func (s *mapStage) ListByRole(role string) []byte {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	found := []user.User{}
-	for _, u := range s.users {
-		if u.HasRole(role) {
-			found = append(found, u)
-		}
-	}
-	slices.SortFunc(found, func(a, b user.User) int { return strings.Compare(a.ID, b.ID) })
-	body, _ := json.Marshal(found)
-	return body
-}
-
-func (s *mapStage) Get(id string) (user.User, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	u, ok := s.users[id]
-	return u, ok
-}
-
-func (s *mapStage) Add(u user.User) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, taken := s.users[u.ID]; taken {
-		return false
-	}
-	s.users[u.ID] = u
-	return true
-}
-
-func (s *mapStage) Delete(id string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, ok := s.users[id]
-	delete(s.users, id)
-	return ok
-}
+// newMapStage returns the plainest Stage, for testing the HTTP layer
+// alone: the same store that apitest's Model and Reference are. Package
+// plain imports only common/user, so this package's own tests may use it;
+// apitest imports api, so only the tests of package api_test can use that.
+func newMapStage(users []user.User) Stage { return plain.NewLocked(users) }
 
 // syncBuffer is a log destination that the server's goroutines and the
 // test may use at once.

@@ -25,8 +25,8 @@ func newUserJSON(id string, edit func(m map[string]any)) string {
 	return string(mustMarshal(m))
 }
 
-// BadRequests lists every kind of bad input the API must refuse. None of
-// them may change the store: the ids they use do not exist afterwards.
+// BadRequests lists every kind of bad input that the API layer must refuse
+// alone, before any stage sees it (APILayer checks that none reaches one).
 func BadRequests() []BadRequest {
 	tooManyRoles := make([]string, api.MaxRoles+1)
 	for i := range tooManyRoles {
@@ -76,38 +76,60 @@ func BadRequests() []BadRequest {
 		{"control byte in the email", "POST", "/users", newUserJSON("bad-28", func(m map[string]any) { m["email"] = "\x01" }), 400},
 		{"role listed twice, with control bytes", "POST", "/users", newUserJSON("bad-29", func(m map[string]any) { m["roles"] = []string{"\x7f", "\x7f"} }), 400},
 		{"10 MiB body", "POST", "/users", `{"id": "bad-19", "name": "` + strings.Repeat("n", 10<<20) + `"}`, 413},
-		{"duplicate id", "POST", "/users", newUserJSON(user.FormatID(1), nil), 409},
 
-		{"DELETE of an unknown id", "DELETE", "/users/nobody", "", 404},
-		{"GET of an unknown id", "GET", "/users/nobody", "", 404},
-		{"GET of an id with a zero byte", "GET", "/users/%00", "", 404},
-		{"DELETE of an id with control bytes", "DELETE", "/users/%01%7f%ff", "", 404},
 		{"unknown path", "GET", "/nowhere", "", 404},
 		{"unsupported method", "PUT", "/users", "", 405},
 	}
 }
 
+// StageBadRequests lists the bad requests that only a stage can refuse,
+// because only the stage knows which ids exist. None of them may change
+// what the stage holds.
+func StageBadRequests() []BadRequest {
+	return []BadRequest{
+		{"duplicate id", "POST", "/users", newUserJSON(user.FormatID(1), nil), 409},
+		{"DELETE of an unknown id", "DELETE", "/users/nobody", "", 404},
+		{"GET of an unknown id", "GET", "/users/nobody", "", 404},
+		{"GET of an id with a zero byte", "GET", "/users/%00", "", 404},
+		{"DELETE of an id with control bytes", "DELETE", "/users/%01%7f%ff", "", 404},
+	}
+}
+
+// testBadInput sends the bad requests that reach the stage, each followed
+// by reads of what it could have changed, so that a stage that wrongly
+// stores or drops something on a refused request is named with that
+// request. The requests that the API layer refuses alone are checked once,
+// by APILayer in common/api's tests.
 func testBadInput(t *testing.T, newStage api.NewStage) {
 	h, model := newServer(newStage)
-	for _, bad := range BadRequests() {
+	dup, _ := model.Get(user.FormatID(1))
+	// The lists the refused requests could change, encoded once, as the
+	// model does not change. A POST of dup's id could touch dup's roles,
+	// some of them held by thousands; the others are checked on the two
+	// fixed roles, which are short to read.
+	want := map[string][]byte{}
+	for _, role := range rolesTouched(dup) {
+		want[role] = model.ListBody(role)
+	}
+	for _, bad := range StageBadRequests() {
 		w := Do(h, bad.Method, bad.Target, bad.Body)
 		wantError(t, bad.Name, w, bad.Status)
 		wantNoLeak(t, bad.Name, w.Body.String())
-	}
-	// Still serving, and nothing was stored or lost.
-	for _, role := range []string{user.RoleAdmin, user.RoleEditor, "r0"} {
-		wantJSON(t, "GET after bad input", Do(h, "GET", ListTarget(role), ""), http.StatusOK, model.ListBody(role))
-	}
-	for i := range 30 {
-		id := fmt.Sprintf("bad-%d", i)
-		if w := Do(h, "GET", "/users/"+id, ""); w.Code != http.StatusNotFound {
-			t.Errorf("a refused POST stored %s: GET answers %d", id, w.Code)
+		after := fmt.Sprintf("after the refused %s (%s %s)", bad.Name, bad.Method, clip(bad.Target, 80))
+		roles := []string{user.RoleAdmin, user.RoleEditor}
+		if bad.Method == "POST" {
+			roles = rolesTouched(dup)
+		}
+		for _, role := range roles {
+			wantJSON(t, after+": GET "+ListTarget(role), Do(h, "GET", ListTarget(role), ""), http.StatusOK, want[role])
+		}
+		wantJSON(t, after+": GET /users/"+dup.ID, Do(h, "GET", "/users/"+dup.ID, ""), http.StatusOK, mustMarshal(dup))
+		if t.Failed() {
+			return // the later requests would repeat what this one found
 		}
 	}
-	dup, _ := model.Get(user.FormatID(1))
-	wantJSON(t, "GET of the id a duplicate POST tried to take", Do(h, "GET", "/users/"+dup.ID, ""), http.StatusOK, mustMarshal(dup))
 
-	t.Run("StrictBodies", func(t *testing.T) { testBadBodies(t, newStage) })
+	t.Run("UnusualBodiesStoredAsSent", func(t *testing.T) { testUnusualBodies(t, newStage) })
 	t.Run("MaxUsers", func(t *testing.T) { testMaxUsers(t, newStage) })
 	t.Run("MaxStoredBytes", func(t *testing.T) { testStoredBytes(t, newStage) })
 	t.Run("HeadLikeGetWithoutBuilding", func(t *testing.T) { testHead(t, newStage) })

@@ -111,15 +111,35 @@ func compareWithReference(newStage api.NewStage, users []user.User, reqs []reque
 	stageUsers, referenceUsers := cloneUsers(users), cloneUsers(users)
 	stage := api.NewHandler(newStage(stageUsers), stageUsers)
 	reference := api.NewHandler(NewReference(referenceUsers), referenceUsers)
+	statuses := make([]int, 0, len(reqs)) // the Reference's, which the stage matched so far
 	for i, r := range reqs {
 		got := Do(stage, r.method, r.target, r.body)
 		want := Do(reference, r.method, r.target, r.body)
+		statuses = append(statuses, want.Code)
 		if diff := responseDiff(got, want); diff != "" {
-			return fmt.Errorf("request %d of %d, %s %s, differs from the Reference: %s\nthe requests so far:\n%s",
-				i+1, len(reqs), r.kind, r, diff, listRequests(reqs[:i+1]))
+			return fmt.Errorf("request %d of %d, %s %s, differs from the Reference: %s%s\nthe requests so far:\n%s",
+				i+1, len(reqs), r.kind, r, diff, lastRefusedWrite(reqs[:i], statuses), listRequests(reqs[:i+1], statuses))
 		}
 	}
 	return nil
+}
+
+// refusedWrite reports whether r, answered with status, is a write that
+// must have changed nothing.
+func refusedWrite(r request, status int) bool {
+	return r.method != "GET" && r.method != "HEAD" && status >= 400
+}
+
+// lastRefusedWrite names the last write before a failure that was refused,
+// or returns "": a stage that changed something on a refused write shows
+// it only at a later read, which is where the test stops.
+func lastRefusedWrite(before []request, statuses []int) string {
+	for i := len(before) - 1; i >= 0; i-- {
+		if refusedWrite(before[i], statuses[i]) {
+			return fmt.Sprintf("\nthe last write refused before it: request %d, %s %s (%d)", i+1, before[i].kind, before[i], statuses[i])
+		}
+	}
+	return ""
 }
 
 // responseDiff describes how got differs from want, or returns "". The
@@ -149,10 +169,16 @@ func responseDiff(got, want *httptest.ResponseRecorder) string {
 	return ""
 }
 
-func listRequests(reqs []request) string {
+// listRequests lists reqs, marking the writes that were refused by the
+// status the Reference gave them.
+func listRequests(reqs []request, statuses []int) string {
 	var s strings.Builder
 	for i, r := range reqs {
-		fmt.Fprintf(&s, "%4d. %-11s %s\n", i+1, r.kind, r)
+		refused := ""
+		if refusedWrite(r, statuses[i]) {
+			refused = fmt.Sprintf(" (refused: %d)", statuses[i])
+		}
+		fmt.Fprintf(&s, "%4d. %-11s %s%s\n", i+1, r.kind, r, refused)
 	}
 	return s.String()
 }

@@ -154,3 +154,33 @@ func TestFuzzSeedsCoverEveryKind(t *testing.T) {
 		t.Errorf("its POST adds %s, not zz-new-1", story[0].body)
 	}
 }
+
+// dropOnRefusedAdd is a stage whose Add, refused for a taken id, drops the
+// user that holds it: a refused request that changes the store.
+type dropOnRefusedAdd struct{ api.Stage }
+
+func (s dropOnRefusedAdd) Add(u user.User) bool {
+	if !s.Stage.Add(u) {
+		s.Stage.Delete(u.ID)
+		return false
+	}
+	return true
+}
+
+func TestDifferentialNamesTheRefusedWrite(t *testing.T) {
+	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
+	drop := func(users []user.User) api.Stage { return dropOnRefusedAdd{NewReference(users)} }
+	// One POST of a taken id, refused with 409; only the sweep reads it back.
+	reqs := decodeSequence([]byte{kindByte(opAddTaken)}, users)
+	err := compareWithReference(drop, users, reqs)
+	if err == nil {
+		t.Fatal("a stage that dropped a user on a refused POST passed the differential test")
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, "the last write refused before it: request 1, AddTaken POST /users") {
+		t.Errorf("the report does not name the refused POST:\n%v", err)
+	}
+	if !strings.Contains(msg, "(refused: 409)") {
+		t.Errorf("the list of requests does not mark the refused POST:\n%v", err)
+	}
+}

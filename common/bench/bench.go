@@ -3,7 +3,8 @@
 //
 //	BenchmarkListByRole/users=U/matches=M   lookup and serialization, in process
 //	BenchmarkServeHTTP/users=U/matches=M    the same request through the Echo handler
-//	BenchmarkWrite/users=U                  one POST and one DELETE, through the stage
+//	BenchmarkWrite/users=U/roles=R          one Stage.Add and one Stage.Delete of a user
+//	                                        holding the R most-held roles, in process
 //	BenchmarkBuild/users=U                  building the stage, and the memory it holds
 //
 // ListByRole and ServeHTTP also report the garbage collections per request

@@ -22,7 +22,7 @@ func appendEscaped(dst []byte, s string) []byte {
 				start = i + 1
 			}
 		case i+2 < len(s) && c >= 0xe1 && c <= 0xec && c != 0xe2 && s[i+1]&0xc0 == 0x80 && s[i+2]&0xc0 == 0x80:
-			size = 3 // a valid three-byte rune other than U+2028 and U+2029: Hangul, most CJK
+			size = 3 // a valid three-byte rune other than U+2028 and U+2029: most CJK, Hangul below U+D000
 		default:
 			var r rune
 			r, size = utf8.DecodeRuneInString(s[i:])
