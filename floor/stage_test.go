@@ -7,8 +7,9 @@ import (
 	"example.com/userperf/common/bench"
 )
 
-// The floor runs the suites every stage runs, so that compare.sh floor gives
-// the same benchmark names and it is checked against the same contract.
+// The floor runs the suites every stage runs, so that `go run ./scripts/compare
+// floor` finds the same benchmark names and it is checked against the same
+// contract.
 
 func TestAPI(t *testing.T) { apitest.Run(t, New) }
 

@@ -58,7 +58,7 @@ func encodeParallel(users []*user.User) []byte {
 // BenchmarkParallel measures parallel chunks (parallel=on) against the
 // request's own goroutine (parallel=off), with one request at a time
 // (clients=1) and with 16 at once (clients=16: goroutines sharing the cores,
-// as a busy server's requests do). ./scripts/serialize.sh runs it on an idle
+// as a busy server's requests do). go run ./scripts/serialize runs it on an idle
 // machine and again while another process keeps every core busy: the three
 // conditions of the chapter's table. The metric "cores" says how many cores
 // were busy meanwhile: whether the chunks found an idle core to run on.

@@ -22,7 +22,7 @@ import (
 // stage_test.go calls it with the stage's constructor. The bad input that
 // the API layer refuses alone is APILayer's, run once by common/api.
 func Run(t *testing.T, newStage api.NewStage) {
-	// The plain reads and writes go first: with -failfast (check.sh), a
+	// The plain reads and writes go first: with -failfast (check), a
 	// bug in them is reported by the test that names them, not by a later
 	// test that happens to read a list after a write too.
 	t.Run("ListByRole", func(t *testing.T) { testListByRole(t, newStage) })

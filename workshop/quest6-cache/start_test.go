@@ -1,7 +1,7 @@
 package main
 
 // This starting point must fail the shared suites: if it passed them, a
-// learner could pass scripts/check.sh without fixing anything. The tests
+// learner could pass scripts/check without fixing anything. The tests
 // below run the suites on it and pass when the suites fail for the
 // sketch's bugs and name what showed them.
 //
@@ -10,7 +10,7 @@ package main
 // the test that runs it as failed, and a data race or a concurrent map
 // write may end the process, so the parent can only watch from outside.
 //
-// scripts/new-stage.sh leaves this file and start_race_test.go out of a
+// scripts/new-stage leaves this file and start_race_test.go out of a
 // learner's copy and puts the usual stage_test.go in their place, so that
 // the copy runs the suites directly and fails until the learner's fix is
 // right.
@@ -156,7 +156,7 @@ func TestFuzzSeedsCatchAStaleList(t *testing.T) {
 // test gets up to three runs, against an unlucky interleaving. (On the
 // sketch itself the race is there too, but fewer writes touch the map and
 // the staleness above fails it first.) Without -race there is nothing to
-// see: this test needs go test -race, which test.sh and check.sh use.
+// see: this test needs go test -race, which test and check use.
 func TestOnlyTheRaceDetectorCatchesTheMissingLock(t *testing.T) {
 	if !raceEnabled {
 		t.Skip("needs the race detector: go test -race")

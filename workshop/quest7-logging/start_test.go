@@ -4,9 +4,9 @@ package main
 // these tests check that it does and that it really writes as much as its
 // comment says. They live here rather than in a stage_test.go so that the
 // scripts do not list it as a stage of their own, and without the shared
-// benchmarks, so that ./scripts/test.sh does not print its log.
+// benchmarks, so that go run ./scripts/test does not print its log.
 //
-// scripts/new-stage.sh leaves this file out of a learner's copy and puts
+// scripts/new-stage leaves this file out of a learner's copy and puts
 // the usual stage_test.go, benchmarks included, in its place.
 
 import (
