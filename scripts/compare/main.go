@@ -201,11 +201,11 @@ func floor(list []stages.Stage, file func(string) string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		verdict, err := results.Verdict(base, again, other, headline)
+		c, err := results.Compare(base, again, other, headline)
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&out, "  %-24s %s\n", s.Name, verdict)
+		fmt.Fprintf(&out, "  %-24s %s\n", s.Name, c.Verdict(base.Name))
 	}
 	return out.String(), nil
 }

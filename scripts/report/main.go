@@ -222,35 +222,49 @@ func stagesTable(root string, byName map[string]stages.Stage, files []*results.F
 	}, func(c column) bool {
 		return !slices.ContainsFunc(files, func(f *results.File) bool { return len(f.Values(c.bench, c.unit)) > 0 })
 	})
-	head, align := "| stage | change | diff | time/op | speed-up vs previous | speed-up vs "+files[0].Name+" |", "|---|---|---:|---:|---:|---:|"
+	_, unitName := results.Deciding(figures.Headline, files...)
+	head := "| stage | change | diff | time/op | CPU/op | spread | speed-up vs previous | speed-up vs " + files[0].Name + " |"
+	align := "|---|---|---:|---:|---:|---|---:|---:|"
 	notes := ""
 	for _, c := range columns {
 		head, align, notes = head+" "+c.head+" |", align+"---:|", strings.TrimSpace(notes+" "+c.note)
 	}
 	rows := []string{head, align}
-	first, _ := files[0].Median(figures.Headline, "sec/op")
+	// The first stage's second label (compare's A/A), for the floor of the
+	// comparisons with it; none in a run made before compare measured it.
+	again, _ := results.Read(strings.TrimSuffix(files[0].Path, ".txt") + ".again.txt")
+	speedup := func(base, again, f *results.File) string {
+		c, err := results.Compare(base, again, f, figures.Headline)
+		switch {
+		case err != nil:
+			return "—"
+		case !c.Decided:
+			return "~"
+		}
+		return figures.Speedup(c.Ratio)
+	}
 	var previous *results.File // the last step
 	for i, f := range files {
 		s := byName[f.Name]
-		row := []string{f.Name, describe(root, s), "—", "—", "—", "—"}
+		row := []string{f.Name, describe(root, s), "—", "—", "—", "—", "—", "—"}
 		if chapter(root, s) != "" {
 			row[0] = fmt.Sprintf("[%s](%s/README.md)", f.Name, s.Dir)
 		}
 		// Only a step builds on the one before it; a learner's stage and
 		// the floor are compared with the first stage, or with nothing.
 		step := stages.IsStep(f.Name)
-		t, _ := f.Median(figures.Headline, "sec/op")
 		if step && previous != nil {
 			row[2] = diffSize(root, byName[previous.Name].Dir, s.Dir)
-			if p, _ := previous.Median(figures.Headline, "sec/op"); p > 0 && t > 0 {
-				row[4] = figures.Speedup(p / t)
-			}
+			row[6] = speedup(previous, map[bool]*results.File{true: again}[previous == files[0]], f)
 		}
-		if t > 0 {
+		if t, ok := f.Median(figures.Headline, "sec/op"); ok {
 			row[3] = results.Duration(t)
-			if i > 0 && first > 0 && f.Name != stages.Floor {
-				row[5] = figures.Speedup(first / t)
-			}
+		}
+		if t, ok := f.Median(figures.Headline, "cpu-sec/op"); ok {
+			row[4], row[5] = results.Duration(t), results.Label(f.Values(figures.Headline, "cpu-sec/op"))
+		}
+		if i > 0 && f.Name != stages.Floor {
+			row[7] = speedup(files[0], again, f)
 		}
 		if step {
 			previous = f
@@ -267,7 +281,12 @@ func stagesTable(root string, byName map[string]stages.Stage, files []*results.F
 	return strings.Join(rows, "\n") + fmt.Sprintf("\n\nDiff: the non-test Go files that differ from the previous stage, and the lines "+
 		"added plus the lines removed in them (`git diff --no-index --numstat`). "+
 		"Median of %d runs of `Benchmark%s`: the lookup and the JSON encoding of the 100 users "+
-		"with role admin among 10,000, in process. A speed-up is the other stage's time divided by this one's. "+
+		"with role admin among 10,000, in process: its wall time (time/op), what a client waits, and its CPU time (CPU/op), "+
+		"the work it costs, which holds while other programs take the cores. Spread: how widely the CPU times spread "+
+		"(reliable under 5%%, noisy up to 20%%, unstable beyond; MEASURING.md says what to do about each). "+
+		"A speed-up is the other stage's "+unitName+" divided by this one's, where benchstat tells them apart and the ratio is beyond "+
+		"the run's floor (the widest of their confidence intervals, and for the first stage the distance of its second, A/A, label); "+
+		"`~` marks a step that this run could not decide. "+
 		"The floor serves bytes encoded in advance: the limit of this path, not a step, so it gets no speed-up; "+
 		"a stage that is not one of the steps is compared with the first only. %s\n%s\n",
 		len(files[0].Values(figures.Headline, "sec/op")), figures.Headline, notes, provenance.Line(files[0].Config))
@@ -335,7 +354,7 @@ func benchstatBlock(files []*results.File, i int) (string, error) {
 		bases = []*results.File{files[i-1], files[0]}[:min(i, 2)]
 	}
 	for _, base := range bases {
-		args := []string{"-ignore", "pkg", "-filter", ".unit:(sec/op OR allocs/op)"}
+		args := []string{"-ignore", "pkg", "-filter", ".unit:(sec/op OR cpu-sec/op OR allocs/op)"}
 		what := "on its own"
 		if base != nil {
 			args = append(args, base.Name+"="+base.Path)

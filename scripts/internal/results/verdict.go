@@ -19,66 +19,72 @@ func Deciding(bench string, files ...*File) (unit, name string) {
 	return "cpu-sec/op", "CPU time"
 }
 
-// Floor is the smallest difference, as a share, that a run could tell apart
-// at bench in unit. a and again measured the same binary, interleaved like
-// the stages, so they differ by noise alone: the floor is the widest of
-// their confidence intervals and the distance between their medians. Without
-// again, the intervals of a alone.
-func Floor(a, again *File, bench, unit string) float64 {
-	sa := summary(a.Values(bench, unit))
-	floor := spread(sa)
-	if again != nil {
-		sb := summary(again.Values(bench, unit))
-		floor = max(floor, spread(sb), math.Abs(sb.Center/sa.Center-1))
+// Comparison is how one stage's figure compares with another's at one
+// benchmark, in the deciding unit.
+type Comparison struct {
+	Unit, UnitName string
+	Ratio          float64 // the base's median over the other's: above 1, the other is faster
+	Floor          float64 // the smallest share this run could tell apart (see Compare)
+	Decided        bool    // benchstat's test tells them apart, and the ratio is beyond the floor
+	Label          string  // how widely the other's samples spread (Label)
+}
+
+// Compare compares other with base at bench. The floor is the widest
+// confidence interval of the two, as a share of its median; again, if not
+// nil, measured base's binary a second time, interleaved like the stages
+// (the A/A label), so its interval and its distance from base count too:
+// they differ by noise alone.
+func Compare(base, again, other *File, bench string) (Comparison, error) {
+	unit, name := Deciding(bench, base, other)
+	a, b := base.Values(bench, unit), other.Values(bench, unit)
+	if len(a) == 0 || len(b) == 0 {
+		return Comparison{}, fmt.Errorf("no %s of %s in %s and %s", unit, bench, base.Name, other.Name)
 	}
-	return floor
+	sa, sb := summary(a), summary(b)
+	floor := max(spread(sa), spread(sb))
+	if again != nil && len(again.Values(bench, unit)) > 0 {
+		s := summary(again.Values(bench, unit))
+		floor = max(floor, spread(s), math.Abs(s.Center/sa.Center-1))
+	}
+	ratio := sa.Center / sb.Center
+	test := benchmath.AssumeNothing.Compare(sample(a), sample(b))
+	beyond := max(ratio, 1/ratio)-1 > floor
+	return Comparison{unit, name, ratio, floor, test.P < test.Alpha && beyond, Label(b)}, nil
+}
+
+// Verdict says c in a line, against the stage named base: "2.3x faster
+// than stage0-linear", or slower, if decided, else "no difference from
+// stage0-linear: cannot tell on this machine"; then the unit, the floor and
+// the spread in brackets.
+func (c Comparison) Verdict(base string) string {
+	line := fmt.Sprintf("no difference from %s: cannot tell on this machine", base)
+	switch {
+	case c.Decided && c.Ratio >= 1:
+		line = fmt.Sprintf("%s faster than %s", Times(c.Ratio), base)
+	case c.Decided:
+		line = fmt.Sprintf("%s slower than %s", Times(1/c.Ratio), base)
+	}
+	return fmt.Sprintf("%s (%s, floor ±%.0f%%, %s)", line, c.UnitName, 100*c.Floor, c.Label)
 }
 
 // Label says how widely values spread, by their standard deviation over
 // their mean: under 5% reliable, up to 20% noisy, beyond that unstable.
 func Label(values []float64) string {
-	s := benchmath.NewSample(values, &benchmath.DefaultThresholds)
 	var sum, squares float64
-	for _, v := range s.Values {
+	for _, v := range values {
 		sum += v
 	}
-	mean := sum / float64(len(s.Values))
-	for _, v := range s.Values {
+	mean := sum / float64(len(values))
+	for _, v := range values {
 		squares += (v - mean) * (v - mean)
 	}
-	switch cv := math.Sqrt(squares/float64(max(1, len(s.Values)-1))) / mean; {
+	switch cv := math.Sqrt(squares/float64(max(1, len(values)-1))) / mean; {
 	case cv < 0.05:
 		return "reliable"
 	case cv <= 0.20:
 		return "noisy"
 	}
 	return "unstable"
-}
-
-// Verdict is how other compares with base at bench, in the deciding unit:
-// "2.3x faster than stage0-linear", or slower, when benchstat's test tells
-// them apart and the ratio is beyond the run's floor (again is base measured
-// a second time, or nil); else "no difference from stage0-linear: cannot
-// tell on this machine". Then the unit, the floor and the spread of other's
-// figure, in brackets.
-func Verdict(base, again, other *File, bench string) (string, error) {
-	unit, name := Deciding(bench, base, other)
-	a, b := base.Values(bench, unit), other.Values(bench, unit)
-	if len(a) == 0 || len(b) == 0 {
-		return "", fmt.Errorf("no %s of %s in %s and %s", unit, bench, base.Name, other.Name)
-	}
-	floor := Floor(base, again, bench, unit)
-	sa, sb := summary(a), summary(b)
-	times, way := sa.Center/sb.Center, "faster"
-	if times < 1 {
-		times, way = 1/times, "slower"
-	}
-	c := benchmath.AssumeNothing.Compare(sample(a), sample(b))
-	line := fmt.Sprintf("no difference from %s: cannot tell on this machine", base.Name)
-	if c.P < c.Alpha && times-1 > floor {
-		line = fmt.Sprintf("%s %s than %s", Times(times), way, base.Name)
-	}
-	return fmt.Sprintf("%s (%s, floor ±%.0f%%, %s)", line, name, 100*floor, Label(b)), nil
 }
 
 // Times writes a ratio as the tables do: 1.04x, 2.3x, 22x.
