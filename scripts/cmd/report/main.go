@@ -7,8 +7,6 @@
 //	report check    list the blocks and charts that no longer measure the code; exit 1 if any
 //	report block [-file F -name N] -- BENCHSTAT_ARGS...
 //	                benchstat's tables as a generated block, with their provenance
-//	report ratio -name BENCHMARK OLD.txt NEW.txt
-//	                how much faster NEW ran than OLD, as check.sh's verdict says it
 //	report room FILE...
 //	                the workshop room's table and chart (results/room) of scripts/handin.sh's files
 //
@@ -48,20 +46,12 @@ func main() {
 		}
 	case "block":
 		err = handBlock(os.Args[2:])
-	case "ratio":
-		flags := flag.NewFlagSet("ratio", flag.ExitOnError)
-		name := flags.String("name", "", "the benchmark, without its -GOMAXPROCS suffix")
-		flags.Parse(os.Args[2:])
-		var line string
-		if line, err = ratio(*name, flags.Args()); err == nil {
-			fmt.Println(line)
-		}
 	case "room":
 		err = room(filepath.Join("results", "room"), os.Args[2:])
 	case "":
 		err = generate(".")
 	default:
-		err = fmt.Errorf("unknown subcommand %q: want check, block, ratio, room or none", sub)
+		err = fmt.Errorf("unknown subcommand %q: want check, block, room or none", sub)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
