@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"sync/atomic"
 )
@@ -21,12 +20,11 @@ type Event struct {
 
 // Run is what a run of tests printed and how its tests ended.
 type Run struct {
-	Lines   []Event  // every line of output, in order, with the test that printed it
-	Failed  []Event  // the end of each test that failed
-	Running []string // the tests started and not ended: where a timeout struck
-	byTest  map[string][]string
-	tests   atomic.Int32
-	pkgs    atomic.Int32
+	Lines  []Event // every line of output, in order, with the test that printed it
+	Failed []Event // the end of each test that failed
+	byTest map[string][]string
+	tests  atomic.Int32
+	pkgs   atomic.Int32
 }
 
 // Ended is how many tests and packages have ended; Read may be running.
@@ -54,13 +52,10 @@ func (r *Run) Read(in io.Reader, log, shown io.Writer) error {
 			} else if !strings.HasPrefix(e.Output, "=== ") {
 				r.byTest[key] = append(r.byTest[key], e.Output)
 			}
-		case e.Action == "run":
-			r.Running = append(r.Running, e.Test)
 		case ended && e.Test == "":
 			r.pkgs.Add(1)
 		case ended:
 			r.tests.Add(1)
-			r.Running = slices.DeleteFunc(r.Running, func(t string) bool { return t == e.Test })
 			if e.Action == "fail" {
 				r.Failed = append(r.Failed, e)
 				fmt.Fprint(shown, strings.Join(r.byTest[key], ""))
