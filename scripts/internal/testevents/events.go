@@ -15,7 +15,7 @@ import (
 // Event is one line of go test -json; go doc test2json describes them.
 type Event struct {
 	Action, Package, Test, Output string
-	Elapsed                      float64
+	Elapsed                       float64
 }
 
 // Run is what a run of tests printed and how its tests ended.
