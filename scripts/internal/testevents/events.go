@@ -8,9 +8,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"sync/atomic"
 )
+
+// noise are the packages' lines that go test prints only with -v or -bench.
+var noise = regexp.MustCompile(`^(PASS\n|goos: |goarch: |pkg: |cpu: )`)
 
 // Event is one line of go test -json; go doc test2json describes them.
 type Event struct {
@@ -31,8 +35,8 @@ type Run struct {
 func (r *Run) Ended() (tests, packages int) { return int(r.tests.Load()), int(r.pkgs.Load()) }
 
 // Read reads the events of in to its end. Every line of output goes to log,
-// and what go test prints without -v to shown: the packages' own lines, the
-// build's errors and a failed test's whole output.
+// and to shown what says how it ended: the packages' own lines, the build's
+// errors and a failed test's whole output.
 func (r *Run) Read(in io.Reader, log, shown io.Writer) error {
 	r.byTest = map[string][]string{}
 	lines := bufio.NewScanner(in)
@@ -47,7 +51,7 @@ func (r *Run) Read(in io.Reader, log, shown io.Writer) error {
 		case e.Output != "":
 			io.WriteString(log, e.Output)
 			r.Lines = append(r.Lines, e)
-			if e.Test == "" {
+			if e.Test == "" && !noise.MatchString(e.Output) {
 				io.WriteString(shown, e.Output)
 			} else if !strings.HasPrefix(e.Output, "=== ") {
 				r.byTest[key] = append(r.byTest[key], e.Output)
