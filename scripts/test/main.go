@@ -99,10 +99,8 @@ func goTest(packages int, args ...string) error {
 		return err
 	}
 	var run testevents.Run
-	err = harness.Progress(func() string {
-		_, done := run.Ended()
-		return fmt.Sprintf("%d of %d packages done", done, packages)
-	}, func() error { return run.Read(events, io.Discard, os.Stdout) })
+	err = harness.Progress(func() string { return fmt.Sprintf("%d of %d packages done", run.Pkgs.Load(), packages) },
+		func() error { return run.Read(events, io.Discard, os.Stdout) })
 	if err = cmp.Or(err, cmd.Wait()); err != nil {
 		return fmt.Errorf("go test %s: %v", strings.Join(args, " "), err)
 	}
