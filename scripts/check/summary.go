@@ -33,7 +33,7 @@ func raced(run *testevents.Run) bool {
 func summarize(w io.Writer, run *testevents.Run, log string) {
 	fmt.Fprintf(w, "\n-- what failed (the whole output: %s)\n", log)
 	for _, e := range run.Failed {
-		fmt.Fprintf(w, "   --- FAIL: %s (%.2fs)\n", e.Test, e.Elapsed)
+		fmt.Fprintf(w, "   --- FAIL: %s\n", e.Test)
 	}
 	text := make([]string, len(run.Lines))
 	for i, e := range run.Lines {
