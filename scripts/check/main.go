@@ -78,10 +78,11 @@ func main() {
 		c.Usage("%s has no main.go: it is not a stage", dir)
 	}
 	base, reference, err := stages.Against(c.Root, dir, *from)
-	if _, e := stages.Find(c.Root, path.Base(*against)); *against != "" && e != nil {
-		c.Usage("--against %s: no such stage", *against)
-	} else if *against != "" {
+	if *against != "" {
 		reference = path.Base(*against)
+		if _, err := stages.Find(c.Root, reference); err != nil {
+			c.Usage("--against %s: no such stage", *against)
+		}
 	}
 	if err != nil {
 		c.Usage("cannot tell what to compare %s with: %v", args[0], err)
@@ -181,13 +182,9 @@ func run(what, log string, procs []string, args ...string) {
 		cmd := exec.Command("go", append([]string{"tool", "test2json", "-p", name, binary, "-test.v=test2json", "-test.count=1",
 			"-test.failfast", "-test.timeout=" + timeout, "-test.cpu=" + p}, args...)...)
 		cmd.Dir, cmd.Stderr = dir, f
-		events, err := cmd.StdoutPipe()
-		c.Fatal(cmp.Or(err, cmd.Start()))
-		var tests testevents.Run
 		var shown bytes.Buffer
-		err = harness.Progress(func() string { return fmt.Sprintf("%d tests done", tests.Tests.Load()) },
-			func() error { return tests.Read(events, f, &shown) })
-		if err = cmp.Or(err, cmd.Wait()); err == nil && !raced(&tests) {
+		tests, err := testevents.Start(cmd, f, &shown, func(r *testevents.Run) string { return fmt.Sprintf("%d tests done", r.Tests.Load()) })
+		if err == nil && !raced(tests) {
 			continue
 		}
 		if lines := strings.SplitAfter(shown.String(), "\n"); len(lines) > 150 {
@@ -196,8 +193,8 @@ func run(what, log string, procs []string, args ...string) {
 			shown.WriteString(strings.Join(lines[len(lines)-150:], ""))
 		}
 		fmt.Print(shown.String())
-		summarize(os.Stdout, &tests, logFile)
-		if raced(&tests) {
+		summarize(os.Stdout, tests, logFile)
+		if raced(tests) {
 			what = "the race detector, in " + what
 		}
 		failed(what + map[bool]string{true: " at GOMAXPROCS=" + p}[len(procs) > 1])

@@ -22,14 +22,12 @@ handin: your workshop results in one file, to hand to the instructor.
 
   go run ./scripts/handin "Ada Lovelace"
 
-For each stage you made with new-stage (ex1 to ex5, mycache, ...), it takes the verdict and the
-speed of your last check of it, and checks it again first if you changed it since (or never checked
-it). The speed is the check's: ListByRole against the stage you started from and against the
-exercise's reference, measured on this machine, so that the room compares ratios, never one
-machine's times with another's. It writes results/handin/<name>.txt: your name, the machine, each
-stage's verdict and results, each under the stage that was measured. Send that one file to the
-instructor as the room agreed: the chat, a shared folder or a USB stick. The instructor runs
-go run ./scripts/room on everyone's files.
+For each stage you made with new-stage, it takes the verdict and the speed of your last check of it,
+checking it again first if you changed it since. The speed is ListByRole against the stage you
+started from and the exercise's reference, measured on this machine: the room compares ratios, never
+one machine's times with another's. It writes results/handin/<name>.txt: your name, the machine,
+each stage's verdict and results, each under the stage measured. Send that file to the instructor as
+the room agreed; the instructor runs go run ./scripts/room on everyone's files.
 `
 
 var validName = regexp.MustCompile(`^[[:alnum:]][[:alnum:] ._-]{0,39}$`)

@@ -21,29 +21,20 @@ const usage = `
 new-stage: a stage of your own, copied from an existing one, to change and check.
 
   go run ./scripts/new-stage mystage                                a copy of stage0-linear, in mystage/
-  go run ./scripts/new-stage mystage --from stage2-noclone          a copy of another stage
-  go run ./scripts/new-stage mycache --from workshop/quest6-cache   a side quest's starting point
+  go run ./scripts/new-stage mycache --from workshop/quest6-cache   a copy of another stage
   go run ./scripts/new-stage --list                                 the stages this command made
   go run ./scripts/new-stage --remove mystage                       delete one and undo what made it
 
-NAME is 1 to 40 lowercase letters, digits and dashes, starting with a letter, and not the folder name
-of a module of go.work or of the project's stages (stageN-...): the commands know a stage by its folder.
-
-It copies the origin's files into NAME/ (those git tracks, or all, for a stage made here), except
-README.md, which becomes a page for your notes, and the origin's own tests that the exercise's reference
-does not have, or has in another version (they test what the exercise changes, such as a side quest's
-bug); a copy without a stage_test.go gets stage0-linear's. It renames the module, the name main.go
-gives api.Main and import paths into the origin, records the origin in a "// origin:" line of go.mod
-(check compares with it), and runs go vet, which must pass. An error or Ctrl-C undoes it all.
-
-Your stages are listed in local.work, a copy of go.work plus go work use ./NAME for each; git ignores
-it, and NAME/ too (its .gitignore says *), so git status, pull and checkout never see them and go.work
-is never changed. The commands read local.work whenever it exists; the go command reads it once GOWORK
-names it: in each terminal, in the repository's folder,
-  export GOWORK=$PWD/local.work          (PowerShell: $env:GOWORK = "$PWD\local.work")
-and go test ./NAME, go run ./NAME work as for any stage. With your last stage removed, local.work goes
-too (then unset GOWORK). Every run rebuilds local.work from go.work: after a git pull that changed
-go.work, run --list.
+NAME is 1 to 40 lowercase letters, digits and dashes, starting with a letter, and no module's folder
+name or stageN-...: the commands know a stage by its folder. It copies the origin's files (those git
+tracks, or all, for a stage made here) but README.md, which becomes a page for your notes, and the
+origin's own tests that the exercise's reference lacks or has in another version; it renames the
+module, the name main.go gives api.Main and import paths, records the origin in a "// origin:" line
+of go.mod (check compares with it), and runs go vet. An error or Ctrl-C undoes it all. Your stages
+are listed in local.work, go.work plus go work use ./NAME for each; git ignores both. The commands
+read it; the go command once you export GOWORK=$PWD/local.work (PowerShell: $env:GOWORK =
+"$PWD\local.work"). With your last stage removed, local.work goes too. After a git pull that
+changed go.work, run --list.
 `
 
 var (
