@@ -81,3 +81,22 @@ func TestNewStageLeavesOutTestsTheExerciseChanges(t *testing.T) {
 		}
 	}
 }
+
+// A copy that fails go vet is undone: no folder, no local.work.
+func TestNewStageUndoesAFailure(t *testing.T) {
+	root := workspace(t)
+	write(t, filepath.Join(root, "undone", "go.mod"), "module example.com/undone\n\ngo 1.26.0\n")
+	write(t, filepath.Join(root, "undone", "main.go"), "// A stage would call api.Main(\"undone\", New).\npackage main\n\nimport \"fmt\"\n\nfunc main() { fmt.Printf(\"%d\\n\", \"not a number\") }\n")
+	if out, err := exec.Command("go", "-C", root, "work", "use", "./undone").CombinedOutput(); err != nil {
+		t.Fatalf("go work use: %v\n%s", err, out)
+	}
+	code, out := run(t, script(root, "new-stage", "ex1", "--from", "undone"))
+	if code != 1 || !strings.Contains(out, "new-stage: ex1 not made; undoing") {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+	for _, gone := range []string{"ex1", "local.work"} {
+		if _, err := os.Stat(filepath.Join(root, gone)); err == nil {
+			t.Errorf("after a failed go vet, %s is still there", gone)
+		}
+	}
+}
