@@ -187,12 +187,12 @@ func run(what, log string, procs []string, args ...string) {
 		if err == nil && !raced(tests) {
 			continue
 		}
-		if lines := strings.SplitAfter(shown.String(), "\n"); len(lines) > 150 {
+		lines := strings.SplitAfter(shown.String(), "\n")
+		if len(lines) > 150 {
 			fmt.Printf("   ... the first %d of %d lines of what failed are in %s\n", len(lines)-150, len(lines), logFile)
-			shown.Reset()
-			shown.WriteString(strings.Join(lines[len(lines)-150:], ""))
+			lines = lines[len(lines)-150:]
 		}
-		fmt.Print(shown.String())
+		fmt.Print(strings.Join(lines, ""))
 		summarize(os.Stdout, tests, logFile)
 		if raced(tests) {
 			what = "the race detector, in " + what
