@@ -183,7 +183,9 @@ func run(what, log string, procs []string, args ...string) {
 			"-test.failfast", "-test.timeout=" + timeout, "-test.cpu=" + p}, args...)...)
 		cmd.Dir, cmd.Stderr = dir, f
 		var shown bytes.Buffer
-		tests, err := testevents.Start(cmd, f, &shown, func(r *testevents.Run) string { return fmt.Sprintf("%d tests done", r.Tests.Load()) })
+		tests, err := testevents.Start(cmd, f, &shown, func(r *testevents.Run) string {
+			return fmt.Sprintf("GOMAXPROCS=%s: %d tests done", p, r.Tests.Load())
+		})
 		if err == nil && !raced(tests) {
 			continue
 		}
