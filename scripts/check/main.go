@@ -92,7 +92,7 @@ func main() {
 	tmp, err := os.MkdirTemp("", "userperf-check-")
 	c.Fatal(cmp.Or(err, os.MkdirAll(logs, 0o755)))
 	c.Cleanup(func() { os.RemoveAll(tmp) })
-	binary = filepath.Join(tmp, "stage.test")
+	binary = filepath.Join(tmp, "stage.test"+map[bool]string{true: ".exe"}[runtime.GOOS == "windows"]) // Windows runs no other
 	if *noCompare {
 		steps = 6
 	}
