@@ -41,7 +41,7 @@ func main() {
 	start := time.Now()
 	phase := func(what string, work func() error) {
 		fmt.Printf("== %s   (%s)\n", what, harness.Elapsed(start))
-		c.Fatal(harness.Progress(func() string { return "still at it" }, work))
+		c.Fatal(harness.Progress(func() string { return "still at " + what }, work))
 	}
 	phase("go vet "+all, func() error { return harness.Go("vet", all) })
 	for _, target := range [][]string{{"GOOS=darwin", "GOARCH=arm64"}, {"GOOS=windows", "GOARCH=amd64"}, {"GOOS=linux"}} {
