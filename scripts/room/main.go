@@ -31,9 +31,10 @@ room: the workshop's room in one table, from everyone's file of go run ./scripts
 
 A row per participant: the machine, then per stage (ex1 to ex5, mycache, ...) either "WRONG: <the
 check that failed>", whatever its speed, or "ok" with its speed against the stage it started from
-(vs start) and against the exercise's reference (vs ref), and "(noisy)" if the check said its runs
-spread too widely to tell; a ratio against another reference (check --against) names that stage.
-Each ratio divides two times measured on the participant's own machine: above 1x is faster; no
+(vs start) and against the exercise's reference (vs ref), and "(cannot tell)" if the check said that
+a difference was under its floor; a ratio against another reference (check --against) names that
+stage. Each ratio divides two CPU times (wall times where the system gives none) measured on the
+participant's own machine: above 1x is faster; no
 time or p-value is compared across machines. Then the room's median of each ratio per exercise,
 with the right answers it counts (not those against another reference), and their spread. Writes
 results/room/table.txt and the chart results/room/room.svg, under the current folder.
@@ -116,8 +117,8 @@ func room(dir string, paths []string, reference func(string) string, command str
 					ref[ex] = append(ref[ex], r/mine)
 					cell += ", " + figures.Speedup(r/mine) + " vs ref"
 				}
-				if strings.Contains(verdict, "too noisy to tell") {
-					cell += " (noisy)"
+				if strings.Contains(verdict, "cannot tell on this machine") {
+					cell += " (cannot tell)"
 				}
 			case verdict != "":
 				cell = "ok, not measured"
@@ -147,9 +148,9 @@ func room(dir string, paths []string, reference func(string) string, command str
 	commit := slices.MaxFunc(slices.Sorted(maps.Keys(commits)), func(a, b string) int { return commits[a] - commits[b] })
 	files[0].Config = map[string]string{"machine-cpu": "each participant's own machine", "go-version": "their Go",
 		"date": time.Now().UTC().Format(time.RFC3339), "commit": commit, "command": command}
-	fmt.Println("\nWRONG: a check failed, and its speed does not count; \"vs start\" and \"vs ref\" divide times measured on one" +
-		" machine: above 1x is faster;\n(noisy): the check itself said its runs spread too widely to tell; ask for a check on a quieter" +
-		" machine;\n\"vs STAGE (not REF)\": measured against another reference than the exercise's, left out of the median;" +
+	fmt.Println("\nWRONG: a check failed, and its speed does not count; \"vs start\" and \"vs ref\" divide CPU times (wall times where" +
+		" a system gives none) measured on one machine: above 1x is faster;\n(cannot tell): a difference of the check was under its floor," +
+		" the noise of that machine; ask for a check on a quieter machine;\n\"vs STAGE (not REF)\": measured against another reference than the exercise's, left out of the median;" +
 		" (N answers): the right answers a median counts.")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -194,7 +195,11 @@ func readHandIn(path string) (*handIn, error) {
 	in := benchfmt.Files{Paths: []string{path}}
 	for in.Scan() {
 		if r, ok := in.Result().(*benchfmt.Result); ok && procs.ReplaceAllString(string(r.Name.Full()), "") == figures.Headline {
-			if v, ok := r.Value("sec/op"); ok {
+			v, ok := r.Value("cpu-sec/op") // the work, which holds on a busy laptop
+			if !ok {
+				v, ok = r.Value("sec/op") // a system that gives no CPU time
+			}
+			if ok {
 				key := r.GetConfig("exercise") + " " + r.GetConfig("role")
 				h.sec[key], h.stage[key] = append(h.sec[key], v), r.GetConfig("stage")
 			}

@@ -1,5 +1,3 @@
-//go:build unix
-
 package scripttest
 
 import (
@@ -21,28 +19,31 @@ func TestNewStageRoundTrip(t *testing.T) {
 		}
 		return string(out)
 	}
-	if code, out := run(t, script(root, "new-stage.sh", "ex1", "--from", "stage0-linear")); code != 0 {
-		t.Fatalf("new-stage.sh ex1: exit %d\n%s", code, out)
+	if code, out := run(t, script(root, "new-stage", "ex1", "--from", "stage0-linear")); code != 0 {
+		t.Fatalf("new-stage ex1: exit %d\n%s", code, out)
 	}
 	if s := gitStatus(); s != "" {
-		t.Errorf("git status after new-stage.sh:\n%s", s)
+		t.Errorf("git status after new-stage:\n%s", s)
 	}
 	mod, _ := os.ReadFile(filepath.Join(root, "ex1", "go.mod"))
 	if !strings.Contains(string(mod), "module example.com/userperf/ex1\n") || !strings.Contains(string(mod), "\n// origin: stage0-linear ") {
 		t.Errorf("ex1/go.mod:\n%s", mod)
 	}
-	stages := exec.Command("go", "run", "./scripts/cmd/stages", "list")
-	stages.Dir, stages.Env = root, append(os.Environ(), "GOWORK="+filepath.Join(root, "local.work"))
-	if code, out := run(t, stages); code != 0 || !strings.Contains(out, "ex1\n") {
-		t.Errorf("the stage list with local.work: exit %d\n%s", code, out)
+	if code, out := run(t, script(root, "new-stage", "--list")); code != 0 || out != "  ex1 from stage0-linear\n" {
+		t.Errorf("--list: exit %d\n%s", code, out)
 	}
-	if code, out := run(t, script(root, "new-stage.sh", "ex1")); code == 0 || !strings.Contains(out, "ex1 already exists") {
+	modules := exec.Command("go", "list", "-m")
+	modules.Dir, modules.Env = root, append(os.Environ(), "GOWORK="+filepath.Join(root, "local.work"))
+	if code, out := run(t, modules); code != 0 || !strings.Contains(out, "example.com/userperf/ex1\n") {
+		t.Errorf("the modules of local.work: exit %d\n%s", code, out)
+	}
+	if code, out := run(t, script(root, "new-stage", "ex1")); code == 0 || !strings.Contains(out, "ex1 already exists") {
 		t.Errorf("ex1 made twice: exit %d\n%s", code, out)
 	}
-	if code, out := run(t, script(root, "new-stage.sh", "--remove", "stage0-linear")); code == 0 {
+	if code, out := run(t, script(root, "new-stage", "--remove", "stage0-linear")); code == 0 {
 		t.Errorf("--remove of a stage it did not make: exit 0\n%s", out)
 	}
-	if code, out := run(t, script(root, "new-stage.sh", "--remove", "ex1")); code != 0 {
+	if code, out := run(t, script(root, "new-stage", "--remove", "ex1")); code != 0 {
 		t.Fatalf("--remove ex1: exit %d\n%s", code, out)
 	}
 	for _, gone := range []string{"ex1", "local.work"} {
@@ -61,22 +62,41 @@ func TestNewStageRoundTrip(t *testing.T) {
 // encode_test.go that checks lists through the new types.
 func TestNewStageLeavesOutTestsTheExerciseChanges(t *testing.T) {
 	root := workspace(t, "common", "stage4-append", "workshop/solutions/ex5-plain-encode-once")
-	code, out := run(t, script(root, "new-stage.sh", "ex5", "--from", "stage4-append"))
+	code, out := run(t, script(root, "new-stage", "ex5", "--from", "stage4-append"))
 	if code != 0 {
-		t.Fatalf("new-stage.sh ex5: exit %d\n%s", code, out)
+		t.Fatalf("new-stage ex5: exit %d\n%s", code, out)
 	}
 	for _, said := range []string{
 		"left out parallel_test.go: ex5-plain-encode-once has no such test",
 		"left out encode_test.go: ex5-plain-encode-once's differs",
 	} {
 		if !strings.Contains(out, said) {
-			t.Errorf("new-stage.sh did not say %q:\n%s", said, out)
+			t.Errorf("new-stage did not say %q:\n%s", said, out)
 		}
 	}
 	for file, kept := range map[string]bool{"stage_test.go": true, "view_test.go": true, "buffer_test.go": true,
 		"parallel_test.go": false, "encode_test.go": false} {
 		if _, err := os.Stat(filepath.Join(root, "ex5", file)); (err == nil) != kept {
 			t.Errorf("ex5/%s: kept %v, want %v", file, err == nil, kept)
+		}
+	}
+}
+
+// A copy that fails go vet is undone: no folder, no local.work.
+func TestNewStageUndoesAFailure(t *testing.T) {
+	root := workspace(t)
+	write(t, filepath.Join(root, "undone", "go.mod"), "module example.com/undone\n\ngo 1.26.0\n")
+	write(t, filepath.Join(root, "undone", "main.go"), "// A stage would call api.Main(\"undone\", New).\npackage main\n\nimport \"fmt\"\n\nfunc main() { fmt.Printf(\"%d\\n\", \"not a number\") }\n")
+	if out, err := exec.Command("go", "-C", root, "work", "use", "./undone").CombinedOutput(); err != nil {
+		t.Fatalf("go work use: %v\n%s", err, out)
+	}
+	code, out := run(t, script(root, "new-stage", "ex1", "--from", "undone"))
+	if code != 1 || !strings.Contains(out, "new-stage: ex1 not made; undoing") {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+	for _, gone := range []string{"ex1", "local.work"} {
+		if _, err := os.Stat(filepath.Join(root, gone)); err == nil {
+			t.Errorf("after a failed go vet, %s is still there", gone)
 		}
 	}
 }

@@ -1,6 +1,6 @@
 // Package stages is the one list of what the scripts measure: every stage
 // of the workspace, with its folder, in the order of every table, and what
-// each is compared with. The shell scripts ask it through scripts/cmd/stages.
+// each is compared with, for every command of scripts/.
 package stages
 
 import (
@@ -133,7 +133,7 @@ func Reference(root string, list []Stage, name string) string {
 	return ""
 }
 
-// Against returns the stages that scripts/check.sh compares the stage in
+// Against returns the stages that scripts/check compares the stage in
 // folder dir with, or "" for none: base, the nearest stage on its chain of
 // origins (from, a name or folder, else its Origin, then that one's...),
 // and reference, the first Reference on that chain. A folder with no
@@ -174,7 +174,7 @@ func Against(root, dir, from string) (base, reference string, err error) {
 var originLine = regexp.MustCompile(`(?m)^// origin: (\S+)`)
 
 // Origin returns the folder named by the "// origin:" line that
-// scripts/new-stage.sh writes in dir/go.mod, or "".
+// scripts/new-stage writes in dir/go.mod, or "".
 func Origin(root, dir string) string {
 	mod, _ := os.ReadFile(filepath.Join(root, dir, "go.mod"))
 	m := originLine.FindSubmatch(mod)
@@ -184,9 +184,22 @@ func Origin(root, dir string) string {
 	return path.Clean(string(m[1]))
 }
 
+// Mine returns the folders at root that scripts/new-stage made: those whose
+// go.mod has an origin line.
+func Mine(root string) []string {
+	mods, _ := filepath.Glob(filepath.Join(root, "*", "go.mod")) // a pattern without errors
+	var mine []string
+	for _, mod := range mods {
+		if dir := filepath.Base(filepath.Dir(mod)); Origin(root, dir) != "" {
+			mine = append(mine, dir)
+		}
+	}
+	return mine
+}
+
 // workspaceModules returns the folders that the workspace file uses,
 // relative to root, as the go command reads it: $GOWORK if set (a
-// learner's local.work, see scripts/new-stage.sh), else root/go.work.
+// learner's local.work, see scripts/new-stage), else root/go.work.
 func workspaceModules(root string) ([]string, error) {
 	file := os.Getenv("GOWORK")
 	if file == "" || file == "off" {

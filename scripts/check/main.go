@@ -1,0 +1,231 @@
+// Command check gives one verdict on a stage; the usage below says how.
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"example.com/userperf/scripts/internal/harness"
+	"example.com/userperf/scripts/internal/results"
+	"example.com/userperf/scripts/internal/stages"
+	"example.com/userperf/scripts/internal/testevents"
+)
+
+const usage = `
+check: one verdict on a stage, yours or the project's, in about two minutes.
+
+  go run ./scripts/check mystage                         every check, then its speed against its origin and the reference
+  go run ./scripts/check mystage --against stage5-materialized   another reference
+  go run ./scripts/check mystage --from stage2-noclone   another origin
+  go run ./scripts/check mystage --no-compare            correctness only
+
+STAGE is a stage's name or folder. The checks, in order, each stopping the run at its first failure,
+every test under the race detector: 1. go vet; 2. the build of its tests; 3. the conformance suite,
+TestAPI, and 4. the differential tests, TestDifferential, each at GOMAXPROCS 1, 3 and 8 (a stage's
+chunks and goroutines change with the cores); 5. the fuzz targets' seed corpora; 6. the stage's own
+tests; 7. the speed: go run ./scripts/compare --rounds 6 --benchtime 100ms --bench
+'^BenchmarkListByRole$' ORIGIN STAGE REFERENCE. A test still running after 60 s
+(USERPERF_CHECK_TIMEOUT) fails its step with the goroutines that wait for a lock, where the stage
+asked for it. It ends with "check: STAGE passed: ..." and the speed-ups, or "check: STAGE FAILED:
+<check>" under what failed: the failing tests, the first message (the request that went wrong),
+both sides of a data race, a panic. Every step's output, the verdict and the speed results are kept
+in results/check/STAGE/ for go run ./scripts/handin.
+
+ORIGIN is the stage STAGE was copied from (--from, or the "// origin:" line new-stage writes in its
+go.mod); REFERENCE solves the exercise: the solution in workshop/solutions/ whose origin is ORIGIN,
+else the next step by number, or --against. The project's own stages are compared with stage0-linear
+alone. The verdict quotes the medians of ListByRole/users=10000/matches=100, "as fast as" when
+benchstat finds no significant difference: six short rounds are noisy; quote a longer compare.
+`
+
+const row = "ListByRole/users=10000/matches=100"
+
+var (
+	c                       = harness.New("check", usage)
+	dir, name, logs, binary string
+	timeout                 = cmp.Or(os.Getenv("USERPERF_CHECK_TIMEOUT"), "60s") // a step takes seconds: a test running longer is stuck
+	step, steps             = 0, 7
+	start                   = time.Now()
+)
+
+func main() {
+	from, against := c.Flags.String("from", "", ""), c.Flags.String("against", "", "")
+	noCompare := c.Flags.Bool("no-compare", false, "")
+	args := c.Parse()
+	if len(args) != 1 {
+		c.Usage("name one stage to check: go run ./scripts/check STAGE (--help for more)")
+	}
+	dir = strings.TrimPrefix(filepath.ToSlash(args[0]), "./")
+	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
+		found, err := stages.Find(c.Root, args[0])
+		if err != nil {
+			c.Usage("no stage %s: give a stage's folder, such as mystage or stage1-index", args[0])
+		}
+		dir = found[0].Dir
+	}
+	if _, err := os.Stat(filepath.Join(dir, "main.go")); err != nil {
+		c.Usage("%s has no main.go: it is not a stage", dir)
+	}
+	base, reference, err := stages.Against(c.Root, dir, *from)
+	if *against != "" {
+		reference = path.Base(*against)
+		if _, err := stages.Find(c.Root, reference); err != nil {
+			c.Usage("--against %s: no such stage", *against)
+		}
+	}
+	if err != nil {
+		c.Usage("cannot tell what to compare %s with: %v", args[0], err)
+	}
+	name, logs = path.Base(dir), filepath.Join("results", "check", path.Base(dir))
+	os.RemoveAll(logs)
+	tmp, err := os.MkdirTemp("", "userperf-check-")
+	c.Fatal(cmp.Or(err, os.MkdirAll(logs, 0o755)))
+	c.Cleanup(func() { os.RemoveAll(tmp) })
+	binary = filepath.Join(tmp, "stage.test"+map[bool]string{true: ".exe"}[runtime.GOOS == "windows"]) // Windows runs no other
+	if *noCompare {
+		steps = 6
+	}
+
+	next("go vet ./" + dir)
+	must(harness.Go("vet", "./"+dir), "go vet")
+	next("build its tests with the race detector")
+	must(harness.Progress(func() string { return "still building" },
+		func() error { return harness.Go("test", "-c", "-race", "-o", binary, "./"+dir) }), "the build of its tests")
+	list := exec.Command(binary, "-test.list", ".*")
+	list.Dir = dir
+	out, err := list.Output()
+	must(err, "the list of its tests")
+	tests := strings.Fields(string(out))
+	for _, t := range []string{"TestAPI", "TestDifferential", "FuzzDifferential"} {
+		if !slices.Contains(tests, t) {
+			failed("the shared suites: " + dir + " has no " + t + "; its stage_test.go must call apitest.Run, apitest.Differential and apitest.FuzzDifferential as stage0-linear/stage_test.go does")
+		}
+	}
+	shared, once := []string{"1", "3", "8"}, []string{strconv.Itoa(runtime.GOMAXPROCS(0))}
+	run("the conformance suite (TestAPI)", "conformance", shared, "-test.run=^TestAPI$")
+	run("the differential tests (TestDifferential)", "differential", shared, "-test.run=^TestDifferential$")
+	run("the fuzz seed corpora (Fuzz*)", "fuzz", once, "-test.run=^Fuzz")
+	if slices.ContainsFunc(tests, func(t string) bool { return !sharedTest.MatchString(t) }) {
+		run("the stage's own tests", "own", once, "-test.skip=^(TestAPI|TestDifferential|Fuzz.*)$")
+	} else {
+		next("the stage's own tests: none")
+	}
+	if *noCompare {
+		verdict("passed (no speed comparison: --no-compare)")
+		c.Exit(0)
+	}
+	speed(base, reference)
+}
+
+// speed is the last step: the stage's speed against its origin and the
+// reference, measured by the compare command, whose results it keeps.
+func speed(base, reference string) {
+	names := slices.DeleteFunc([]string{base, name, reference}, func(s string) bool { return s == "" })
+	args := append([]string{"run", "./scripts/compare", "--rounds", "6", "--benchtime", "100ms", "--bench", "^BenchmarkListByRole$"}, names...)
+	line := []string{"go"}
+	for _, a := range args {
+		line = append(line, harness.Quote(a))
+	}
+	next("the speed: " + strings.Join(line, " "))
+	log, err := os.Create(filepath.Join(logs, "compare.log"))
+	c.Fatal(err)
+	compare := exec.Command("go", args...)
+	compare.Stdout = io.MultiWriter(os.Stdout, log)
+	compare.Stderr = compare.Stdout
+	must(compare.Run(), "the comparison (compare)")
+	latest := func(s string) string { return filepath.Join("results", "compare", "latest", s+".txt") }
+	for role, s := range map[string]string{"origin": base, "mine": name, "reference": reference} {
+		if data, err := os.ReadFile(latest(s)); s != "" && err == nil {
+			c.Fatal(os.WriteFile(filepath.Join(logs, "speed-"+role+".txt"), data, 0o644))
+		}
+	}
+	read := func(s string) *results.File {
+		f, err := results.Read(latest(s))
+		must(err, "reading the comparison with "+s)
+		return f
+	}
+	mine := read(name)
+	again, _ := results.Read(latest(names[0] + ".again")) // compare's A/A label of its first stage
+	var summary []string
+	for _, s := range names {
+		if s == name {
+			continue
+		}
+		aa := map[bool]*results.File{true: again}[s == names[0]]
+		verdict, err := results.Compare(read(s), aa, mine, row)
+		must(err, "reading the comparison with "+s)
+		summary = append(summary, verdict.Verdict(s))
+	}
+	if len(summary) == 0 {
+		verdict("passed (nothing to compare it with)")
+		return
+	}
+	note := row
+	if min := os.Getenv("USERPERF_PARALLEL_MIN"); min != "" {
+		note += ", USERPERF_PARALLEL_MIN=" + min
+	}
+	verdict("passed: " + strings.Join(summary, ", ") + " (" + note + ")")
+}
+
+// run runs the race-enabled test binary in the stage's folder once at each
+// GOMAXPROCS of procs, its whole output kept in logs/log.log. At a failure
+// it shows what failed and stops with the verdict what.
+func run(what, log string, procs []string, args ...string) {
+	next(what + ", under -race" + map[bool]string{true: ", at GOMAXPROCS " + strings.Join(procs, ", ")}[len(procs) > 1])
+	logFile := filepath.Join(logs, log+".log")
+	f, err := os.Create(logFile)
+	c.Fatal(err)
+	defer f.Close()
+	for _, p := range procs {
+		cmd := exec.Command("go", append([]string{"tool", "test2json", "-p", name, binary, "-test.v=test2json", "-test.count=1",
+			"-test.failfast", "-test.timeout=" + timeout, "-test.cpu=" + p}, args...)...)
+		cmd.Dir, cmd.Stderr = dir, f
+		var shown bytes.Buffer
+		tests, err := testevents.Start(cmd, f, &shown, func(r *testevents.Run) string {
+			return fmt.Sprintf("GOMAXPROCS=%s: %d tests done", p, r.Tests.Load())
+		})
+		if err == nil && !raced(tests) {
+			continue
+		}
+		lines := strings.SplitAfter(shown.String(), "\n")
+		if len(lines) > 150 {
+			fmt.Printf("   ... the first %d of %d lines of what failed are in %s\n", len(lines)-150, len(lines), logFile)
+			lines = lines[len(lines)-150:]
+		}
+		fmt.Print(strings.Join(lines, ""))
+		summarize(os.Stdout, tests, logFile)
+		if raced(tests) {
+			what = "the race detector, in " + what
+		}
+		failed(what + map[bool]string{true: " at GOMAXPROCS=" + p}[len(procs) > 1])
+	}
+	fmt.Printf("   ok (%s so far)\n", harness.Elapsed(start))
+}
+
+func next(what string) { step++; fmt.Printf("== check %d/%d: %s\n", step, steps, what) }
+
+// verdict prints the last line, and keeps it for scripts/handin.
+func verdict(text string) {
+	fmt.Printf("\ncheck: %s %s\n", name, text)
+	c.Fatal(os.WriteFile(filepath.Join(logs, "verdict.txt"), []byte(text+"\n"), 0o644))
+}
+
+func failed(what string) { verdict("FAILED: " + what + ", see above"); c.Exit(1) }
+
+func must(err error, what string) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		failed(what)
+	}
+}

@@ -1,0 +1,77 @@
+// Package testevents reads what go test -json and go tool test2json print:
+// one event a line, saying which test printed each line and how each test
+// and package ended, so that no command greps test output.
+package testevents
+
+import (
+	"bufio"
+	"cmp"
+	"encoding/json"
+	"io"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync/atomic"
+
+	"example.com/userperf/scripts/internal/harness"
+)
+
+// Event is one line of go test -json; go doc test2json describes them.
+type Event struct{ Action, Package, Test, Output string }
+
+// Run is what a run of tests printed and how its tests ended.
+type Run struct {
+	Lines       []Event      // every line of output, in order, with the test that printed it
+	Failed      []Event      // the end of each test that failed
+	Tests, Pkgs atomic.Int32 // how many have ended so far
+}
+
+// noise are the packages' lines that go test prints only with -v or -bench.
+var noise = regexp.MustCompile(`^(PASS\n|goos: |goarch: |pkg: |cpu: )`)
+
+// Start runs cmd, which prints events, and says every 15 seconds how far it
+// is by status. Every line of output goes to log, and to shown what says how
+// it ended: the packages' own lines, the build's errors and a failed test's
+// whole output.
+func Start(cmd *exec.Cmd, log, shown io.Writer, status func(*Run) string) (*Run, error) {
+	r := &Run{}
+	events, err := cmd.StdoutPipe()
+	if err = cmp.Or(err, cmd.Start()); err != nil {
+		return r, err
+	}
+	err = harness.Progress(func() string { return status(r) }, func() error { return r.read(events, log, shown) })
+	return r, cmp.Or(err, cmd.Wait())
+}
+
+func (r *Run) read(in io.Reader, log, shown io.Writer) error {
+	byTest := map[string]string{}
+	lines := bufio.NewScanner(in)
+	lines.Buffer(nil, 1<<20)
+	for lines.Scan() {
+		var e Event
+		if json.Unmarshal(lines.Bytes(), &e) != nil { // the go command's own words
+			e.Output = lines.Text() + "\n"
+		}
+		key := e.Package + " " + e.Test
+		switch ended := e.Action == "pass" || e.Action == "fail" || e.Action == "skip"; {
+		case e.Output != "":
+			io.WriteString(log, e.Output)
+			r.Lines = append(r.Lines, e)
+			if e.Test == "" && !noise.MatchString(e.Output) {
+				io.WriteString(shown, e.Output)
+			} else if e.Test != "" && !strings.HasPrefix(e.Output, "=== ") {
+				byTest[key] += e.Output
+			}
+		case ended && e.Test == "":
+			r.Pkgs.Add(1)
+		case ended:
+			r.Tests.Add(1)
+			if e.Action == "fail" {
+				r.Failed = append(r.Failed, e)
+				io.WriteString(shown, byTest[key])
+			}
+			delete(byTest, key)
+		}
+	}
+	return lines.Err()
+}

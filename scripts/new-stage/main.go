@@ -1,0 +1,196 @@
+// Command new-stage makes a stage of the learner's own; the usage below says how.
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"example.com/userperf/scripts/internal/harness"
+	"example.com/userperf/scripts/internal/stages"
+)
+
+const usage = `
+new-stage: a stage of your own, copied from an existing one, to change and check.
+
+  go run ./scripts/new-stage mystage                                a copy of stage0-linear, in mystage/
+  go run ./scripts/new-stage mycache --from workshop/quest6-cache   a copy of another stage
+  go run ./scripts/new-stage --list                                 the stages this command made
+  go run ./scripts/new-stage --remove mystage                       delete one and undo what made it
+
+NAME is 1 to 40 lowercase letters, digits and dashes, starting with a letter, and no module's folder
+name or stageN-...: the commands know a stage by its folder. It copies the origin's files (those git
+tracks, or all, for a stage made here) but README.md, which becomes a page for your notes, and the
+origin's own tests that the exercise's reference lacks or has in another version; it renames the
+module, the name main.go gives api.Main and import paths, records the origin in a "// origin:" line
+of go.mod (check compares with it), and runs go vet. An error or Ctrl-C undoes it all. Your stages
+are listed in local.work, go.work plus go work use ./NAME for each; git ignores both. The commands
+read it; the go command once you export GOWORK=$PWD/local.work (PowerShell: $env:GOWORK =
+"$PWD\local.work"). With your last stage removed, local.work goes too. After a git pull that
+changed go.work, run --list.
+`
+
+var (
+	validName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,39}$`)
+	mainName  = regexp.MustCompile(`api\.Main\("([^"]*)"`)
+	module    = regexp.MustCompile(`(?m)^module\s+(\S+)`)
+	reserved  = []string{"floor", "common", "scripts", "peers", "workshop", "solutions", "results", "docs", "bin", "handins"}
+)
+
+func main() {
+	c := harness.New("new-stage", usage)
+	from := c.Flags.String("from", "stage0-linear", "")
+	remove := c.Flags.Bool("remove", false, "")
+	list := c.Flags.Bool("list", false, "")
+	args := c.Parse()
+	if len(args) > 1 {
+		c.Usage("one NAME at a time (got %s)", strings.Join(args, " and "))
+	}
+	name := strings.Join(args, "")
+	switch {
+	case *list:
+		syncWorkspace(c)
+		for _, d := range stages.Mine(".") {
+			fmt.Printf("  %s from %s\n", d, stages.Origin(".", d))
+		}
+		if len(stages.Mine(".")) == 0 {
+			fmt.Println("no stage made by new-stage here")
+		}
+	case *remove:
+		if !validName.MatchString(name) {
+			c.Usage("--remove needs the name of a stage this command made")
+		} else if !slices.Contains(stages.Mine("."), name) {
+			c.Usage("--remove: %s was not made by new-stage (no %s/go.mod with an origin line); nothing removed", name, name)
+		} else if out, _ := exec.Command("git", "ls-files", "--", name).Output(); len(out) > 0 {
+			c.Usage("--remove: git tracks files in %s/; nothing removed", name)
+		}
+		c.Fatal(os.RemoveAll(name))
+		syncWorkspace(c)
+		fmt.Printf("removed %s: its folder, and its line in local.work\n", name)
+	default:
+		newStage(c, name, strings.TrimPrefix(filepath.ToSlash(*from), "./"))
+	}
+}
+
+// newStage makes the stage name, a copy of the stage in folder from.
+func newStage(c *harness.Cmd, name, from string) {
+	if name == "" {
+		c.Usage("name the new stage: go run ./scripts/new-stage NAME [--from STAGE] (--help for more)")
+	} else if !validName.MatchString(name) || strings.HasSuffix(name, "-") || regexp.MustCompile(`^stage[0-9]`).MatchString(name) {
+		c.Usage("'%s' is not a valid name: use 1 to 40 lowercase letters, digits and dashes, starting with a letter, not stageN", name)
+	} else if slices.Contains(reserved, name) {
+		c.Usage("'%s' is a name the repository uses; pick another", name)
+	} else if _, err := os.Lstat(name); err == nil {
+		c.Usage("%s already exists; pick another name, or --remove %s if this command made it", name, name)
+	}
+	out, err := harness.GoOutput("list", "-m", "-f", "{{.Dir}}")
+	c.Fatal(err)
+	modules := strings.Fields(filepath.ToSlash(out))
+	if slices.ContainsFunc(modules, func(m string) bool { return path.Base(m) == name }) {
+		c.Usage("'%s' is the folder name of a module of go.work; pick another", name)
+	} else if !slices.Contains(modules, filepath.ToSlash(filepath.Join(c.Root, from))) {
+		c.Usage("--from %s: not a module of go.work; give the folder of a stage, such as stage1-index or workshop/quest6-cache", from)
+	}
+	mod, _ := os.ReadFile(filepath.Join(from, "go.mod"))
+	mainGo, _ := os.ReadFile(filepath.Join(from, "main.go"))
+	oldModule, oldMain := module.FindSubmatch(mod), mainName.FindSubmatch(mainGo)
+	if oldModule == nil || oldMain == nil {
+		c.Usage("--from %s: its main.go does not start a stage with api.Main(\"NAME\", ...)", from)
+	}
+
+	c.Fatal(os.Mkdir(name, 0o755))
+	made := false
+	c.Cleanup(func() {
+		if !made {
+			fmt.Fprintf(os.Stderr, "new-stage: %s not made; undoing\n", name)
+			os.RemoveAll(name)
+			syncWorkspace(c)
+		}
+	})
+	c.Fatal(copyStage(from, name))
+	if _, err := os.Stat(filepath.Join(name, "stage_test.go")); err != nil {
+		c.Fatal(copyFile(filepath.Join("stage0-linear", "stage_test.go"), filepath.Join(name, "stage_test.go")))
+	}
+	c.Fatal(os.WriteFile(filepath.Join(name, ".gitignore"), []byte("# Made by scripts/new-stage: git ignores this whole folder, this file included.\n*\n"), 0o644))
+
+	// The module and its origin; the replace of common is one level up now.
+	goMod := filepath.Join(name, "go.mod")
+	c.Fatal(harness.Go("mod", "edit", "-module", "example.com/userperf/"+name, "-replace", "example.com/userperf/common=../common", goMod))
+	mod, err = os.ReadFile(goMod)
+	c.Fatal(err)
+	mod = regexp.MustCompile(`(?m)^// origin: .*\n`).ReplaceAll(mod, nil)
+	c.Fatal(os.WriteFile(goMod, fmt.Appendf(bytes.TrimRight(mod, "\n"), "\n\n// origin: %s (the stage this module started from; scripts/check reads this line)\n", from), 0o644))
+	rename := strings.NewReplacer(`api.Main("`+string(oldMain[1])+`"`, `api.Main("`+name+`"`,
+		"\n// Command "+string(oldMain[1])+" ", "\n// Command "+name+" ",
+		`"`+string(oldModule[1])+`"`, `"example.com/userperf/`+name+`"`, `"`+string(oldModule[1])+`/`, `"example.com/userperf/`+name+`/`)
+	c.Fatal(filepath.WalkDir(name, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !strings.HasSuffix(p, ".go") {
+			return err
+		}
+		code, err := os.ReadFile(p)
+		if err == nil {
+			err = os.WriteFile(p, []byte(rename.Replace("\n" + string(code))[1:]), 0o644)
+		}
+		return err
+	}))
+	if mainGo, _ := os.ReadFile(filepath.Join(name, "main.go")); !bytes.Contains(mainGo, []byte(`api.Main("`+name+`"`)) {
+		c.Fatal(fmt.Errorf("could not rename the stage in %s/main.go", name))
+	}
+	c.Fatal(os.WriteFile(filepath.Join(name, "README.md"), fmt.Appendf(nil, "# %s\n\nA stage of your own, made by `go run ./scripts/new-stage %s --from %s`: a copy of `%s`\n"+
+		"(whose chapter is [../%s/README.md](../%s/README.md)). Git ignores this folder; write your\n"+
+		"notes here: what the profile showed, what you changed, what the check said.\n", name, name, from, from, from, from), 0o644))
+
+	syncWorkspace(c)
+	base, reference, err := stages.Against(c.Root, name, "")
+	c.Fatal(err)
+	leaveOut(c, name, from, reference)
+	fmt.Println("== go vet ./" + name)
+	c.Fatal(harness.Go("vet", "./"+name))
+	made = true
+	fmt.Printf("\nmade %s/, a copy of %s, listed in local.work and kept out of git (git status shows nothing).\n\nNext, in the repository's folder:\n", name, from)
+	compare := strings.Join(slices.DeleteFunc([]string{base, name, reference}, func(s string) bool { return s == "" }), " ")
+	for _, next := range [][2]string{
+		{"export GOWORK=$PWD/local.work", "once in each terminal: the go command sees your stage"},
+		{"go test ./" + name, "the shared suites (a side quest's start fails them until fixed)"},
+		{"go run ./scripts/profile " + name, "where the time goes"},
+		{"$EDITOR " + name + "/*.go", "make your change"},
+		{"go run ./scripts/check " + name, "the verdict: vet, suites, race detector, fuzz seeds, speed"},
+		{"go run ./scripts/compare " + compare, "a longer comparison"},
+		{"go run ./scripts/new-stage --remove " + name, "when you are done: the tree is as it was"},
+	} {
+		fmt.Printf("  %-50s %s\n", next[0], next[1])
+	}
+}
+
+// leaveOut removes the origin's own tests that do not hold once the exercise
+// is solved: those that its reference lacks or has in another version. They
+// test what the exercise changes (stage 4's chunks and its list encoder in a
+// copy meant to encode once, a side quest's bug), and would fail a right answer.
+func leaveOut(c *harness.Cmd, name, from, reference string) {
+	found, err := stages.Find(c.Root, reference)
+	if reference == "" || err != nil {
+		return
+	}
+	tests, _ := filepath.Glob(filepath.Join(name, "*_test.go"))
+	for _, t := range tests {
+		t = filepath.Base(t)
+		mine, _ := os.ReadFile(filepath.Join(from, t))
+		theirs, err := os.ReadFile(filepath.Join(found[0].Dir, t))
+		if t == "stage_test.go" || err == nil && bytes.Equal(mine, theirs) {
+			continue
+		}
+		why := reference + " has no such test"
+		if err == nil {
+			why = reference + "'s differs, since it tests what the exercise changes"
+		}
+		c.Fatal(os.Remove(filepath.Join(name, t)))
+		fmt.Printf("   left out %s: %s\n", t, why)
+	}
+}

@@ -1,0 +1,30 @@
+package scripttest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Without the C compiler that the race detector needs, the test command says
+// so, and how to get one, in one line, before it starts.
+func TestTestNeedsACCompiler(t *testing.T) {
+	root := workspace(t)
+	goPath, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := t.TempDir() // on PATH: go alone
+	if err := os.Symlink(goPath, filepath.Join(path, filepath.Base(goPath))); err != nil {
+		t.Skip("no symbolic link here:", err)
+	}
+	cmd := script(root, "test")
+	cmd.Env = append(os.Environ(), "PATH="+path, "CC=")
+	code, out := run(t, cmd)
+	if code != 1 || strings.Count(out, "\n") != 1 || !strings.HasPrefix(out, "test: the race detector needs a C compiler, and ") ||
+		!strings.Contains(out, " (go env CC) is not on PATH: install ") {
+		t.Errorf("exit %d, output:\n%s", code, out)
+	}
+}

@@ -1,0 +1,102 @@
+// Command test runs every check of the repository; the usage below says which.
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"time"
+
+	"example.com/userperf/scripts/internal/harness"
+	"example.com/userperf/scripts/internal/provenance"
+	"example.com/userperf/scripts/internal/testevents"
+)
+
+const usage = `
+test: every check of the repository, over every module of go.work: go run ./scripts/test
+  1. go vet
+  2. go vet and go build of scripts/ for macOS (darwin/arm64), Windows (windows/amd64) and Linux
+  3. go test -race: the conformance suite, the differential tests, the seed corpora of the fuzz
+     targets, and the unit tests
+  4. every benchmark once (-benchtime 1x), so that none can rot
+  5. the README's figures against the code they measured, as go run ./scripts/report --check does:
+     printed, never a failure (code changes before it is measured)
+It stops at the first failure of 1 to 4. The race detector needs a C compiler (go env CC); without
+one, it says so and how to get one before it starts. Each phase says how far it is every 15 s.
+`
+
+// all is every package of every module in the workspace: they share this prefix.
+const all = "example.com/userperf/..."
+
+func main() {
+	c := harness.New("test", usage)
+	if len(c.Parse()) > 0 {
+		c.Usage("takes no arguments (--help says what it runs)")
+	}
+	c.Fatal(compiler())
+	start := time.Now()
+	phase := func(what string, work func() error) {
+		fmt.Printf("== %s   (%s)\n", what, harness.Elapsed(start))
+		c.Fatal(harness.Progress(func() string { return "still at " + what }, work))
+	}
+	phase("go vet "+all, func() error { return harness.Go("vet", all) })
+	for _, target := range [][]string{{"GOOS=darwin", "GOARCH=arm64"}, {"GOOS=windows", "GOARCH=amd64"}, {"GOOS=linux"}} {
+		phase("go vet and go build of example.com/userperf/scripts/... with "+strings.Join(target, " "), func() error {
+			return cmp.Or(goWith(target, "vet", "example.com/userperf/scripts/..."), goWith(target, "build", "example.com/userperf/scripts/..."))
+		})
+	}
+	list, err := harness.GoOutput("list", all)
+	c.Fatal(err)
+	packages := len(strings.Fields(list))
+	goTest := func(args ...string) {
+		_, err := testevents.Start(exec.Command("go", append([]string{"test", "-json"}, args...)...), io.Discard, os.Stdout,
+			func(r *testevents.Run) string { return fmt.Sprintf("%d of %d packages done", r.Pkgs.Load(), packages) })
+		if err != nil {
+			c.Fatal(fmt.Errorf("go test %s: %v (output above)", strings.Join(args, " "), err))
+		}
+	}
+	fmt.Printf("== go test -race %s   (%s)\n", all, harness.Elapsed(start))
+	goTest("-race", all)
+	fmt.Printf("== every benchmark once   (%s)\n", harness.Elapsed(start))
+	goTest("-run", "^$", "-bench", ".", "-benchtime", "1x", all)
+	fmt.Printf("== figures against the code they measured   (%s)\n", harness.Elapsed(start))
+	verdict := "every figure measured the code at HEAD"
+	fresh, err := provenance.Check(os.Stdout, ".")
+	if err != nil {
+		fmt.Println("  ", err)
+	}
+	if err != nil || !fresh {
+		verdict = "stale figures above: regenerate them before a release (not a test failure)"
+	}
+	fmt.Printf("== all checks passed in %s; figures: %s\n", harness.Elapsed(start), verdict)
+}
+
+// goWith runs the go command with args and env, a list of KEY=value.
+func goWith(env []string, args ...string) error {
+	cmd := exec.Command("go", args...)
+	cmd.Env, cmd.Stdout, cmd.Stderr = append(os.Environ(), env...), os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s go %s: %v", strings.Join(env, " "), strings.Join(args, " "), err)
+	}
+	return nil
+}
+
+// compiler is, when the C compiler that the race detector needs is not on
+// PATH, an error that says so and how to get one, in one line.
+func compiler() error {
+	out, _ := harness.GoOutput("env", "CC")
+	cc := strings.Join(append(strings.Fields(out), "gcc")[:1], "")
+	if _, err := exec.LookPath(cc); err == nil {
+		return nil
+	}
+	how := map[string]string{
+		"darwin":  "install Xcode's command line tools: xcode-select --install",
+		"windows": "install gcc, such as MSYS2's mingw-w64 (https://www.msys2.org), and put its bin folder on PATH",
+	}[runtime.GOOS]
+	return fmt.Errorf("the race detector needs a C compiler, and %s (go env CC) is not on PATH: %s", cc,
+		cmp.Or(how, "install gcc with your system's package manager (apt install gcc, dnf install gcc, apk add gcc)"))
+}
