@@ -19,34 +19,21 @@ import (
 const usage = `
 compare: the stages side by side, measured in one run on this machine.
 
-  go run ./scripts/compare                      every stage in go.work and the floor, quick (about 5 minutes)
-  go run ./scripts/compare --thorough           more rounds, longer benchmarks (about 25 minutes)
+  go run ./scripts/compare                      every stage in go.work and the floor
+  go run ./scripts/compare --thorough           20 rounds of 500ms instead of 10 of 150ms
   go run ./scripts/compare stage0-linear stage1-index
-  go run ./scripts/compare floor stage3-parallel    (floor: the same HTTP path serving pre-built bytes)
+  go run ./scripts/compare --hold-cores stage0-linear stage1-index   while this process holds every core
 
-Options: --rounds N (at least 6), --benchtime D (a go test -benchtime), --bench REGEXP (default: the
-shared suite, BenchmarkListByRole, BenchmarkServeHTTP, BenchmarkWrite and BenchmarkBuild; a
-stage's own benchmarks, such as stage3's BenchmarkParallel, can be picked with it), --hold-cores
-(keep every core busy from this process while the rounds run, as other programs on a busy laptop do).
+Options: --rounds N (at least 6), --benchtime D (a go test -benchtime), --bench REGEXP (default:
+^Benchmark(ListByRole|ServeHTTP|Write|Build)$), --thorough, --hold-cores.
 
-The first stage is measured twice, under a second label (STAGE.again.txt), interleaved like the
-others: the difference between the two is noise alone, the run's floor. The last lines give each
-stage's verdict against the first at ListByRole/users=10000/matches=100: faster or slower by a ratio
-when benchstat tells them apart and the ratio is beyond the floor, else "cannot tell on this machine".
-They decide on the CPU time (cpu-sec/op), which holds while other programs take the cores, where the
-system gives it, else on the wall time (sec/op). MEASURING.md says why.
-
-Writes results/compare/<stamp>/<stage>.txt (Go benchmark format, headed by the machine, the commit
-and this command) and benchstat.txt, and points results/compare/latest at it once every round is
-done. A benchmark that fails, panics or matches nothing stops the run with its output; so does
-Ctrl-C. Either way no binary is left behind and latest is not moved.
-
-Why it works this way: the machine is shared and noisy, so every stage's benchmark binary is built
-first and then the stages run interleaved, round by round, in a rotating order: drift hits every stage
-alike, and benchstat gets one sample per stage per round. Besides time, bytes and allocations,
-ListByRole and ServeHTTP report the garbage collections per request (gc-cycles/op).
-The million-user data set (USERPERF_MILLION=1) and the chunks' threshold (USERPERF_PARALLEL_MIN)
-are set in the environment; the command line a result records names them.
+It builds every stage's test binary, then runs the benchmarks in rounds, one sample per stage per
+round, in a rotating order, so that drift hits every stage alike; the first stage runs twice a
+round, under a second label, for the run's floor (A/A). It prints benchstat's tables, the floor, and
+each stage's verdict against the first at ListByRole/users=10000/matches=100, on CPU time where the
+system gives it (MEASURING.md says why). Results: results/compare/<stamp>/, results/compare/latest.
+A failing benchmark or Ctrl-C keeps nothing. USERPERF_MILLION=1 adds a million users; the command
+line a result records names it, and USERPERF_PARALLEL_MIN.
 `
 
 func main() {

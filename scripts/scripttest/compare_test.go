@@ -1,10 +1,8 @@
 package scripttest
 
 import (
-	"context"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -87,27 +85,5 @@ func TestHelp(t *testing.T) {
 	}
 }
 
-// While other programs hold every core, compare warns before it
-// measures. (No test of the quiet case: a shared machine is never sure to be
-// idle.)
 // commands are the commands of scripts/ that a learner or an instructor runs.
 var commands = []string{"check", "compare", "handin", "load", "new-stage", "profile", "report", "room", "serialize", "test"}
-
-func TestCompareWarnsOfABusyMachine(t *testing.T) {
-	if _, err := os.Stat("/proc/stat"); err != nil {
-		t.Skip("no /proc/stat: compare cannot see the machine's load here")
-	}
-	root := workspace(t)
-	ctx, stop := context.WithCancel(t.Context())
-	defer stop()
-	for range runtime.NumCPU() {
-		go func() { // a busy loop per core, until the test ends
-			for ctx.Err() == nil {
-			}
-		}()
-	}
-	code, out := compare(t, root, "--bench", "Good", "bad")
-	if code != 0 || !strings.Contains(out, "compare: warning: other programs kept") {
-		t.Errorf("exit %d, and no warning of the busy cores:\n%s", code, out)
-	}
-}

@@ -27,14 +27,10 @@ type Run struct {
 	kept   bool
 }
 
-// NewRun starts a run of rounds rounds in a new results/kind/<stamp>/. It
-// warns first when other programs keep the cores busy: every stage then
-// runs slower by chance, and no ratio holds.
+// NewRun starts a run of rounds rounds in a new results/kind/<stamp>/.
+// Whether other programs kept the machine busy is not guessed beforehand:
+// compare's A/A floor measures what the noise did to the run itself.
 func (c *Cmd) NewRun(kind string, rounds int) *Run {
-	if busy, ok := busyCores(); ok && busy > float64(runtime.NumCPU())/4 {
-		fmt.Fprintf(os.Stderr, "%s: warning: other programs kept %.1f of %d cores busy over the last second, so these "+
-			"figures will be noisy. Close them or wait until they finish, then measure again.\n", c.Name, busy, runtime.NumCPU())
-	}
 	r := &Run{Rounds: rounds, c: c, start: time.Now()}
 	parent := filepath.Join("results", kind)
 	c.Fatal(os.MkdirAll(parent, 0o755))
