@@ -25,13 +25,10 @@ profile: where a stage spends its time and allocates its memory.
   go run ./scripts/profile --markdown stage0-linear           the same tables in markdown (for the chapters)
   go run ./scripts/profile --diff stage0-linear stage1-index  where the time moved from one stage to the next
 
-Options: --bench NAME (an exact name with its sub-benchmarks; default
-BenchmarkListByRole/users=10000/matches=100), --benchtime D (default 3s), --top N (functions per
-table, default 12), --fresh (with --diff: profile again even if the saved profiles measured the code
-as it is). One go test run with both profilers (the memory profiler at Go's default sampling) leaves
-results/profile/<stage>/: cpu.pprof, mem.pprof, bench.txt (the result, the machine, the commit) and
-the test binary, for pprof's source view. The tables are each function's share of the profiles,
-read with pprof's profile package, the runtime folded into its callers (scripts/internal/profiles).
+Options: --bench NAME (default BenchmarkListByRole/users=10000/matches=100), --benchtime D (default 3s),
+--top N (functions per table, default 12), --fresh (with --diff: profile again even if the saved
+profiles measured the code as it is). It leaves results/profile/<stage>/: cpu.pprof, mem.pprof,
+bench.txt and the test binary, for pprof's source view.
 `
 
 func main() {

@@ -23,20 +23,15 @@ import (
 const usage = `
 report: the latest results as charts and as the READMEs' tables, never typed by hand.
 
-  go run ./scripts/report               from the latest complete runs of compare and load, and the profiles
-                                        saved in results/profile (if any)
-  go run ./scripts/report --profiles    profile every stage first (go run ./scripts/profile, about 10 s each)
-  go run ./scripts/report --check       list every generated block and chart whose measured code (the stage
-                                        folders, common, the harness) changed after the commit it records, or
-                                        that records none: exit 1 if any, 2 if it cannot tell
+  go run ./scripts/report               from the latest complete runs of compare and load, and results/profile
+  go run ./scripts/report --profiles    profile every stage first (go run ./scripts/profile)
+  go run ./scripts/report --check       list the stale generated blocks and charts: exit 1 if any, 2 if it cannot tell
   go run ./scripts/report block [--file F.md --name N] -- BENCHSTAT_ARGS...
                                         benchstat's tables as generated block N of F.md, or printed
 
 It writes docs/charts/*.svg, README.md's blocks stages, charts and load, and each chapter's benchstat
-and profile, each ending with its provenance (machine, date, commit, command), then lists the stale
-figures as --check does. Text outside the blocks is never touched. A run that measured fewer stages
-or benchmarks than the tables hold (a compare of two stages, say) is passed over, and it says so:
-the figures come from the latest run that measured them all, or if none did, are left as they are.
+and profile, then lists the stale figures as --check does. A run that measured fewer stages or
+benchmarks than the tables hold is passed over, and it says so.
 `
 
 func main() {
@@ -315,10 +310,8 @@ func describe(root string, s stages.Stage) string {
 	if title, _, _ := strings.Cut(string(readme), "\n"); strings.HasPrefix(title, "# ") && strings.Contains(title, ": ") {
 		return strings.TrimSpace(title[strings.Index(title, ": ")+2:])
 	}
-	list := exec.Command("go", "list", "-f", "{{.Doc}}", "./"+s.Dir)
-	list.Dir = root
-	doc, err := list.Output()
-	if _, what, ok := strings.Cut(string(doc), " is "); ok && err == nil && s.Dir != "" {
+	doc, err := harness.GoOutput("-C", root, "list", "-f", "{{.Doc}}", "./"+s.Dir)
+	if _, what, ok := strings.Cut(doc, " is "); ok && err == nil && s.Dir != "" {
 		what, _, _ = strings.Cut(strings.TrimSpace(what), ":")
 		return strings.TrimSuffix(what, ".")
 	}
@@ -328,9 +321,8 @@ func describe(root string, s stages.Stage) string {
 // diffSize is the non-test Go code that differs between folders a and b as git
 // diff --no-index counts it, "5 files, 157 lines" added plus removed, or "?".
 func diffSize(root, a, b string) string {
-	diff := exec.Command("git", "diff", "--no-index", "--no-renames", "--numstat", "--", a, b)
-	diff.Dir = root
-	out, err := diff.Output() // exit status 1 means "they differ", unless git complains
+	// Exit status 1 means "they differ", unless git complains.
+	out, err := exec.Command("git", "-C", root, "diff", "--no-index", "--no-renames", "--numstat", "--", a, b).Output()
 	if e, ok := err.(*exec.ExitError); err != nil && (!ok || e.ExitCode() != 1 || len(e.Stderr) > 0) || a == "" || b == "" {
 		return "?"
 	}

@@ -5,6 +5,7 @@ package main
 import (
 	"bufio"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -29,15 +30,10 @@ room: the workshop's room in one table, from everyone's file of go run ./scripts
 
   go run ./scripts/room handins/*.txt      (it expands the patterns itself: Windows' shell does not)
 
-A row per participant: the machine, then per stage (ex1 to ex5, mycache, ...) either "WRONG: <the
-check that failed>", whatever its speed, or "ok" with its speed against the stage it started from
-(vs start) and against the exercise's reference (vs ref), and "(cannot tell)" if the check said that
-a difference was under its floor; a ratio against another reference (check --against) names that
-stage. Each ratio divides two CPU times (wall times where the system gives none) measured on the
-participant's own machine: above 1x is faster; no
-time or p-value is compared across machines. Then the room's median of each ratio per exercise,
-with the right answers it counts (not those against another reference), and their spread. Writes
-results/room/table.txt and the chart results/room/room.svg, under the current folder.
+A row per participant: per stage, "WRONG: <the check that failed>", or "ok" with its speed-up against
+the stage it started from (vs start) and the exercise's reference (vs ref), each measured on the
+participant's own machine; then the room's median and spread of each. Writes results/room/table.txt
+and the chart results/room/room.svg, under the current folder.
 `
 
 func main() {
@@ -152,10 +148,7 @@ func room(dir string, paths []string, reference func(string) string, command str
 		" a system gives none) measured on one machine: above 1x is faster;\n(cannot tell): a difference of the check was under its floor," +
 		" the noise of that machine; ask for a check on a quieter machine;\n\"vs STAGE (not REF)\": measured against another reference than the exercise's, left out of the median;" +
 		" (N answers): the right answers a median counts.")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "table.txt"), []byte(table.String()), 0o644); err != nil {
+	if err := errors.Join(os.MkdirAll(dir, 0o755), os.WriteFile(filepath.Join(dir, "table.txt"), []byte(table.String()), 0o644)); err != nil {
 		return err
 	}
 	c := figures.RoomChart(files, exercises)

@@ -6,10 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"example.com/userperf/scripts/internal/figures"
@@ -24,14 +21,10 @@ serialize: the measurements of the serialization chapters (stages 3 and 4), in o
   go run ./scripts/serialize --print          the same, tables printed; no tracked file is changed
   go run ./scripts/serialize --rounds 6 --benchtime 50ms
 
-Each round runs every benchmark once, so that drift hits all alike: BenchmarkParallel of stage3-parallel
-(chunks over encoding/json) and stage4-append (over the hand-written encoder), chunks off and on, one
-request at a time and 16 at once, on an idle machine (load idle) and while another process keeps every
-core busy (load busy: this command, a spinning goroutine per core during the sample, 10 minutes at most);
-then BenchmarkEncode in ./peers (stage 4's encoder against other JSON libraries). It writes
-results/serialize/<stamp>/{stage3,stage4}-{idle,busy}.txt and peers.txt, then the generated blocks
-parallel of stage3-parallel/README.md and parallel and peers of stage4-append/README.md, or with
---print prints them. An interrupted run keeps nothing.
+Each round runs BenchmarkParallel of stage3-parallel and stage4-append, on an idle machine and while
+this command keeps every core busy, then BenchmarkEncode in ./peers. It writes results/serialize/<stamp>/
+and the blocks parallel of stage3-parallel/README.md, parallel and peers of stage4-append/README.md,
+or with --print prints them. An interrupted run keeps nothing.
 `
 
 func main() {
@@ -58,7 +51,7 @@ func main() {
 		for _, load := range []string{"idle", "busy"} {
 			stop := func() {}
 			if load == "busy" {
-				stop = keepCoresBusy(10 * time.Minute)
+				stop = harness.HoldCores(10 * time.Minute)
 			}
 			run.Bench(round, "stage3-parallel", "^BenchmarkParallel$", *benchtime, file("stage3-"+load), "stage3, "+load)
 			run.Bench(round, "stage4-append", "^BenchmarkParallel$", *benchtime, file("stage4-"+load), "stage4, "+load)
@@ -88,20 +81,4 @@ func main() {
 	}
 	fmt.Println("results:", run.Dir)
 	c.Exit(0) // the clean-ups remove the binaries
-}
-
-// keepCoresBusy spins a goroutine per core until stop, or for limit at
-// most: to the benchmark, another process, another program holding every
-// core. They poll an atomic flag: a lock would put them to sleep.
-func keepCoresBusy(limit time.Duration) (stop func()) {
-	var done atomic.Bool
-	deadline := time.AfterFunc(limit, func() { done.Store(true) })
-	var spinning sync.WaitGroup
-	for range runtime.NumCPU() {
-		spinning.Go(func() {
-			for !done.Load() {
-			}
-		})
-	}
-	return func() { deadline.Stop(); done.Store(true); spinning.Wait() }
 }

@@ -1,6 +1,6 @@
 // Package profiles makes the top tables of what scripts/profile saves in
 // results/profile/<stage>/: pprof's own, of the profiles folded with
-// pprof's profile package (fold.go), for one stage or the change from one
+// pprof's profile package (fold, below), for one stage or the change from one
 // stage to the next.
 package profiles
 
@@ -8,10 +8,14 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os/exec"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
+	"github.com/google/pprof/profile"
+
+	"example.com/userperf/scripts/internal/harness"
 	"example.com/userperf/scripts/internal/provenance"
 	"example.com/userperf/scripts/internal/results"
 )
@@ -63,12 +67,12 @@ func Write(w io.Writer, dirs, names []string, n int, markdown bool) error {
 			args = append(args, "-normalize", "-diff_base="+folded(a, t.file))
 			title = fmt.Sprintf("%s of %s, change of each function's share from %s to %s", t.title, bench, filepath.Base(a), filepath.Base(b))
 		}
-		out, err := exec.Command("go", append(args, folded(b, t.file))...).Output()
+		out, err := harness.GoOutput(append(args, folded(b, t.file))...)
 		if err != nil {
-			return fmt.Errorf("go %s: %v", strings.Join(args, " "), err)
+			return err
 		}
 		// From the summary line on: above it are the file, the build id and the time.
-		table := string(out[max(0, bytes.Index(out, []byte("Showing nodes"))):])
+		table := out[max(0, strings.Index(out, "Showing nodes")):]
 		fmt.Fprintf(w, "%s:\n\n%s%s%s\n", title, fence, table, fence)
 	}
 	fmt.Fprintln(w, legend)
@@ -80,3 +84,51 @@ func Write(w io.Writer, dirs, names []string, n int, markdown bool) error {
 
 // folded is the folded form, next to the original, of the profile file cpu or mem in dir.
 func folded(dir, file string) string { return filepath.Join(dir, file+".folded.pprof") }
+
+var (
+	// runtimeCode is the Go runtime, and assembly helpers without a package (memeqbody, behind ==).
+	runtimeCode = regexp.MustCompile(`^(runtime|internal/runtime/[^.]+|internal/bytealg)\.|^[^.]+$`)
+	// sliceGrowth is append growing a slice, which the chapters follow as the cost of a copy.
+	sliceGrowth = regexp.MustCompile(`^runtime\.growslice$`)
+	// ownGoroutines are the runtime's own goroutines, which no code here calls.
+	ownGoroutines = regexp.MustCompile(`^runtime\.(gcBgMarkWorker|bgsweep|bgscavenge)$`)
+	// typeArgs name the compiler's shapes: slices.Clone[go.shape.[]string,go.shape.string].
+	typeArgs = regexp.MustCompile(`\[.*\]`)
+)
+
+// fold rewrites a profile of the package mainPkg for the tables. Each stage's
+// test binary names its functions after its package; as main.findByRole, not
+// example.com/userperf/stage0-linear.findByRole, they line up across stages
+// for pprof's -diff_base. The runtime's work for the code (allocating, ==,
+// being preempted) counts at the function that called it (Prune), but for
+// the growth of a slice, and each of the runtime's own goroutines counts as
+// one function, whatever it runs (PruneFrom).
+func fold(p *profile.Profile, mainPkg string) {
+	for _, fn := range p.Function {
+		name, ok := strings.CutPrefix(fn.Name, mainPkg+".")
+		if ok {
+			name = "main." + name
+		}
+		fn.Name = typeArgs.ReplaceAllString(strings.TrimPrefix(name, "example.com/userperf/"), "[...]")
+	}
+	p.PruneFrom(ownGoroutines)
+	p.Prune(runtimeCode, sliceGrowth)
+}
+
+// foldFile writes the folded form of the profile in from to to.
+func foldFile(from, to, mainPkg string) error {
+	data, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	p, err := profile.ParseData(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", from, err)
+	}
+	fold(p, mainPkg)
+	var out bytes.Buffer
+	if err := p.Write(&out); err != nil {
+		return err
+	}
+	return os.WriteFile(to, out.Bytes(), 0o666)
+}
