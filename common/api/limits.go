@@ -27,8 +27,16 @@ type Limits struct {
 	// or sent at once. A list takes its size from this before the stage
 	// builds it, and gives it back once it is sent; a list that finds too
 	// little left is answered with 503. A list larger than the whole limit
-	// takes all of it, and so is built alone.
+	// takes all of it, and so is built alone. POST bodies being read take
+	// theirs from the same limit (see create).
 	MaxInFlightBytes int64
+
+	// MaxConns is how many connections the API serves at once; the next
+	// ones wait in the kernel's queue until one closes. Each open
+	// connection may hold up to connBytes (headers being read, buffers, its
+	// goroutine) whatever its client sends, so the cap bounds what
+	// connections hold in all.
+	MaxConns int
 }
 
 // DefaultLimits are the limits of a server started by Main, unless its
@@ -41,11 +49,36 @@ type Limits struct {
 // lets the heap grow to about twice what is live before it collects; the
 // lists in flight add up to 128 MiB, and building one leaves up to three
 // times its size in garbage with encoding/json. That stays near 1 GiB,
-// half of the 2 GiB that a stage may hold at most.
+// half of the 2 GiB that a stage may hold at most. The 4,096 connections
+// may hold up to 4,096 x connBytes, 256 MiB, more.
 var DefaultLimits = Limits{
 	MaxUsers:         DefaultMaxUsers,
 	MaxStoredBytes:   256 << 20,
 	MaxInFlightBytes: 128 << 20,
+	MaxConns:         4096,
+}
+
+// connBytes is the most that one open connection can make the server hold
+// while its request arrives, rounded up: the header bytes, read into
+// net/http's 4 KiB buffer and copied into the header map (MaxHeaderBytes
+// twice), the 4 KiB buffer it writes through, and the goroutine serving it,
+// whose stack starts at 8 KiB and grows while it parses. A body being read
+// is counted against MaxInFlightBytes instead.
+const connBytes = 64 << 10
+
+// programBytes is what a stage holds beside what the limits count: its
+// code, the runtime, and the pointers and maps of its index.
+const programBytes = 64 << 20
+
+// memoryLimit is the soft limit given to the garbage collector: what every
+// limit allows at once. Without it the collector lets the heap grow to
+// twice what is live before it collects, so the same limits allowed a
+// stage that keeps every role's JSON (stage 5, the floor) nearly three
+// times MaxStoredBytes; with it, the heap is collected as it nears what
+// the limits count. It is a soft limit: were more ever live, the collector
+// would use more of the CPU (at most half of it) rather than fail.
+func memoryLimit(limits Limits) int64 {
+	return limits.MaxStoredBytes + limits.MaxInFlightBytes + int64(limits.MaxConns)*connBytes + programBytes
 }
 
 // cost is what a user whose JSON is encoded bytes long, holding roles
