@@ -21,11 +21,11 @@ import (
 // A write that fails returns a *cutError, which says who cut the answer.
 // closing is set once the server's shutdown drain is over, so that a cut
 // made by the server is not blamed on the client.
-func paced(closing *atomic.Bool) echo.MiddlewareFunc {
+func paced(p *pace, closing *atomic.Bool) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			req := c.Request()
-			w := &pacedWriter{ResponseWriter: c.Response().Writer, closing: closing}
+			w := &pacedWriter{ResponseWriter: c.Response().Writer, pace: *p, closing: closing}
 			// The server in the context is the one serving this request;
 			// a test's recorder has none, and no deadlines either.
 			if srv, ok := req.Context().Value(http.ServerContextKey).(*http.Server); ok && srv.WriteTimeout > 0 {
@@ -37,9 +37,18 @@ func paced(closing *atomic.Bool) echo.MiddlewareFunc {
 	}
 }
 
+// pace is the least progress an answer must make: piece bytes taken by
+// the client within window. Main's is sendPiece within progressWindow;
+// tests shorten the window.
+type pace struct {
+	piece  int
+	window time.Duration
+}
+
 // pacedWriter is the response writer that paced puts in place.
 type pacedWriter struct {
 	http.ResponseWriter
+	pace    pace
 	closing *atomic.Bool
 	timeout time.Time // the write timeout's deadline, or zero for none
 }
@@ -53,14 +62,14 @@ func (w *pacedWriter) Write(p []byte) (int, error) {
 	rc := http.NewResponseController(w.ResponseWriter)
 	written := 0
 	for written < len(p) {
-		deadline, capped := time.Now().Add(progressWindow), false
+		deadline, capped := time.Now().Add(w.pace.window), false
 		if !w.timeout.IsZero() && w.timeout.Before(deadline) {
 			deadline, capped = w.timeout, true
 		}
 		if err := rc.SetWriteDeadline(deadline); err != nil && !errors.Is(err, http.ErrNotSupported) {
 			return written, w.cut(err, capped)
 		}
-		n, err := w.ResponseWriter.Write(p[written:min(len(p), written+sendPiece)])
+		n, err := w.ResponseWriter.Write(p[written:min(len(p), written+w.pace.piece)])
 		written += n
 		if err != nil {
 			return written, w.cut(err, capped)
@@ -82,7 +91,7 @@ func (w *pacedWriter) cut(err error, capped bool) *cutError {
 	case errors.Is(err, os.ErrDeadlineExceeded) && capped:
 		why = "the write timeout passed"
 	case errors.Is(err, os.ErrDeadlineExceeded):
-		why = fmt.Sprintf("the client took less than %d KiB in %v, the minimum rate", sendPiece>>10, progressWindow)
+		why = fmt.Sprintf("the client took less than %d KiB in %v (the minimum rate)", w.pace.piece>>10, w.pace.window)
 	}
 	return &cutError{why, err}
 }

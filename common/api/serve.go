@@ -29,6 +29,7 @@ type server struct {
 	listeners    []net.Listener // listeners[i] is served by servers[i]
 	open         atomic.Int64   // connections open on any of the listeners
 	closing      *atomic.Bool   // set once the drain is over, so that the cuts are logged as the server's
+	pace         *pace          // the least progress an answer must make; a test may change it before serving
 }
 
 // listen generates the users and opens the listeners that cfg asks for.
@@ -76,7 +77,7 @@ func newServer(cfg config, stage Stage, users []user.User, api, profiling net.Li
 		return nil, refusal
 	}
 	s := &server{name: cfg.name, log: logger, drain: drainTimeout, writeTimeout: writeTimeout(cfg.limits),
-		maxConns: cfg.limits.MaxConns, closing: h.closing}
+		maxConns: cfg.limits.MaxConns, closing: h.closing, pace: h.pace}
 	apiLoopback := isLoopbackAddr(api.Addr())
 
 	apiHandler := newEcho()

@@ -57,7 +57,7 @@ func newEcho() *echo.Echo {
 
 func addAPIRoutes(e *echo.Echo, h handlers) {
 	getAndHead := []string{http.MethodGet, http.MethodHead}
-	pace := paced(h.closing)
+	pace := paced(h.pace, h.closing)
 	e.Match(getAndHead, "/users", h.listByRole, pace)
 	e.POST("/users", h.create, pace)
 	e.Match(getAndHead, "/users/:id", h.get, pace)
@@ -71,11 +71,13 @@ type handlers struct {
 	maxBytes int64               // the semaphore's size
 	log      *log.Logger
 	closing  *atomic.Bool // set by the server once its shutdown drain is over
+	pace     *pace        // the least progress an answer must make
 }
 
 func newHandlers(stage Stage, users []user.User, limits Limits, logger *log.Logger) handlers {
 	return handlers{stage, newLedger(stage, users, limits),
-		semaphore.NewWeighted(limits.MaxInFlightBytes), limits.MaxInFlightBytes, logger, new(atomic.Bool)}
+		semaphore.NewWeighted(limits.MaxInFlightBytes), limits.MaxInFlightBytes, logger, new(atomic.Bool),
+		&pace{sendPiece, progressWindow}}
 }
 
 // listByRole answers GET and HEAD /users?role=R. The ledger knows the
