@@ -146,6 +146,11 @@ func (h handlers) create(c echo.Context) error {
 	req := c.Request()
 	capacity := bodyCapacity(req.ContentLength)
 	if !h.inFlight.TryAcquire(int64(capacity)) {
+		// The connection is closed after the answer: net/http would
+		// otherwise read the rest of the body first, for the next
+		// request, and so answer a body arriving slowly only at the read
+		// timeout.
+		c.Response().Header().Set(echo.HeaderConnection, "close")
 		return h.busy(c, fmt.Sprintf("this body needs %d", capacity))
 	}
 	defer h.inFlight.Release(int64(capacity))
