@@ -25,10 +25,11 @@ const (
 	// MaxHeaderBytes bounds the request line and headers together, CRLFs
 	// and the blank line that ends them included; net/http answers 431
 	// beyond it. The API needs a few hundred bytes (a role is at most 192
-	// once percent-encoded), and 16 KiB leaves room for what proxies and
-	// browsers add, where net/http's default of 1 MiB let every open
-	// connection hold a megabyte of headers still arriving.
-	MaxHeaderBytes = 16 << 10
+	// once percent-encoded), and 8 KiB, the most that Apache takes in one
+	// header line by default, leaves room for what proxies and browsers
+	// add, where net/http's default of 1 MiB let every open connection
+	// hold a megabyte of headers still arriving.
+	MaxHeaderBytes = 8 << 10
 )
 
 // headerReadSlack is what net/http adds to http.Server.MaxHeaderBytes
