@@ -194,3 +194,21 @@ func TestBodyBeyondInFlightBytesIs503(t *testing.T) {
 		}
 	}
 }
+
+func TestLedgerForgetsARoleNobodyHolds(t *testing.T) {
+	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
+	l := newLedger(newMapStage(users), users, DefaultLimits)
+	before := len(l.roles)
+	passing := user.User{ID: "passing-1", Name: "Passing", Email: "p@example.com", Roles: []string{"comes-and-goes"}}
+	for range 3 {
+		if err := l.add(passing, encodedSize(&passing)); err != nil {
+			t.Fatal(err)
+		}
+		if !l.delete(passing.ID) {
+			t.Fatal("the user just added could not be deleted")
+		}
+	}
+	if len(l.roles) != before {
+		t.Errorf("after a role came and went: the ledger counts %d roles, %d before", len(l.roles), before)
+	}
+}
