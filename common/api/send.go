@@ -11,12 +11,13 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// paced has every body of the API sent in pieces of sendPiece bytes, each
-// with its own write deadline: progressWindow from when the piece starts,
-// but never past the write timeout. net/http sets one deadline for the
-// whole answer, so a client that reads nothing would otherwise keep its
-// list, and the in-flight bytes reserved for it, until the write timeout,
-// which is sized for the largest list at a fair rate.
+// paced has every body of the API sent in pieces of p.piece bytes, each
+// with its own write deadline: p.window from when the piece starts, but
+// never past the write timeout (counted from here, a little later than
+// net/http counts it, from the end of the headers). net/http sets one
+// deadline for the whole answer, so a client that reads nothing would
+// otherwise keep its list, and the in-flight bytes reserved for it, until
+// the write timeout, which is sized for the largest list at a fair rate.
 //
 // A write that fails returns a *cutError, which says who cut the answer.
 // closing is set once the server's shutdown drain is over, so that a cut
