@@ -27,8 +27,8 @@ import (
 //
 // HEAD on a GET route answers as the GET would, with the same status and
 // headers (Content-Length included) and no body. Every error is a JSON
-// object {"error": "..."} with a 4xx status, 503 when too many list bytes
-// are in flight, or 500 for a bug (a panic is recovered, logged and
+// object {"error": "..."} with a 4xx status, 503 when too many list or body
+// bytes are in flight, or 500 for a bug (a panic is recovered, logged and
 // answered with 500). The profiling endpoints are not part of it: see
 // NewProfilingHandler.
 func NewHandler(stage Stage, users []user.User) http.Handler {
@@ -151,7 +151,7 @@ func (h handlers) create(c echo.Context) error {
 		// request, and so answer a body arriving slowly only at the read
 		// timeout.
 		c.Response().Header().Set(echo.HeaderConnection, "close")
-		return h.busy(c, fmt.Sprintf("this body needs %d", capacity))
+		return h.busy(c, fmt.Sprintf("this body needs %d bytes", capacity))
 	}
 	defer h.inFlight.Release(int64(capacity))
 	req.Body = http.MaxBytesReader(c.Response(), req.Body, MaxBodyBytes)
