@@ -46,8 +46,8 @@ func parseFlags(name string, args []string, stderr io.Writer) (config, error) {
 		"most users the store may hold; a POST beyond it is refused with 409")
 	flags.Func("max-stored-mib", fmt.Sprintf("most `MiB` the stored users may count, each its JSON once and once per role "+
 		"(default %d); a POST beyond it is refused with 409", DefaultLimits.MaxStoredBytes>>20), mebibytes(&cfg.limits.MaxStoredBytes))
-	flags.Func("max-inflight-mib", fmt.Sprintf("most `MiB` of list answers being built or sent at once (default %d); "+
-		"a GET beyond it gets 503", DefaultLimits.MaxInFlightBytes>>20), mebibytes(&cfg.limits.MaxInFlightBytes))
+	flags.Func("max-inflight-mib", fmt.Sprintf("most `MiB` of list answers being built or sent, and POST bodies being read, "+
+		"at once (default %d); a request beyond it gets 503", DefaultLimits.MaxInFlightBytes>>20), mebibytes(&cfg.limits.MaxInFlightBytes))
 	flags.IntVar(&cfg.limits.MaxConns, "max-conns", DefaultLimits.MaxConns,
 		"most connections served at once; the next ones wait until one closes")
 	flags.Uint64Var(&cfg.seed, "seed", user.DefaultSeed, "seed of the generated users")
