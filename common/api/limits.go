@@ -45,12 +45,10 @@ type Limits struct {
 // well within the 256 MiB. Users of the largest kind (32 roles of 64
 // bytes, a 256-byte name and a 254-byte email, all of characters that JSON
 // writes as \u003c) count 512 KB each, so some 500 fit. A stage holds what
-// they count at most, plus its pointers and maps, and the garbage collector
-// lets the heap grow to about twice what is live before it collects; the
-// lists in flight add up to 128 MiB, and building one leaves up to three
-// times its size in garbage with encoding/json. That stays near 1 GiB,
-// half of the 2 GiB that a stage may hold at most. The 4,096 connections
-// may hold up to 4,096 x connBytes, 256 MiB, more.
+// they count at most, plus its pointers and maps; the lists in flight add
+// up to 128 MiB, and the 4,096 connections up to 4,096 x connBytes, 256
+// MiB. Main gives the garbage collector their sum as its soft limit
+// (memoryLimit), so that it does not let the heap grow to twice that.
 var DefaultLimits = Limits{
 	MaxUsers:         DefaultMaxUsers,
 	MaxStoredBytes:   256 << 20,
@@ -72,10 +70,10 @@ const programBytes = 64 << 20
 
 // memoryLimit is the soft limit given to the garbage collector: what every
 // limit allows at once. Without it the collector lets the heap grow to
-// twice what is live before it collects, so the same limits allowed a
-// stage that keeps every role's JSON (stage 5, the floor) nearly three
-// times MaxStoredBytes; with it, the heap is collected as it nears what
-// the limits count. It is a soft limit: were more ever live, the collector
+// twice what is live before it collects, so a stage that keeps every
+// role's JSON (stage 5, the floor) could hold twice MaxStoredBytes and the
+// lists in flight twice over; with it, the heap is collected as it nears
+// what the limits count. It is a soft limit: were more ever live, the collector
 // would use more of the CPU (at most half of it) rather than fail.
 func memoryLimit(limits Limits) int64 {
 	return limits.MaxStoredBytes + limits.MaxInFlightBytes + int64(limits.MaxConns)*connBytes + programBytes
