@@ -47,8 +47,8 @@ type Limits struct {
 // writes as \u003c) count 512 KB each, so some 500 fit. A stage holds what
 // they count at most, plus its pointers and maps; the lists in flight add
 // up to 128 MiB, and the 4,096 connections up to 4,096 x connBytes, 256
-// MiB. Main gives the garbage collector their sum as its soft limit
-// (memoryLimit), so that it does not let the heap grow to twice that.
+// MiB. Main gives the garbage collector a soft limit (memoryLimit), so
+// that it does not let the heap grow to twice what is live.
 var DefaultLimits = Limits{
 	MaxUsers:         DefaultMaxUsers,
 	MaxStoredBytes:   256 << 20,
@@ -68,15 +68,19 @@ const connBytes = 64 << 10
 // code, the runtime, and the pointers and maps of its index.
 const programBytes = 64 << 20
 
-// memoryLimit is the soft limit given to the garbage collector: what every
-// limit allows at once. Without it the collector lets the heap grow to
-// twice what is live before it collects, so a stage that keeps every
-// role's JSON (stage 5, the floor) could hold twice MaxStoredBytes and the
-// lists in flight twice over; with it, the heap is collected as it nears
-// what the limits count. It is a soft limit: were more ever live, the collector
-// would use more of the CPU (at most half of it) rather than fail.
+// memoryLimit is the soft limit given to the garbage collector: what the
+// stored users and the lists and bodies in flight count, and the program.
+// Without it the collector lets the heap grow to twice what is live before
+// it collects, so a stage that keeps every role's JSON (stage 5, the
+// floor) could hold twice MaxStoredBytes and the lists in flight twice
+// over; with it, the heap is collected as it nears what those count. The
+// connections' own memory (connBytes each) is left out: it is live only
+// while requests arrive. It is a soft limit: when more is live, as when
+// the store is full and every connection sends headers, the collector
+// runs more often (using at most half of the CPU) rather than letting the
+// heap grow past twice what is live, and nothing fails.
 func memoryLimit(limits Limits) int64 {
-	return limits.MaxStoredBytes + limits.MaxInFlightBytes + int64(limits.MaxConns)*connBytes + programBytes
+	return limits.MaxStoredBytes + limits.MaxInFlightBytes + programBytes
 }
 
 // cost is what a user whose JSON is encoded bytes long, holding roles
