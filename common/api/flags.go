@@ -46,8 +46,10 @@ func parseFlags(name string, args []string, stderr io.Writer) (config, error) {
 		"most users the store may hold; a POST beyond it is refused with 409")
 	flags.Func("max-stored-mib", fmt.Sprintf("most `MiB` the stored users may count, each its JSON once and once per role "+
 		"(default %d); a POST beyond it is refused with 409", DefaultLimits.MaxStoredBytes>>20), mebibytes(&cfg.limits.MaxStoredBytes))
-	flags.Func("max-inflight-mib", fmt.Sprintf("most `MiB` of list answers being built or sent at once (default %d); "+
-		"a GET beyond it gets 503", DefaultLimits.MaxInFlightBytes>>20), mebibytes(&cfg.limits.MaxInFlightBytes))
+	flags.Func("max-inflight-mib", fmt.Sprintf("most `MiB` of list answers being built or sent, and POST bodies being read, "+
+		"at once (default %d); a request beyond it gets 503", DefaultLimits.MaxInFlightBytes>>20), mebibytes(&cfg.limits.MaxInFlightBytes))
+	flags.IntVar(&cfg.limits.MaxConns, "max-conns", DefaultLimits.MaxConns,
+		"most connections served at once; the next ones wait until one closes")
 	flags.Uint64Var(&cfg.seed, "seed", user.DefaultSeed, "seed of the generated users")
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -86,6 +88,8 @@ func (cfg config) check(positional []string) error {
 		return errors.New("-addr is empty; give host:port, for example 127.0.0.1:8080 (an empty address would listen on every interface)")
 	case cfg.users < user.MinCount || cfg.users > user.MaxCount:
 		return fmt.Errorf("-users %d is outside %d to %d", cfg.users, user.MinCount, user.MaxCount)
+	case cfg.limits.MaxConns < 1:
+		return fmt.Errorf("-max-conns %d is below 1: no request could be served", cfg.limits.MaxConns)
 	case cfg.limits.MaxUsers < cfg.users:
 		return fmt.Errorf("-max-users %d is below -users %d: the generated users alone would break the limit", cfg.limits.MaxUsers, cfg.users)
 	}

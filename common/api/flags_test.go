@@ -24,6 +24,7 @@ func TestParseFlagsRefuses(t *testing.T) {
 		{[]string{"-pprof-addr", "6060"}, "is not host:port"},
 		{[]string{"-users", "1000", "-max-users", "999"}, "-max-users 999 is below -users 1000"},
 		{[]string{"-users", "10"}, "-users 10 is outside"},
+		{[]string{"-max-conns", "0"}, "-max-conns 0 is below 1"},
 		{[]string{"-no-such-flag"}, "flag provided but not defined"},
 	} {
 		var stderr strings.Builder

@@ -27,8 +27,16 @@ type Limits struct {
 	// or sent at once. A list takes its size from this before the stage
 	// builds it, and gives it back once it is sent; a list that finds too
 	// little left is answered with 503. A list larger than the whole limit
-	// takes all of it, and so is built alone.
+	// takes all of it, and so is built alone. POST bodies being read take
+	// theirs from the same limit (see create).
 	MaxInFlightBytes int64
+
+	// MaxConns is how many connections the API serves at once; the next
+	// ones wait in the kernel's queue until one closes. Each open
+	// connection may hold up to connBytes (headers being read, buffers, its
+	// goroutine) whatever its client sends, so the cap bounds what
+	// connections hold in all.
+	MaxConns int
 }
 
 // DefaultLimits are the limits of a server started by Main, unless its
@@ -37,15 +45,42 @@ type Limits struct {
 // well within the 256 MiB. Users of the largest kind (32 roles of 64
 // bytes, a 256-byte name and a 254-byte email, all of characters that JSON
 // writes as \u003c) count 512 KB each, so some 500 fit. A stage holds what
-// they count at most, plus its pointers and maps, and the garbage collector
-// lets the heap grow to about twice what is live before it collects; the
-// lists in flight add up to 128 MiB, and building one leaves up to three
-// times its size in garbage with encoding/json. That stays near 1 GiB,
-// half of the 2 GiB that a stage may hold at most.
+// they count at most, plus its pointers and maps; the lists in flight add
+// up to 128 MiB, and the 4,096 connections up to 4,096 x connBytes, 256
+// MiB. Main gives the garbage collector a soft limit (memoryLimit), so
+// that it does not let the heap grow to twice what is live.
 var DefaultLimits = Limits{
 	MaxUsers:         DefaultMaxUsers,
 	MaxStoredBytes:   256 << 20,
 	MaxInFlightBytes: 128 << 20,
+	MaxConns:         4096,
+}
+
+// connBytes is the most that one open connection can make the server hold
+// while its request arrives, rounded up: the header bytes, read into
+// net/http's 4 KiB buffer and copied into the header map (MaxHeaderBytes
+// twice), the 4 KiB buffer it writes through, and the goroutine serving it,
+// whose stack starts at 8 KiB and grows while it parses. A body being read
+// is counted against MaxInFlightBytes instead.
+const connBytes = 64 << 10
+
+// programBytes is what a stage holds beside what the limits count: its
+// code, the runtime, and the pointers and maps of its index.
+const programBytes = 64 << 20
+
+// memoryLimit is the soft limit given to the garbage collector: what the
+// stored users and the lists and bodies in flight count, and the program.
+// Without it the collector lets the heap grow to twice what is live before
+// it collects, so a stage that keeps every role's JSON (stage 5, the
+// floor) could hold twice MaxStoredBytes and the lists in flight twice
+// over; with it, the heap is collected as it nears what those count. The
+// connections' own memory (connBytes each) is left out: it is live only
+// while requests arrive. It is a soft limit: when more is live, as when
+// the store is full and every connection sends headers, the collector
+// runs more often (using at most half of the CPU) rather than letting the
+// heap grow past twice what is live, and nothing fails.
+func memoryLimit(limits Limits) int64 {
+	return limits.MaxStoredBytes + limits.MaxInFlightBytes + programBytes
 }
 
 // cost is what a user whose JSON is encoded bytes long, holding roles

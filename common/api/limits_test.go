@@ -172,3 +172,43 @@ func errorText(t *testing.T, w *httptest.ResponseRecorder) string {
 	}
 	return body["error"]
 }
+
+func TestBodyBeyondInFlightBytesIs503(t *testing.T) {
+	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
+	for _, tc := range []struct {
+		room   int64 // in-flight bytes
+		status int
+	}{
+		{int64(len(validUser)), http.StatusServiceUnavailable}, // one byte short of the body's buffer
+		{int64(len(validUser)) + 1, http.StatusCreated},
+	} {
+		limits := DefaultLimits
+		limits.MaxInFlightBytes = tc.room
+		h := NewHandlerWithLimits(newMapStage(users), users, limits)
+		w := serve(h, httptest.NewRequest("POST", "/users", strings.NewReader(validUser)))
+		if w.Code != tc.status {
+			t.Errorf("a POST of %d bytes with %d in-flight bytes: status %d, want %d", len(validUser), tc.room, w.Code, tc.status)
+		}
+		if w.Code == http.StatusServiceUnavailable && (errorText(t, w) == "" || w.Header().Get("Retry-After") != "1") {
+			t.Errorf("the refused POST: %q, Retry-After %q; want a JSON error and a second", w.Body, w.Header().Get("Retry-After"))
+		}
+	}
+}
+
+func TestLedgerForgetsARoleNobodyHolds(t *testing.T) {
+	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
+	l := newLedger(newMapStage(users), users, DefaultLimits)
+	before := len(l.roles)
+	passing := user.User{ID: "passing-1", Name: "Passing", Email: "p@example.com", Roles: []string{"comes-and-goes"}}
+	for range 3 {
+		if err := l.add(passing, encodedSize(&passing)); err != nil {
+			t.Fatal(err)
+		}
+		if !l.delete(passing.ID) {
+			t.Fatal("the user just added could not be deleted")
+		}
+	}
+	if len(l.roles) != before {
+		t.Errorf("after a role came and went: the ledger counts %d roles, %d before", len(l.roles), before)
+	}
+}

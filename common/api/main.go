@@ -6,6 +6,7 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
 )
@@ -26,8 +27,19 @@ const (
 )
 
 // minSendRate is the slowest reader that still gets the largest list
-// whole: 4 MiB/s, a 32 Mbit/s link.
+// whole within the write timeout: 4 MiB/s, a 32 Mbit/s link.
 const minSendRate = 4 << 20
+
+// A body is sent in pieces of sendPiece bytes, and each piece must be
+// taken by the client within progressWindow, or the answer is cut: a
+// client that reads less than 64 KiB/s for 4 s, or nothing at all, gives
+// its reservation of in-flight bytes back within seconds rather than at
+// the write timeout. The kernel's socket buffers take the first few MB of
+// a list before any piece has to wait for the client.
+const (
+	sendPiece      = 256 << 10
+	progressWindow = 4 * time.Second
+)
 
 // writeTimeout is how long a server with limits gives itself to send an
 // answer, from the end of the request's headers: baseWriteTimeout for the
@@ -53,14 +65,16 @@ func writeTimeout(limits Limits) time.Duration {
 //	-users             number of generated users (default user.DefaultCount)
 //	-max-users         most users the store may hold (default DefaultLimits)
 //	-max-stored-mib    most MiB the stored users may count, see Limits (default DefaultLimits)
-//	-max-inflight-mib  most MiB of lists being built or sent at once (default DefaultLimits)
+//	-max-inflight-mib  most MiB of lists being built or sent, and bodies being read, at once (default DefaultLimits)
+//	-max-conns         most connections served at once (default DefaultLimits)
 //	-seed              seed of the generated users (default user.DefaultSeed)
 //
 // The profiling endpoints are served on -pprof-addr if it is given, which
 // must be a loopback address; otherwise on the API's listener if that is on
 // loopback, and nowhere if it is not. An API listening beyond loopback gets
 // a warning. A positional argument or an empty -addr is refused with exit
-// status 2.
+// status 2. Unless the environment sets GOMEMLIMIT, the garbage collector
+// is given memoryLimit as its soft limit.
 func Main(name string, newStage NewStage) {
 	cfg, err := parseFlags(name, os.Args[1:], os.Stderr)
 	switch {
@@ -70,6 +84,9 @@ func Main(name string, newStage NewStage) {
 		os.Exit(2)
 	}
 	logger := log.New(os.Stderr, "", log.LstdFlags)
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
+		debug.SetMemoryLimit(memoryLimit(cfg.limits))
+	}
 	srv, err := listen(cfg, newStage, logger)
 	if err != nil {
 		logger.Fatalf("%s: %v", name, err)

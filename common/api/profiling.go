@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/pprof"
+	runtimepprof "runtime/pprof"
 	"strconv"
 	"sync/atomic"
 
@@ -23,10 +24,30 @@ var (
 	traceRunning      atomic.Bool
 )
 
+// namedProfileRunning says, for each page that net/http/pprof's Index
+// serves (the index itself under "", each profile under its name, and any
+// other name under otherProfiles), whether a request is taking it. These
+// are cheap one at a time, but not at any rate: a heap profile with gc=1
+// collects the whole heap, and goroutine?debug=2 stops the world to write
+// every stack. The set is fixed when the program starts, so that no
+// request can add to it.
+var namedProfileRunning = func() map[string]*atomic.Bool {
+	running := map[string]*atomic.Bool{"": new(atomic.Bool), otherProfiles: new(atomic.Bool)}
+	for _, p := range runtimepprof.Profiles() {
+		running[p.Name()] = new(atomic.Bool)
+	}
+	return running
+}()
+
+// otherProfiles is the key in namedProfileRunning of every name that is
+// not a profile (net/http/pprof answers those with 404).
+const otherProfiles = "(other)"
+
 // NewProfilingHandler returns net/http/pprof's endpoints under
 // /debug/pprof/, with two changes: seconds must be a whole number from 1 to
-// MaxProfileSeconds, and a CPU profile or trace asked for while another one
-// runs is answered with 409 at once. Both answers are JSON errors like the
+// MaxProfileSeconds, and a page asked for while another request takes the
+// same kind (a CPU profile, a trace, the heap profile, the goroutine
+// profile, ...) is answered with 409 at once, whatever its parameters. Both answers are JSON errors like the
 // API's. The profiles show the command line, source paths and every
 // goroutine's stack: serve them on a loopback listener only.
 func NewProfilingHandler() http.Handler {
@@ -36,12 +57,30 @@ func NewProfilingHandler() http.Handler {
 }
 
 func addProfilingRoutes(e *echo.Echo) {
-	wrap := func(h http.HandlerFunc) echo.HandlerFunc { return echo.WrapHandler(h) }
-	e.GET("/debug/pprof/*", wrap(pprof.Index), boundedSeconds)
-	e.GET("/debug/pprof/cmdline", wrap(pprof.Cmdline))
+	e.GET("/debug/pprof/*", oneNamedAtATime, boundedSeconds)
+	e.GET("/debug/pprof/cmdline", oneAtATime(&cmdlineRunning, "the command line", pprof.Cmdline))
 	e.GET("/debug/pprof/profile", oneAtATime(&cpuProfileRunning, "a CPU profile", pprof.Profile), boundedSeconds)
-	e.GET("/debug/pprof/symbol", wrap(pprof.Symbol))
+	e.GET("/debug/pprof/symbol", oneAtATime(&symbolRunning, "a symbol lookup", pprof.Symbol))
 	e.GET("/debug/pprof/trace", oneAtATime(&traceRunning, "an execution trace", pprof.Trace), boundedSeconds)
+}
+
+// The command line and symbol lookups are one at a time too, like every
+// other page.
+var cmdlineRunning, symbolRunning atomic.Bool
+
+// oneNamedAtATime serves the page of net/http/pprof's Index that the path
+// names, one request at a time per name (see namedProfileRunning).
+func oneNamedAtATime(c echo.Context) error {
+	name := c.Param("*")
+	running, ok := namedProfileRunning[name]
+	what := "the " + name + " profile"
+	switch {
+	case name == "":
+		what = "the profile index"
+	case !ok:
+		running, what = namedProfileRunning[otherProfiles], "a page that is not a profile"
+	}
+	return oneAtATime(running, what, pprof.Index)(c)
 }
 
 // boundedSeconds refuses a seconds parameter that is not a whole number

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"io"
@@ -57,10 +58,14 @@ func TestSecondConcurrentProfileIsAConflict(t *testing.T) {
 	for _, tc := range []struct {
 		path    string
 		running *atomic.Bool
+		second  string // the query of the second request, or "": seconds=1
 	}{
-		{"/debug/pprof/profile", &cpuProfileRunning},
-		{"/debug/pprof/trace", &traceRunning},
+		{"/debug/pprof/profile", &cpuProfileRunning, ""},
+		{"/debug/pprof/trace", &traceRunning, ""},
+		{"/debug/pprof/heap", namedProfileRunning["heap"], "gc=1"},
+		{"/debug/pprof/goroutine", namedProfileRunning["goroutine"], "debug=2"},
 	} {
+		second := tc.path + "?" + cmp.Or(tc.second, "seconds=1")
 		ctx, cancel := context.WithCancel(context.Background())
 		first := make(chan error, 1)
 		go func() {
@@ -74,24 +79,34 @@ func TestSecondConcurrentProfileIsAConflict(t *testing.T) {
 		}()
 		waitFor(tc.running.Load)
 
-		resp, err := http.Get(srv.URL + tc.path + "?seconds=1")
+		resp, err := http.Get(srv.URL + second)
 		if err != nil {
 			t.Fatal(err)
 		}
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		wantJSONError(t, "second "+tc.path, http.StatusConflict, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+		wantJSONError(t, second+" while "+tc.path+" runs", http.StatusConflict, resp.StatusCode, resp.Header.Get("Content-Type"), body)
+		if tc.running != &cpuProfileRunning { // another kind is not held up
+			other, err := http.Get(srv.URL + "/debug/pprof/allocs")
+			if err != nil {
+				t.Fatal(err)
+			}
+			other.Body.Close()
+			if other.StatusCode != http.StatusOK {
+				t.Errorf("/debug/pprof/allocs while %s runs: status %d, want 200", tc.path, other.StatusCode)
+			}
+		}
 
 		cancel() // the first one ends early when its client goes away
 		<-first
 		waitFor(func() bool { return !tc.running.Load() })
-		resp, err = http.Get(srv.URL + tc.path + "?seconds=1")
+		resp, err = http.Get(srv.URL + second)
 		if err != nil {
 			t.Fatal(err)
 		}
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusOK {
-			t.Errorf("%s once the first one ended: status %d, want 200", tc.path, resp.StatusCode)
+			t.Errorf("%s once the first one ended: status %d, want 200", second, resp.StatusCode)
 		}
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/net/netutil"
+
 	"example.com/userperf/common/user"
 )
 
@@ -22,9 +24,12 @@ type server struct {
 	log          *log.Logger
 	drain        time.Duration // how long requests in flight may take to finish after a signal
 	writeTimeout time.Duration
+	maxConns     int // connections each listener serves at once
 	servers      []*http.Server
 	listeners    []net.Listener // listeners[i] is served by servers[i]
 	open         atomic.Int64   // connections open on any of the listeners
+	closing      *atomic.Bool   // set once the drain is over, so that the cuts are logged as the server's
+	pace         *pace          // the least progress an answer must make; a test may change it before serving
 }
 
 // listen generates the users and opens the listeners that cfg asks for.
@@ -71,13 +76,14 @@ func newServer(cfg config, stage Stage, users []user.User, api, profiling net.Li
 		}
 		return nil, refusal
 	}
-	s := &server{name: cfg.name, log: logger, drain: drainTimeout, writeTimeout: writeTimeout(cfg.limits)}
+	s := &server{name: cfg.name, log: logger, drain: drainTimeout, writeTimeout: writeTimeout(cfg.limits),
+		maxConns: cfg.limits.MaxConns, closing: h.closing, pace: h.pace}
 	apiLoopback := isLoopbackAddr(api.Addr())
 
 	apiHandler := newEcho()
 	addAPIRoutes(apiHandler, h)
-	logger.Printf("%s: serving %d users (seed %d) on http://%s; at most %d users, %d MiB stored, %d MiB of lists in flight",
-		cfg.name, len(users), cfg.seed, api.Addr(), cfg.limits.MaxUsers, cfg.limits.MaxStoredBytes>>20, cfg.limits.MaxInFlightBytes>>20)
+	logger.Printf("%s: serving %d users (seed %d) on http://%s; at most %d users, %d MiB stored, %d MiB of lists and bodies in flight, %d connections",
+		cfg.name, len(users), cfg.seed, api.Addr(), cfg.limits.MaxUsers, cfg.limits.MaxStoredBytes>>20, cfg.limits.MaxInFlightBytes>>20, cfg.limits.MaxConns)
 	switch {
 	case profiling != nil:
 		s.add(NewProfilingHandler(), profiling)
@@ -96,10 +102,14 @@ func newServer(cfg config, stage Stage, users []user.User, api, profiling net.Li
 	return s, nil
 }
 
-// add has h served on l with the project's timeouts.
+// add has h served on l with the project's timeouts and limits. l serves
+// at most s.maxConns connections at once: the next ones wait in the
+// kernel's accept queue, where they hold nothing of the server's, until one
+// closes.
 func (s *server) add(h http.Handler, l net.Listener) {
 	s.servers = append(s.servers, &http.Server{
 		Handler:           h,
+		MaxHeaderBytes:    MaxHeaderBytes - headerReadSlack,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      s.writeTimeout,
@@ -107,7 +117,7 @@ func (s *server) add(h http.Handler, l net.Listener) {
 		ConnState:         s.countConn,
 		ErrorLog:          s.log,
 	})
-	s.listeners = append(s.listeners, l)
+	s.listeners = append(s.listeners, netutil.LimitListener(l, s.maxConns))
 }
 
 // countConn keeps s.open up to date: every connection starts New and ends
@@ -150,6 +160,7 @@ func (s *server) serve(signals <-chan os.Signal) error {
 	}()
 	if err := s.shutdown(ctx); err != nil {
 		cut := s.open.Load()
+		s.closing.Store(true)
 		s.closeAll()
 		why := fmt.Sprintf("after the %v drain", s.drain)
 		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {

@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"log"
 	"net/http"
-	"os"
+	"net/url"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
@@ -26,8 +27,8 @@ import (
 //
 // HEAD on a GET route answers as the GET would, with the same status and
 // headers (Content-Length included) and no body. Every error is a JSON
-// object {"error": "..."} with a 4xx status, 503 when too many list bytes
-// are in flight, or 500 for a bug (a panic is recovered, logged and
+// object {"error": "..."} with a 4xx status, 503 when too many list or body
+// bytes are in flight, or 500 for a bug (a panic is recovered, logged and
 // answered with 500). The profiling endpoints are not part of it: see
 // NewProfilingHandler.
 func NewHandler(stage Stage, users []user.User) http.Handler {
@@ -56,23 +57,27 @@ func newEcho() *echo.Echo {
 
 func addAPIRoutes(e *echo.Echo, h handlers) {
 	getAndHead := []string{http.MethodGet, http.MethodHead}
-	e.Match(getAndHead, "/users", h.listByRole)
-	e.POST("/users", h.create)
-	e.Match(getAndHead, "/users/:id", h.get)
-	e.DELETE("/users/:id", h.delete)
+	pace := paced(h.pace, h.closing)
+	e.Match(getAndHead, "/users", h.listByRole, pace)
+	e.POST("/users", h.create, pace)
+	e.Match(getAndHead, "/users/:id", h.get, pace)
+	e.DELETE("/users/:id", h.delete, pace)
 }
 
 type handlers struct {
 	stage    Stage
 	ledger   *ledger
-	inFlight *semaphore.Weighted // bytes of list bodies being built or sent
+	inFlight *semaphore.Weighted // bytes of list bodies being built or sent, and of POST bodies being read
 	maxBytes int64               // the semaphore's size
 	log      *log.Logger
+	closing  *atomic.Bool // set by the server once its shutdown drain is over
+	pace     *pace        // the least progress an answer must make
 }
 
 func newHandlers(stage Stage, users []user.User, limits Limits, logger *log.Logger) handlers {
 	return handlers{stage, newLedger(stage, users, limits),
-		semaphore.NewWeighted(limits.MaxInFlightBytes), limits.MaxInFlightBytes, logger}
+		semaphore.NewWeighted(limits.MaxInFlightBytes), limits.MaxInFlightBytes, logger, new(atomic.Bool),
+		&pace{sendPiece, progressWindow}}
 }
 
 // listByRole answers GET and HEAD /users?role=R. The ledger knows the
@@ -91,12 +96,7 @@ func (h handlers) listByRole(c echo.Context) error {
 	}
 	weight := min(size, h.maxBytes) // a larger body takes the whole limit: it is built alone
 	if !h.inFlight.TryAcquire(weight) {
-		// Refused at once rather than queued: a queue would hold the
-		// requests, and their connections, for as long as the lists ahead
-		// take to send, which one slow client can make long.
-		c.Response().Header().Set("Retry-After", "1")
-		return echo.NewHTTPError(http.StatusServiceUnavailable, fmt.Sprintf("the server is busy sending other lists, "+
-			"%d bytes at most at once, and this one is %d bytes; retry in a second", h.maxBytes, size))
+		return h.busy(c, fmt.Sprintf("this list is %d bytes", size))
 	}
 	defer h.inFlight.Release(weight)
 	// net/http cancels the context when the client closes the connection:
@@ -112,6 +112,16 @@ func (h handlers) listByRole(c echo.Context) error {
 	return nil
 }
 
+// busy answers 503 to a request that found too few in-flight bytes free;
+// what says what it needed. It is refused at once rather than queued: a
+// queue would hold the requests, and their connections, for as long as
+// what is ahead takes to send, which one slow client can make long.
+func (h handlers) busy(c echo.Context, what string) error {
+	c.Response().Header().Set("Retry-After", "1")
+	return echo.NewHTTPError(http.StatusServiceUnavailable, fmt.Sprintf("the server is busy sending lists "+
+		"and reading bodies, %d bytes at most at once, and %s; retry in a second", h.maxBytes, what))
+}
+
 // errClientGone answers a request whose client has closed its connection.
 // Nobody reads it; 499 is the status that nginx and others log for it, so
 // that a log tells it from an answer that was sent.
@@ -122,16 +132,30 @@ var errClientGone = echo.NewHTTPError(499, "the client closed the connection bef
 // nothing of it.
 func (h handlers) logCut(c echo.Context, size int, err error) {
 	why := "the client closed the connection"
-	if errors.Is(err, os.ErrDeadlineExceeded) {
-		why = "the write timeout passed"
+	if cut, ok := errors.AsType[*cutError](err); ok {
+		why = cut.why
 	}
 	h.log.Printf("answer cut: %s %s: %s after %d of %d bytes", c.Request().Method, c.Request().URL, why, c.Response().Size, size)
 }
 
+// create answers POST /users. The body's buffer is reserved from the
+// in-flight bytes before it is read, as a list's is before it is built:
+// thousands of bodies arriving slowly would otherwise hold their buffers
+// uncounted until the read timeout.
 func (h handlers) create(c echo.Context) error {
 	req := c.Request()
+	capacity := bodyCapacity(req.ContentLength)
+	if !h.inFlight.TryAcquire(int64(capacity)) {
+		// The connection is closed after the answer: net/http would
+		// otherwise read the rest of the body first, for the next
+		// request, and so answer a body arriving slowly only at the read
+		// timeout.
+		c.Response().Header().Set(echo.HeaderConnection, "close")
+		return h.busy(c, fmt.Sprintf("this body needs %d bytes", capacity))
+	}
+	defer h.inFlight.Release(int64(capacity))
 	req.Body = http.MaxBytesReader(c.Response(), req.Body, MaxBodyBytes)
-	u, err := decodeNewUser(req.Body)
+	u, err := decodeNewUser(req.Body, capacity)
 	if err != nil {
 		return err
 	}
@@ -147,9 +171,13 @@ func (h handlers) create(c echo.Context) error {
 }
 
 func (h handlers) get(c echo.Context) error {
-	u, ok := h.stage.Get(c.Param("id"))
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	u, ok := h.stage.Get(id)
 	if !ok {
-		return errUnknownUser(c.Param("id"))
+		return errUnknownUser(id)
 	}
 	body, err := json.Marshal(u)
 	if err != nil {
@@ -159,10 +187,31 @@ func (h handlers) get(c echo.Context) error {
 }
 
 func (h handlers) delete(c echo.Context) error {
-	if !h.ledger.delete(c.Param("id")) {
-		return errUnknownUser(c.Param("id"))
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	if !h.ledger.delete(id) {
+		return errUnknownUser(id)
 	}
 	return c.NoContent(http.StatusNoContent)
+}
+
+// pathID returns the id in the path, percent-decoded once. Echo routes on
+// the path as sent when it differs from the usual encoding of the decoded
+// path, and on the decoded path otherwise, so its parameter alone would be
+// decoded for /users/%00 but not for /users/%750000001, which names
+// u0000001.
+func pathID(c echo.Context) (string, error) {
+	id := c.Param("id")
+	if c.Request().URL.RawPath == "" {
+		return id, nil // routed on the decoded path
+	}
+	decoded, err := url.PathUnescape(id)
+	if err != nil { // unreachable: net/http refuses a malformed escape before routing
+		return "", inputErrorf("malformed id in the path: a '%%' must be followed by two hexadecimal digits")
+	}
+	return decoded, nil
 }
 
 func errUnknownUser(id string) error {

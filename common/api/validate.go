@@ -21,7 +21,22 @@ const (
 	MaxNameBytes  = 256      // bytes in a name
 	MaxEmailBytes = 254      // bytes in an email address (RFC 5321's path limit)
 	MaxBodyBytes  = 64 << 10 // bytes in a POST body
+
+	// MaxHeaderBytes bounds the request line and headers together, CRLFs
+	// and the blank line that ends them included; net/http answers 431
+	// beyond it. The API needs a few hundred bytes (a role is at most 192
+	// once percent-encoded), and 8 KiB, the most that Apache takes in one
+	// header line by default, leaves room for what proxies and browsers
+	// add, where net/http's default of 1 MiB let every open connection
+	// hold a megabyte of headers still arriving.
+	MaxHeaderBytes = 8 << 10
 )
+
+// headerReadSlack is what net/http adds to http.Server.MaxHeaderBytes
+// before it stops reading: room for its 4 KiB read buffer, which may hold
+// the start of the body. The server sets MaxHeaderBytes minus this, so that
+// the limit is exactly MaxHeaderBytes.
+const headerReadSlack = 4096
 
 // DefaultMaxUsers is how many users a server started by Main holds at most
 // unless its -max-users flag says otherwise: ten times the default data
