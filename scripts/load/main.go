@@ -34,15 +34,10 @@ load: every stage's server under HTTP load on 127.0.0.1, and the floor.
 
 Options: --rate N (fixed-rate test, requests/s, default 100), --duration D (each test, each round,
 default 10s), --conns N (saturated test, default 32), --rounds N (default 1), --pin / --no-pin (server
-on CPU 0 and load generator on CPU 1 with taskset, which Linux has; where there is no taskset or
-only one CPU, it says so and runs unpinned; default: --no-pin, as a pinned server has one core).
+on CPU 0, load generator on CPU 1, with taskset where there is one; default --no-pin).
 
-It builds the servers, starts each on a free port of 127.0.0.1, checks that all give the same
-answers, then, after a warm-up, round by round with the stages taking turns, runs a fixed-rate test
-(open loop) and a saturated one (closed loop) of GET /users?role=R at the case study's two result
-sizes with vegeta's library, each bounded in time and requests. Every server is stopped on every
-exit path, Ctrl-C included. Writes results/load/<stamp>/ (and points results/load/latest at it):
-<stage>.txt in Go benchmark format, for benchstat, table.md and <stage>.log (the server's output).
+Writes results/load/<stamp>/ (and points results/load/latest at it): <stage>.txt in Go benchmark
+format, for benchstat, table.md and <stage>.log (the server's output).
 `
 
 // config is what the tests do, and against which servers.
@@ -57,10 +52,10 @@ type config struct {
 func main() {
 	c := harness.New("load", usage)
 	cfg := config{duration: 10 * time.Second, warmup: 2 * time.Second}
-	pin := false // the last of --pin and --no-pin wins
+	var pin bool // the last of --pin and --no-pin wins
 	c.Flags.BoolFunc("quick", "", func(string) error { cfg.duration, cfg.warmup = 2*time.Second, time.Second; return nil })
-	// 100 req/s: above what a stage can serve, a fixed-rate test measures the queue in front of it;
-	// stage0-linear spends milliseconds of CPU on a role=editor request and shares the cores with vegeta.
+	// 100 req/s stays below what every stage can serve (stage0-linear spends milliseconds of CPU on a
+	// role=editor request, beside vegeta): above it, a fixed-rate test measures the queue in front of the server.
 	c.Flags.IntVar(&cfg.rate, "rate", 100, "")
 	c.Flags.DurationVar(&cfg.duration, "duration", cfg.duration, "")
 	c.Flags.IntVar(&cfg.conns, "conns", 32, "")
@@ -196,12 +191,9 @@ func run(ctx context.Context, cfg config, out string, header []byte, stdout, std
 			return err
 		}
 	}
-	var table bytes.Buffer
-	if err := writeTable(&table, cfg, measured); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "\n%s", &table)
-	return os.WriteFile(filepath.Join(out, "table.md"), table.Bytes(), 0o644)
+	table := markdown(cfg, measured)
+	fmt.Fprintf(stdout, "\n%s", table)
+	return os.WriteFile(filepath.Join(out, "table.md"), []byte(table), 0o644)
 }
 
 // checkAnswers checks that all servers give the same bytes, with the expected

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"net/http"
 	"net/url"
@@ -51,13 +50,9 @@ func tests(cfg config) (ts []test) {
 }
 
 // attack sends test t to the server at base for duration (or two million
-// requests, or until ctx is cancelled). A fixed-rate test is an open loop:
-// requests leave on time whether or not the earlier ones have been answered,
-// as from many independent users, so slowness shows as latency. A saturated
-// test is a closed loop: cfg.conns workers each send a request as soon as
-// their last one is answered, so the server sets the rate. An answer is
-// right only if it is a 200 with wantLength bytes: a stage that answers
-// fast but wrong must not look fast.
+// requests, or until ctx is cancelled): at cfg.rate (open loop), or
+// saturated, from cfg.conns workers (closed loop). An answer is right only
+// if it is a 200 with wantLength bytes: fast but wrong must not look fast.
 func attack(ctx context.Context, base string, t test, cfg config, duration time.Duration, wantLength int) *vegeta.Metrics {
 	// Unlike vegeta's, this client closes its connections when the attack
 	// ends: one left open, even unused, holds up the server's shutdown.
@@ -103,8 +98,7 @@ func result(t test, m *vegeta.Metrics) *benchfmt.Result {
 	errors, l := benchfmt.Value{Value: float64(failed(m)), Unit: "errors"}, m.Latencies
 	values := []benchfmt.Value{ns(l.P50, "p50-ns"), ns(l.P95, "p95-ns"), ns(l.P99, "p99-ns"), ns(l.Max, "max-ns"), errors}
 	if t.saturated {
-		throughput := benchfmt.Value{Value: math.Round(m.Throughput*10) / 10, Unit: "req/s"}
-		values = []benchfmt.Value{throughput, ns(l.P50, "p50-ns"), ns(l.P99, "p99-ns"), errors}
+		values = []benchfmt.Value{{Value: math.Round(m.Throughput*10) / 10, Unit: "req/s"}, ns(l.P50, "p50-ns"), ns(l.P99, "p99-ns"), errors}
 	}
 	return &benchfmt.Result{Name: benchfmt.Name(t.name), Iters: int(m.Requests), Values: values}
 }
@@ -124,10 +118,11 @@ func overRounds(rs []*benchfmt.Result, bench, unit string) float64 {
 	return results.Median(values(rs, bench, unit))
 }
 
-// writeTable writes a run's Markdown table and its caption; with the floor,
-// a last column says how far each stage's p50 is from this HTTP path's limit.
-func writeTable(w io.Writer, cfg config, measured map[string][]*benchfmt.Result) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', 0)
+// markdown is a run's table and its caption; with the floor, a last column
+// says how far each stage's p50 is from this HTTP path's limit.
+func markdown(cfg config, measured map[string][]*benchfmt.Result) string {
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 1, ' ', 0)
 	line := func(cells ...string) { fmt.Fprintln(tw, "| "+strings.Join(cells, "\t| ")+"\t|") }
 	columns := []string{"stage", "matches", "p50", "p95", "p99", "max", "errors", "saturated req/s"}
 	floor, withFloor := measured[stages.Floor]
@@ -155,13 +150,11 @@ func writeTable(w io.Writer, cfg config, measured map[string][]*benchfmt.Result)
 			line(cells...)
 		}
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	_, err := fmt.Fprintf(w, "\nGET /users?role=R over loopback, 10,000 users, %d rounds. p50 to p99: the median over "+
+	tw.Flush() // into a strings.Builder, which cannot fail
+	fmt.Fprintf(&b, "\nGET /users?role=R over loopback, 10,000 users, %d rounds. p50 to p99: the median over "+
 		"the rounds of each round's latency percentile at a fixed %d req/s for %v (open loop), as benchstat and the "+
 		"chart summarize the result files; max: the slowest request of all rounds; errors: failed requests of both "+
 		"tests; saturated req/s: the median over the rounds of successful requests per second with %d connections "+
 		"for %v (closed loop).\n\nLoad generator: %s.\n", cfg.rounds, cfg.rate, cfg.duration, cfg.conns, cfg.duration, cfg.generator)
-	return err
+	return b.String()
 }

@@ -94,49 +94,42 @@ var harness = []string{
 	":(exclude,glob)**/*.md", ":(exclude,glob)**/*.svg", ":(exclude,glob)scripts/**/*_test.go",
 }
 
-// measured are the git pathspecs of the code that the figures measure:
-// the Go files, go.mod and go.sum of every stage folder, and the harness.
-func measured(root string) ([]string, error) {
+// measured returns the git pathspecs of the code that the figures measure
+// (the Go files, go.mod and go.sum of every stage folder, and the harness)
+// and the files among them that differ from HEAD.
+func measured(root string) (specs, uncommitted []string, err error) {
 	list, err := stages.Shown(root)
-	var specs []string
 	for _, s := range list {
 		specs = append(specs, ":(glob)"+s.Dir+"/**/*.go", ":(glob)"+s.Dir+"/go.mod", ":(glob)"+s.Dir+"/go.sum")
 	}
-	return append(specs, harness...), err
+	specs = append(specs, harness...)
+	// No optional locks: others may be running git in this tree.
+	args := []string{"--no-optional-locks", "status", "--porcelain", "--no-renames", "--untracked-files=all", "--"}
+	out, err2 := git(root, append(args, specs...)...)
+	for _, line := range lines(out) {
+		uncommitted = append(uncommitted, line[min(3, len(line)):]) // after the two status letters
+	}
+	return specs, uncommitted, errors.Join(err, err2)
 }
 
 // Commit is what a measurement made now records: the short hash of HEAD,
 // followed by Uncommitted if the measured code differs from it.
 func Commit(root string) (string, error) {
-	specs, err := measured(root)
+	_, changed, err := measured(root)
 	head, err2 := git(root, "rev-parse", "--short", "HEAD")
-	changed, err3 := uncommitted(root, specs)
-	if err = errors.Join(err, err2, err3); err != nil || len(changed) == 0 {
+	if err = errors.Join(err, err2); err != nil || len(changed) == 0 {
 		return head, err
 	}
 	return head + " " + Uncommitted, nil
-}
-
-// uncommitted lists the measured files (specs) that differ from HEAD.
-func uncommitted(root string, specs []string) ([]string, error) {
-	// No optional locks: others may be running git in this tree.
-	args := []string{"--no-optional-locks", "status", "--porcelain", "--no-renames", "--untracked-files=all", "--"}
-	out, err := git(root, append(args, specs...)...)
-	var files []string
-	for _, line := range lines(out) {
-		files = append(files, line[min(3, len(line)):]) // after the two status letters
-	}
-	return files, err
 }
 
 // Check prints the generated blocks under root and the charts in
 // docs/charts that may not describe the code at HEAD, then the measured
 // files that differ from HEAD, and reports whether there were none.
 func Check(w io.Writer, root string) (bool, error) {
-	specs, err := measured(root)
+	specs, changed, err := measured(root)
 	docs, err2 := git(root, "ls-files", "--cached", "--others", "--exclude-standard", "--", "*.md", "docs/charts/*.svg")
-	changed, err3 := uncommitted(root, specs)
-	if err = errors.Join(err, err2, err3); err != nil {
+	if err = errors.Join(err, err2); err != nil {
 		return false, err
 	}
 	why := func(text string) string {
@@ -196,9 +189,8 @@ func Check(w io.Writer, root string) (bool, error) {
 // Fresh says why a measurement that recorded commit no longer measures the
 // code as it is, or "" if it still does (the profile command, to reuse a profile).
 func Fresh(root, commit string) (string, error) {
-	specs, err := measured(root)
-	changed, err2 := uncommitted(root, specs)
-	if err = errors.Join(err, err2); err != nil || len(changed) > 0 || strings.HasSuffix(commit, Uncommitted) {
+	specs, changed, err := measured(root)
+	if err != nil || len(changed) > 0 || strings.HasSuffix(commit, Uncommitted) {
 		return "measured or current code is uncommitted", err
 	}
 	return changedSince(root, commit, specs), nil
