@@ -6,10 +6,12 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -30,23 +32,12 @@ check: one verdict on a stage, yours or the project's, in about two minutes.
   go run ./scripts/check mystage --from stage2-noclone   another origin
   go run ./scripts/check mystage --no-compare            correctness only
 
-STAGE is a stage's name or folder. The checks, in order, each stopping the run at its first failure,
-every test under the race detector: 1. go vet; 2. the build of its tests; 3. the conformance suite,
-TestAPI, and 4. the differential tests, TestDifferential, each at GOMAXPROCS 1, 3 and 8 (a stage's
-chunks and goroutines change with the cores); 5. the fuzz targets' seed corpora; 6. the stage's own
-tests; 7. the speed: go run ./scripts/compare --rounds 6 --benchtime 100ms --bench
-'^BenchmarkListByRole$' ORIGIN STAGE REFERENCE. A test still running after 60 s
-(USERPERF_CHECK_TIMEOUT) fails its step with the goroutines that wait for a lock, where the stage
-asked for it. It ends with "check: STAGE passed: ..." and the speed-ups, or "check: STAGE FAILED:
-<check>" under what failed: the failing tests, the first message (the request that went wrong),
-both sides of a data race, a panic. Every step's output, the verdict and the speed results are kept
-in results/check/STAGE/ for go run ./scripts/handin.
-
-ORIGIN is the stage STAGE was copied from (--from, or the "// origin:" line new-stage writes in its
-go.mod); REFERENCE solves the exercise: the solution in workshop/solutions/ whose origin is ORIGIN,
-else the next step by number, or --against. The project's own stages are compared with stage0-linear
-alone. The verdict quotes the medians of ListByRole/users=10000/matches=100, "as fast as" when
-benchstat finds no significant difference: six short rounds are noisy; quote a longer compare.
+It runs go vet, then under the race detector the conformance suite and the differential tests (at
+GOMAXPROCS 1, 3 and 8), the fuzz seed corpora and the stage's own tests, stopping at the first
+failure; a test running over 60 s (USERPERF_CHECK_TIMEOUT) fails. Last, its speed: go run
+./scripts/compare --rounds 6 --benchtime 100ms against its origin (--from, default the "// origin:"
+line of its go.mod) and the exercise's reference (--against, default its solution or the next step).
+It writes each step's output, the verdict and the speed results to results/check/STAGE/.
 `
 
 const row = "ListByRole/users=10000/matches=100"
@@ -57,6 +48,11 @@ var (
 	timeout                 = cmp.Or(os.Getenv("USERPERF_CHECK_TIMEOUT"), "60s") // a step takes seconds: a test running longer is stuck
 	step, steps             = 0, 7
 	start                   = time.Now()
+
+	sharedTest = regexp.MustCompile(`^(TestAPI|TestDifferential|Fuzz.*|Benchmark.*|Example.*)$`)
+	message    = regexp.MustCompile(`^(\s+)[\w.-]+\.go:\d+: `)
+	goroutine  = regexp.MustCompile(`^goroutine \d+ \[([^,\]]+)`)
+	lockWait   = regexp.MustCompile(`Mutex|sync\.Cond|WaitGroup|semacquire`)
 )
 
 func main() {
@@ -204,7 +200,7 @@ func run(what, log string, procs []string, args ...string) {
 			lines = lines[len(lines)-150:]
 		}
 		fmt.Print(strings.Join(lines, ""))
-		summarize(os.Stdout, tests, logFile)
+		summarize(tests, logFile)
 		if raced(tests) {
 			what = "the race detector, in " + what
 		}
@@ -228,4 +224,79 @@ func must(err error, what string) {
 		fmt.Fprintln(os.Stderr, err)
 		failed(what)
 	}
+}
+
+// raced reports whether the race detector spoke: a race in a goroutine
+// that outlives its test fails no test.
+func raced(run *testevents.Run) bool {
+	return slices.ContainsFunc(run.Lines, func(e testevents.Event) bool { return e.Output == "WARNING: DATA RACE\n" })
+}
+
+// summarize writes what failed in run: the failing tests, a test's first
+// message with the lines under it (the request it sent), both sides of the
+// first data race, the first panic, and after a timeout the goroutines that
+// wait for a lock.
+func summarize(run *testevents.Run, log string) {
+	fmt.Printf("\n-- what failed (the whole output: %s)\n", log)
+	for _, e := range run.Failed {
+		fmt.Printf("   --- FAIL: %s\n", e.Test)
+	}
+	text := make([]string, len(run.Lines))
+	for i, e := range run.Lines {
+		text[i] = strings.TrimRight(e.Output, "\n")
+	}
+	if i := slices.IndexFunc(run.Lines, func(e testevents.Event) bool { return e.Test != "" && message.MatchString(e.Output) }); i >= 0 {
+		indent := len(message.FindStringSubmatch(text[i])[1])
+		for n, l := range text[i:min(len(text), i+14)] {
+			if n > 0 && len(l)-len(strings.TrimLeft(l, " \t")) <= indent {
+				break
+			}
+			fmt.Printf("   %s\n", l[indent:])
+		}
+	}
+	// Each side of the race is an access and its stack: its first three frames
+	// show where, up to the stacks of the goroutines' creation.
+	if i := slices.Index(text, "WARNING: DATA RACE"); i >= 0 {
+		frame := 0
+		for _, l := range text[i:] {
+			if strings.HasPrefix(l, "Goroutine ") || strings.HasPrefix(l, "=====") {
+				break
+			} else if frame++; !strings.HasPrefix(l, " ") {
+				frame = 0
+			}
+			if l != "" && frame <= 6 {
+				fmt.Printf("   %s\n", l)
+			}
+		}
+	}
+	if i := slices.IndexFunc(text, func(l string) bool { return strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ") }); i >= 0 {
+		fmt.Printf("   %s\n", text[i])
+		if strings.HasPrefix(text[i], "panic: test timed out") {
+			lockWaits(text, run.Lines[i].Test)
+		}
+	}
+}
+
+// lockWaits names, after a test timed out, the goroutines that wait for a
+// lock, by the lock and the line of the stage's code that asked for it: a
+// deadlock, when nothing else runs.
+func lockWaits(dump []string, test string) {
+	fmt.Printf("   %s ran over %s: usually a deadlock. Goroutines waiting for a lock, where the stage asked for it:\n", cmp.Or(test, "a test"), timeout)
+	waits := map[string]int{}
+	lock, fn := "", ""
+	for _, l := range dump {
+		if m := goroutine.FindStringSubmatch(l); m != nil {
+			lock = map[bool]string{true: m[1]}[lockWait.MatchString(m[1])]
+		} else if lock != "" && !strings.HasPrefix(l, "\t") {
+			fn = path.Base(l[:max(0, strings.LastIndex(l, "("))])
+		} else if lock != "" && strings.Contains(l, "/"+dir+"/") {
+			waits[fmt.Sprintf("waiting for %s in %s (%s)", lock, fn, path.Base(strings.Fields(l)[0]))]++
+			lock = ""
+		}
+	}
+	keys := slices.SortedFunc(maps.Keys(waits), func(a, b string) int { return cmp.Or(waits[b]-waits[a], strings.Compare(a, b)) })
+	for _, k := range keys[:min(8, len(keys))] {
+		fmt.Printf("     %d %s %s\n", waits[k], map[bool]string{true: "goroutine", false: "goroutines"}[waits[k] == 1], k)
+	}
+	fmt.Printf("   (on a slow machine that is not deadlocked: USERPERF_CHECK_TIMEOUT=5m go run ./scripts/check %s)\n", dir)
 }

@@ -3,6 +3,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io/fs"
 	"os"
@@ -25,16 +26,11 @@ new-stage: a stage of your own, copied from an existing one, to change and check
   go run ./scripts/new-stage --list                                 the stages this command made
   go run ./scripts/new-stage --remove mystage                       delete one and undo what made it
 
-NAME is 1 to 40 lowercase letters, digits and dashes, starting with a letter, and no module's folder
-name or stageN-...: the commands know a stage by its folder. It copies the origin's files (those git
-tracks, or all, for a stage made here) but README.md, which becomes a page for your notes, and the
-origin's own tests that the exercise's reference lacks or has in another version; it renames the
-module, the name main.go gives api.Main and import paths, records the origin in a "// origin:" line
-of go.mod (check compares with it), and runs go vet. An error or Ctrl-C undoes it all. Your stages
-are listed in local.work, go.work plus go work use ./NAME for each; git ignores both. The commands
-read it; the go command once you export GOWORK=$PWD/local.work (PowerShell: $env:GOWORK =
-"$PWD\local.work"). With your last stage removed, local.work goes too. After a git pull that
-changed go.work, run --list.
+NAME is 1 to 40 lowercase letters, digits and dashes, starting with a letter. It copies the origin
+(--from, default stage0-linear) but its README.md and the tests that the exercise changes, renames
+the module, records the origin in go.mod for check, runs go vet, and lists the stage in local.work,
+which git ignores, as does the stage: export GOWORK=$PWD/local.work (PowerShell: $env:GOWORK =
+"$PWD\local.work"). An error or Ctrl-C undoes it all. After a git pull that changed go.work, run --list.
 `
 
 var (
@@ -193,4 +189,59 @@ func leaveOut(c *harness.Cmd, name, from, reference string) {
 		c.Fatal(os.Remove(filepath.Join(name, t)))
 		fmt.Printf("   left out %s: %s\n", t, why)
 	}
+}
+
+// copyStage copies the files of folder from that git tracks into to, or,
+// for a stage made here, which git does not track, all but the leftovers
+// of builds and tests.
+func copyStage(from, to string) error {
+	out, err := exec.Command("git", "-C", from, "ls-files", "-z").Output()
+	files := strings.Split(strings.TrimRight(string(out), "\x00"), "\x00")
+	if err != nil || len(out) == 0 {
+		files = nil
+		err = filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+			rel, _ := filepath.Rel(from, p)
+			leftover := strings.TrimSuffix(rel, ".exe") == filepath.Base(from) || strings.HasSuffix(p, ".test") || strings.HasSuffix(p, ".pprof") || strings.HasSuffix(p, ".prof")
+			if err == nil && d.Type().IsRegular() && !leftover {
+				files = append(files, rel)
+			}
+			return err
+		})
+	}
+	for _, f := range files {
+		if err == nil {
+			err = copyFile(filepath.Join(from, f), filepath.Join(to, f))
+		}
+	}
+	return err
+}
+
+func copyFile(from, to string) error {
+	data, err := os.ReadFile(from)
+	info, err2 := os.Stat(from)
+	if err = cmp.Or(err, err2, os.MkdirAll(filepath.Dir(to), 0o755)); err != nil {
+		return err
+	}
+	return os.WriteFile(to, data, info.Mode().Perm())
+}
+
+// syncWorkspace writes local.work, go.work and the stages made here, or
+// removes it when there are none; the go command reads it from here on.
+func syncWorkspace(c *harness.Cmd) {
+	mine := stages.Mine(".")
+	if len(mine) == 0 {
+		os.Remove("local.work")
+		os.Remove("local.work.sum")
+		os.Unsetenv("GOWORK")
+		return
+	}
+	c.Fatal(copyFile("go.work", "local.work"))
+	if _, err := os.Stat("local.work.sum"); err != nil {
+		copyFile("go.work.sum", "local.work.sum") // nothing to fetch again; none is fine
+	}
+	os.Setenv("GOWORK", filepath.Join(c.Root, "local.work"))
+	for i := range mine {
+		mine[i] = "./" + mine[i]
+	}
+	c.Fatal(harness.Go(append([]string{"work", "use"}, mine...)...))
 }

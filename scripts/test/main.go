@@ -20,13 +20,11 @@ const usage = `
 test: every check of the repository, over every module of go.work: go run ./scripts/test
   1. go vet
   2. go vet and go build of scripts/ for macOS (darwin/arm64), Windows (windows/amd64) and Linux
-  3. go test -race: the conformance suite, the differential tests, the seed corpora of the fuzz
-     targets, and the unit tests
+  3. go test -race, which needs a C compiler (go env CC)
   4. every benchmark once (-benchtime 1x), so that none can rot
-  5. the README's figures against the code they measured, as go run ./scripts/report --check does:
-     printed, never a failure (code changes before it is measured)
-It stops at the first failure of 1 to 4. The race detector needs a C compiler (go env CC); without
-one, it says so and how to get one before it starts. Each phase says how far it is every 15 s.
+  5. the README's figures against the code they measured (go run ./scripts/report --check):
+     printed, never a failure
+It stops at the first failure of 1 to 4.
 `
 
 // all is every package of every module in the workspace: they share this prefix.
@@ -39,8 +37,9 @@ func main() {
 	}
 	c.Fatal(compiler())
 	start := time.Now()
+	say := func(what string) { fmt.Printf("== %s   (%s)\n", what, harness.Elapsed(start)) }
 	phase := func(what string, work func() error) {
-		fmt.Printf("== %s   (%s)\n", what, harness.Elapsed(start))
+		say(what)
 		c.Fatal(harness.Progress(func() string { return "still at " + what }, work))
 	}
 	phase("go vet "+all, func() error { return harness.Go("vet", all) })
@@ -52,18 +51,17 @@ func main() {
 	list, err := harness.GoOutput("list", all)
 	c.Fatal(err)
 	packages := len(strings.Fields(list))
-	goTest := func(args ...string) {
+	goTest := func(what string, args ...string) {
+		say(what)
 		_, err := testevents.Start(exec.Command("go", append([]string{"test", "-json"}, args...)...), io.Discard, os.Stdout,
 			func(r *testevents.Run) string { return fmt.Sprintf("%d of %d packages done", r.Pkgs.Load(), packages) })
 		if err != nil {
 			c.Fatal(fmt.Errorf("go test %s: %v (output above)", strings.Join(args, " "), err))
 		}
 	}
-	fmt.Printf("== go test -race %s   (%s)\n", all, harness.Elapsed(start))
-	goTest("-race", all)
-	fmt.Printf("== every benchmark once   (%s)\n", harness.Elapsed(start))
-	goTest("-run", "^$", "-bench", ".", "-benchtime", "1x", all)
-	fmt.Printf("== figures against the code they measured   (%s)\n", harness.Elapsed(start))
+	goTest("go test -race "+all, "-race", all)
+	goTest("every benchmark once", "-run", "^$", "-bench", ".", "-benchtime", "1x", all)
+	say("figures against the code they measured")
 	verdict := "every figure measured the code at HEAD"
 	fresh, err := provenance.Check(os.Stdout, ".")
 	if err != nil {
