@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"runtime"
 	"strings"
 	"time"
 
@@ -35,7 +34,7 @@ func main() {
 	if len(c.Parse()) > 0 {
 		c.Usage("takes no arguments (--help says what it runs)")
 	}
-	c.Fatal(compiler())
+	c.Fatal(harness.RaceCompiler())
 	start := time.Now()
 	say := func(what string) { fmt.Printf("== %s   (%s)\n", what, harness.Elapsed(start)) }
 	phase := func(what string, work func() error) {
@@ -81,20 +80,4 @@ func goWith(env []string, args ...string) error {
 		return fmt.Errorf("%s go %s: %v", strings.Join(env, " "), strings.Join(args, " "), err)
 	}
 	return nil
-}
-
-// compiler is, when the C compiler that the race detector needs is not on
-// PATH, an error that says so and how to get one, in one line.
-func compiler() error {
-	out, _ := harness.GoOutput("env", "CC")
-	cc := strings.Join(append(strings.Fields(out), "gcc")[:1], "")
-	if _, err := exec.LookPath(cc); err == nil {
-		return nil
-	}
-	how := map[string]string{
-		"darwin":  "install Xcode's command line tools: xcode-select --install",
-		"windows": "install gcc, such as MSYS2's mingw-w64 (https://www.msys2.org), and put its bin folder on PATH",
-	}[runtime.GOOS]
-	return fmt.Errorf("the race detector needs a C compiler, and %s (go env CC) is not on PATH: %s", cc,
-		cmp.Or(how, "install gcc with your system's package manager (apt install gcc, dnf install gcc, apk add gcc)"))
 }
