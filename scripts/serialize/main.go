@@ -61,7 +61,7 @@ func main() {
 	}
 	run.Keep()
 
-	parallel := []string{"-filter", ".unit:(sec/op OR cores)", "-row", "load,/matches,/clients", "-col", "/parallel"}
+	parallel := []string{"-filter", ".unit:(sec/op OR cpu-sec/op OR cores)", "-row", "load,/matches,/clients", "-col", "/parallel"}
 	for _, b := range []struct {
 		file, name string
 		args       []string
