@@ -17,7 +17,6 @@ import (
 // than the exercise: a fix made in a stage must be made in its copies too.
 var exerciseFiles = map[string][]string{
 	"ex4-plain-append":      {"README.md", "encode.go", "go.mod", "main.go"},
-	"ex5-plain-encode-once": {"README.md", "encode.go", "encode_test.go", "go.mod", "main.go", "store.go"},
 	"quest6-cache-fixed":    {"README.md", "cache.go", "go.mod", "main.go", "store.go"},
 	"quest7-logging-fixed":  {"README.md", "go.mod", "log.go", "main.go", "store.go"},
 }
