@@ -25,8 +25,9 @@ compare: the stages side by side, measured in one run on this machine.
   go run ./scripts/compare floor stage3-parallel    (floor: the same HTTP path serving pre-built bytes)
 
 Options: --rounds N (at least 6), --benchtime D (a go test -benchtime), --bench REGEXP (default: the
-shared suite, BenchmarkListByRole, BenchmarkServeHTTP, BenchmarkWrite and BenchmarkBuild; a
-stage's own benchmarks, such as stage3's BenchmarkParallel, can be picked with it), --hold-cores
+shared suite, BenchmarkListByRole, BenchmarkServeHTTP, BenchmarkWrite and BenchmarkBuild; the
+shared mix of reads and writes, BenchmarkMixed, and a stage's own benchmarks, such as stage3's
+BenchmarkParallel, can be picked with it), --hold-cores
 (keep every core busy from this process while the rounds run, as other programs on a busy laptop do).
 
 The first stage is measured twice, under a second label (STAGE.again.txt), interleaved like the
