@@ -30,7 +30,7 @@ func TestMixedTable(t *testing.T) {
 	files := []*results.File{
 		mixedFile("stage1-index", func(w int) float64 { return 100e-6 }),
 		mixedFile("stage2-noclone", func(w int) float64 { return 50e-6 + float64(w)*10e-6 }), // faster up to 1%, slower from 10%
-		mixedFile("stage3-parallel", func(w int) float64 { return 10e-6 }),                  // faster everywhere
+		mixedFile("stage3-parallel", func(w int) float64 { return 10e-6 }),                   // faster everywhere
 		mixedFile("floor", func(w int) float64 { return 1e-6 }),                              // not a step
 	}
 	table := MixedTable(files, stages.IsStep)
