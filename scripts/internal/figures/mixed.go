@@ -119,6 +119,7 @@ func median(f *results.File, bench, unit string) string {
 func crossovers(files []*results.File, isStep func(string) bool) string {
 	var lines []string
 	var previous *results.File
+	unitName := "wall time"
 	for _, f := range files {
 		if !isStep(f.Name) {
 			continue
@@ -127,6 +128,9 @@ func crossovers(files []*results.File, isStep func(string) bool) string {
 			at := "pays at every share measured"
 			for _, w := range MixedWrites {
 				c, err := results.Compare(previous, nil, f, MixedBench(w, 1))
+				if err == nil {
+					unitName = c.UnitName
+				}
 				if err == nil && !(c.Decided && c.Ratio > 1) {
 					at = fmt.Sprintf("stops paying at %d%% writes", w)
 					if w == MixedWrites[0] {
@@ -142,8 +146,8 @@ func crossovers(files []*results.File, isStep func(string) bool) string {
 	if len(lines) == 0 {
 		return ""
 	}
-	return "Crossovers (the first share of writes at which a step is not decidedly faster than the one before it):\n\n" +
-		strings.Join(lines, "\n") + "\n\n"
+	return "Crossovers (the first share of writes at which a step is not decidedly faster than the one before it, by " +
+		unitName + "):\n\n" + strings.Join(lines, "\n") + "\n\n"
 }
 
 // logTicks marks a log axis at the powers of ten, in format and without
