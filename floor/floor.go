@@ -15,7 +15,7 @@
 // one role cost N squared, and make every read wait for them.
 //
 // The trade: the first read of a role after a write copies every user's
-// bytes into a new body (stage 5 does that on every read, but a block at a
+// bytes into a new body (stage 6 does that on every read, but a block at a
 // time), and it does so under the write lock, so that the role cannot change
 // meanwhile; reads of other roles wait for it. The floor pays off only where
 // reads vastly outnumber writes, which is why it is a yardstick here and not

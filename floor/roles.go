@@ -11,7 +11,7 @@ import (
 // flat slice would shift half the role's users for every insert or delete
 // in its middle, 400 KB for a role of 100,000 users.
 //
-// The runs are changed in place, as the name says; stage 5's blocks look
+// The runs are changed in place, as the name says; stage 6's blocks look
 // alike but are copied on every write. Nobody reads the runs without the
 // floor's lock (a reader reads only the body, and the body is built under
 // the write lock), so there is no old version to keep for a reader, and a

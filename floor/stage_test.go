@@ -24,3 +24,5 @@ func BenchmarkServeHTTP(b *testing.B) { bench.ServeHTTP(b, New) }
 func BenchmarkWrite(b *testing.B) { bench.Write(b, New) }
 
 func BenchmarkBuild(b *testing.B) { bench.Build(b, New) }
+
+func BenchmarkMixed(b *testing.B) { bench.Mixed(b, New) }

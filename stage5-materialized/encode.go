@@ -2,34 +2,31 @@ package main
 
 import "example.com/userperf/common/user"
 
-// encodeUsers returns the JSON array of a role's users (a read-only view
-// of the store), byte for byte what encoding/json.Marshal gives. Each user
-// was encoded when it was written, with the comma that comes before it in a
-// list (see stored), and the list keeps those bytes back to back in blocks
-// (blocks.go), so a read is one copy per block into a body reserved for
-// exactly their size and reused (buffer.go). The first comma is then
-// overwritten with the bracket that opens the array.
-func encodeUsers(blocks roleList) []byte {
-	body := getBuffer(encodedSize(blocks))
-	if len(blocks) == 0 {
-		return append(body, "[]"...)
+// encodeUsers returns the JSON array of users (a read-only view of the
+// store) as encoding/json.Marshal does, into a body reserved for exactly
+// its size and reused (buffer.go). Each user was encoded when it was
+// written (see stored), so a read only copies those bytes, with a comma
+// between two users.
+func encodeUsers(users []*stored) []byte {
+	body := append(getBuffer(encodedSize(users)), '[')
+	for i, u := range users {
+		if i > 0 {
+			body = append(body, ',')
+		}
+		body = append(body, u.json...)
 	}
-	for _, b := range blocks {
-		body = append(body, b.json...)
-	}
-	body[0] = '['
 	return append(body, ']')
 }
 
-// encodedSize is the exact size of the body of blocks: their bytes, whose
-// first comma becomes "[", and "]".
-func encodedSize(blocks roleList) int {
-	if len(blocks) == 0 {
-		return len("[]")
-	}
-	size := len("]")
-	for _, b := range blocks {
-		size += len(b.json)
+// encodedSize is the exact size of the body of users: their JSON, the
+// commas between them and the brackets.
+func encodedSize(users []*stored) int {
+	size := len("[]")
+	for i, u := range users {
+		if i > 0 {
+			size += len(",")
+		}
+		size += len(u.json)
 	}
 	return size
 }

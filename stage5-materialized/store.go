@@ -21,16 +21,15 @@ import (
 // ascending id order, the order the API answers in, so a lookup never sorts.
 //
 // A lookup hands out a view, not a copy: findByRole returns the index's own
-// list, and ListByRole encodes it after the read lock is released. Two rules,
+// slice, and ListByRole encodes it after the read lock is released. Two rules,
 // which every write below follows, are what make that safe:
 //
 //   - A stored user is never modified. Add stores a new *user.User, Delete
 //     drops one, and nothing writes through it; changing a user would mean
 //     storing a new value in its place.
-//   - A published list is never modified, nor are its blocks. A write builds
-//     a new list for every role it touches, with a new block where it changes
-//     one (copy on write), and puts it in the map under the write lock, so
-//     the list that a reader took stays as it was.
+//   - A published list is never modified. A write builds a new slice for
+//     every role it touches (copy on write) and puts it in the map under the
+//     write lock, so the slice that a reader took stays as it was.
 //
 // The garbage collector keeps a deleted user alive while a reader still
 // points to it (no dangling pointer, unlike the case study's const User*),
@@ -40,47 +39,36 @@ import (
 // them in place.
 //
 // Each user is stored with its JSON, encoded once when it is written (see
-// stored), and each role's list keeps its users' JSON back to back in blocks
-// (blocks.go), so a read only copies bytes.
+// stored), so a read only copies bytes.
 type Store struct {
 	mu     sync.RWMutex
-	users  []*stored           // ascending id
-	byRole map[string]roleList // role -> the users holding it, ascending id
+	users  []*stored            // ascending id
+	byRole map[string][]*stored // role -> the users holding it, ascending id
 }
 
 // stored is a user and its JSON, encoded when the user is written: at
-// start-up and on Add. The JSON starts with the comma that comes before the
-// user in a list, so that users' bytes can be laid back to back and copied
-// in one piece, with no separators to decide on a read. It is never
-// modified, like the user it holds. One encoding serves every role of the
-// user: each role's blocks copy it from the same stored.
+// start-up and on Add. Like the user, the JSON is never modified, so it is
+// right for as long as the user is stored. One encoding serves every role
+// of the user: each role's list points to the same stored.
 type stored struct {
 	*user.User
-	json []byte // ",{...}"
+	json []byte
 }
 
-// newStored encodes u after a comma. The bytes are held as long as the user
-// is, so they are cloned: append may have grown the encoding's slice to
-// nearly twice its length, while the clone's capacity is its length rounded
-// up to one of the allocator's size classes (150 bytes get 160), the memory
-// that an exact-size make would take too.
+// newStored encodes u.
 func newStored(u *user.User) *stored {
-	return &stored{User: u, json: slices.Clone(appendUser([]byte{','}, u))}
+	return &stored{User: u, json: appendUser(nil, u)}
 }
 
 // New returns a Store holding users, which are in ascending id order.
 func New(users []user.User) api.Stage {
-	s := &Store{users: make([]*stored, len(users)), byRole: map[string]roleList{}}
-	holders := map[string][]*stored{}
+	s := &Store{users: make([]*stored, len(users)), byRole: map[string][]*stored{}}
 	for i := range users {
 		s.users[i] = newStored(&users[i])
 		// users come in id order, so appending keeps every list sorted.
 		for _, r := range users[i].Roles {
-			holders[r] = append(holders[r], s.users[i])
+			s.byRole[r] = append(s.byRole[r], s.users[i])
 		}
-	}
-	for r, list := range holders {
-		s.byRole[r] = newRoleList(list)
 	}
 	return s
 }
@@ -94,9 +82,9 @@ func (s *Store) ListByRole(role string) []byte {
 func (s *Store) Recycle(body []byte) { putBuffer(body) }
 
 // findByRole is one map lookup: its cost follows the number of matches, not
-// the number of users. The list it returns is the index's own, a read-only
+// the number of users. The slice it returns is the index's own, a read-only
 // view that stays valid after the lock is released (see Store).
-func (s *Store) findByRole(role string) roleList {
+func (s *Store) findByRole(role string) []*stored {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.byRole[role]
@@ -138,7 +126,9 @@ func (s *Store) Add(u user.User) bool {
 	}
 	s.users = slices.Insert(s.users, i, added)
 	for _, r := range u.Roles {
-		s.byRole[r] = s.byRole[r].with(added) // a new list: copy on write
+		list := s.byRole[r]
+		j, _ := searchID(list, u.ID)
+		s.byRole[r] = slices.Concat(list[:j], []*stored{added}, list[j:]) // a new slice: copy on write
 	}
 	return true
 }
@@ -154,12 +144,13 @@ func (s *Store) Delete(id string) bool {
 		return false
 	}
 	for _, r := range s.users[i].Roles {
-		list := s.byRole[r].without(id) // a new list: copy on write
-		if len(list) == 0 {
+		list := s.byRole[r]
+		j, _ := searchID(list, id) // found: every role of a stored user is indexed
+		if len(list) == 1 {
 			delete(s.byRole, r)
 			continue
 		}
-		s.byRole[r] = list
+		s.byRole[r] = slices.Concat(list[:j], list[j+1:]) // a new slice: copy on write
 	}
 	s.users = slices.Delete(s.users, i, i+1)
 	return true

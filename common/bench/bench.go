@@ -6,6 +6,9 @@
 //	BenchmarkWrite/users=U/roles=R          one Stage.Add and one Stage.Delete of a user
 //	                                        holding the R most-held roles, in process
 //	BenchmarkBuild/users=U                  building the stage, and the memory it holds
+//	BenchmarkMixed/users=U/writes=W/clients=C
+//	                                        requests of which W percent are writes, the rest
+//	                                        reads, from C clients at once
 //
 // ListByRole and ServeHTTP also report the garbage collections per request
 // (gc-cycles/op, see GCCycles). Set USERPERF_MILLION=1 to add users=1000000.

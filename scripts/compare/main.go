@@ -25,7 +25,8 @@ compare: the stages side by side, measured in one run on this machine.
   go run ./scripts/compare --hold-cores stage0-linear stage1-index   while this process holds every core
 
 Options: --rounds N (at least 6), --benchtime D (a go test -benchtime), --bench REGEXP (default:
-^Benchmark(ListByRole|ServeHTTP|Write|Build)$), --thorough, --hold-cores.
+^Benchmark(ListByRole|ServeHTTP|Write|Build)$; ^BenchmarkMixed$ measures reads and writes
+mixed), --thorough, --hold-cores.
 
 It builds every stage's test binary, then runs the benchmarks in rounds, one sample per stage per
 round, in a rotating order, so that drift hits every stage alike; the first stage runs twice a

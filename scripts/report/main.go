@@ -29,8 +29,9 @@ report: the latest results as charts and as the READMEs' tables, never typed by 
   go run ./scripts/report block [--file F.md --name N] -- BENCHSTAT_ARGS...
                                         benchstat's tables as generated block N of F.md, or printed
 
-It writes docs/charts/*.svg, README.md's blocks stages, charts and load, and each chapter's benchstat
-and profile, then lists the stale figures as --check does. A run that measured fewer stages or
+It writes docs/charts/*.svg, README.md's blocks stages, charts, load and mixed (from the latest
+compare run that measured ^BenchmarkMixed$ in every stage), and each chapter's benchstat and
+profile, then lists the stale figures as --check does. A run that measured fewer stages or
 benchmarks than the tables hold is passed over, and it says so.
 `
 
@@ -105,7 +106,18 @@ func generate(root string) error {
 	if err != nil {
 		return err
 	}
+	mixed, err := completeRun(root, "compare", list, mixedWanted())
+	if err != nil {
+		return err
+	}
 	var readme []provenance.Block
+	if mixed != nil {
+		block, err := mixedBlock(filepath.Join(root, "docs", "charts"), mixed)
+		if err != nil {
+			return err
+		}
+		readme = append(readme, provenance.Block{Name: "mixed", Content: block})
+	}
 	if compare != nil {
 		var drawn []figures.Chart
 		for _, c := range figures.Charts(compare, load) {
@@ -149,6 +161,30 @@ func generate(root string) error {
 		}
 	}
 	return nil
+}
+
+// mixedWanted are the results that the mixed block needs: every share of
+// writes and client count of BenchmarkMixed, which a run measures apart.
+func mixedWanted() []results.Measurement {
+	var wanted []results.Measurement
+	for _, c := range figures.MixedClients {
+		for _, w := range figures.MixedWrites {
+			wanted = append(wanted, results.Measurement{Bench: figures.MixedBench(w, c), Unit: "sec/op"})
+		}
+	}
+	return wanted
+}
+
+// mixedBlock is the table of BenchmarkMixed and its chart, saved in dir,
+// with the provenance of their results.
+func mixedBlock(dir string, files []*results.File) (string, error) {
+	block := figures.MixedTable(files, stages.IsStep)
+	chart := figures.MixedChart(files)
+	drawn, err := chart.Save(dir)
+	if drawn {
+		block += fmt.Sprintf("![%s](docs/charts/%s)\n\n", chart.Title, chart.File)
+	}
+	return block + provenance.Line(files[0].Config) + "\n", err
 }
 
 // chartsBlock shows the charts, with the provenance of their results.

@@ -244,3 +244,39 @@ func TestDiffSize(t *testing.T) {
 		t.Errorf("diffSize against a missing folder = %q, want ?", got)
 	}
 }
+
+// A run of BenchmarkMixed alone, newer than the complete run, makes the
+// mixed block and its chart; the other blocks still come from the complete
+// run, and a README without the block's markers is only warned about.
+func TestGenerateMixed(t *testing.T) {
+	root := repository(t)
+	stamp := "20260104T000000Z"
+	for stage, ns := range map[string]float64{"stage0-linear": 200_000, "stage1-index": 50_000, "floor": 100} {
+		var b strings.Builder
+		b.WriteString(header + "command: go run ./scripts/compare --bench ^BenchmarkMixed$\n")
+		for _, factor := range []float64{1.02, 1.01, 1.005, 0.995, 0.99, 0.98} { // their median is 1
+			for _, clients := range []int{1, 16} {
+				for _, writes := range []int{0, 1, 10, 50} {
+					fmt.Fprintf(&b, "BenchmarkMixed/users=10000/writes=%d/clients=%d-2 1 %.0f ns/op %.0f read-wait-ns/op\n",
+						writes, clients, ns*factor*float64(1+writes), 2*ns*factor)
+				}
+			}
+		}
+		write(t, filepath.Join(root, "results", "compare", stamp, stage+".txt"), b.String())
+	}
+	readme := filepath.Join(root, "README.md")
+	write(t, readme, read(t, readme)+block("mixed"))
+	if err := generate(root); err != nil {
+		t.Fatal(err)
+	}
+	mixedLine := "commit `8899ddb`, by `go run ./scripts/compare --bench ^BenchmarkMixed$`."
+	mustContain(t, "the mixed block", generated(t, readme, "mixed"),
+		"| stage1-index | 50.00µs | 100.0µs | 550.0µs | 2.550ms |",
+		"- stage1-index against stage0-linear, one client: pays at every share measured",
+		"(docs/charts/mixed.svg)", mixedLine)
+	if strings.Contains(generated(t, readme, "mixed"), "floor against") {
+		t.Error("the floor, not a step, has a crossover")
+	}
+	mustContain(t, "the stages table", generated(t, readme, "stages"), "| [stage1-index](", line)
+	mustContain(t, "the mixed chart", svgText(t, filepath.Join(root, "docs", "charts", "mixed.svg")), "share of writes", "16 clients", "stage1-index")
+}

@@ -58,17 +58,17 @@ func TestNewStageRoundTrip(t *testing.T) {
 
 // A copy keeps the origin's tests that the exercise's reference has
 // unchanged, and leaves out the rest: they test what the exercise changes.
-// Exercise 5 from stage 4: its reference has no parallel_test.go, and an
+// Exercise 5 from stage 4: its reference, stage 5, has no parallel_test.go, and an
 // encode_test.go that checks lists through the new types.
 func TestNewStageLeavesOutTestsTheExerciseChanges(t *testing.T) {
-	root := workspace(t, "common", "stage4-append", "workshop/solutions/ex5-plain-encode-once")
+	root := workspace(t, "common", "stage4-append", "stage5-materialized")
 	code, out := run(t, script(root, "new-stage", "ex5", "--from", "stage4-append"))
 	if code != 0 {
 		t.Fatalf("new-stage ex5: exit %d\n%s", code, out)
 	}
 	for _, said := range []string{
-		"left out parallel_test.go: ex5-plain-encode-once has no such test",
-		"left out encode_test.go: ex5-plain-encode-once's differs",
+		"left out parallel_test.go: stage5-materialized has no such test",
+		"left out encode_test.go: stage5-materialized's differs",
 	} {
 		if !strings.Contains(out, said) {
 			t.Errorf("new-stage did not say %q:\n%s", said, out)

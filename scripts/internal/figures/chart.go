@@ -55,6 +55,7 @@ type panel struct {
 	logScale      bool // for figures that span orders of magnitude; else from zero, which must show
 	format        func(float64) string
 	series        []series
+	lines         bool // a line per stage through the series, in order, instead of bars
 }
 
 // series is one bar per stage: its median of bench in unit.
@@ -63,7 +64,7 @@ type series struct{ label, bench, unit string }
 // Charts are the README's charts that the results allow; load may be nil.
 func Charts(compare, load []*results.File) []Chart {
 	time := func(title string, s ...series) panel {
-		return panel{title, "median time, log scale", true, results.Duration, s}
+		return panel{title, "median time, log scale", true, results.Duration, s, false}
 	}
 	at10000 := func(unit string) []series {
 		return []series{{"100 matches", Headline, unit}, {"1,000 matches", "ListByRole/users=10000/matches=1000", unit}}
@@ -78,11 +79,11 @@ func Charts(compare, load []*results.File) []Chart {
 	all := []Chart{
 		{"time-per-stage.svg", "Time per request, per stage (ListByRole, 10,000 users)", compare, []panel{time("", at10000("sec/op")...)}},
 		{"allocs-per-stage.svg", "Allocations per request, per stage (ListByRole, 10,000 users)", compare,
-			[]panel{{"", "median allocations", false, Count, at10000("allocs/op")}}},
+			[]panel{{"", "median allocations", false, Count, at10000("allocs/op"), false}}},
 		{"time-vs-users.svg", "Time against the number of users (ListByRole, 100 matches)", compare, []panel{time("", users...)}},
 		{"writes-and-memory.svg", "Cost of a write and heap held per user, per stage (10,000 users)", compare, []panel{
 			time("Time of one Add and one Delete", series{"", WriteBench, "sec/op"}),
-			{"Heap held per user", "median bytes", false, ByteSize, []series{{"", BuildBench, HeldUnit}}},
+			{"Heap held per user", "median bytes", false, ByteSize, []series{{"", BuildBench, HeldUnit}}, false},
 		}},
 	}
 	if load == nil {
@@ -107,7 +108,7 @@ func RoomChart(files []*results.File, exercises []string) Chart {
 		perExercise = append(perExercise, series{ex, ex, "x"})
 	}
 	return Chart{"room.svg", "Speed-up against each exercise's starting stage (" + Headline + "), only right answers", files,
-		[]panel{{"", "speed-up, log scale: above 1x is faster", true, Speedup, perExercise}}}
+		[]panel{{"", "speed-up, log scale: above 1x is faster", true, Speedup, perExercise, false}}}
 }
 
 // Save draws c's panels that have results into dir, one above the other, the
@@ -115,7 +116,11 @@ func RoomChart(files []*results.File, exercises []string) Chart {
 func (c Chart) Save(dir string) (bool, error) {
 	var plots [][]*plot.Plot
 	for _, pn := range c.panels {
-		if p := bars(c.files, pn); p != nil {
+		plotPanel := bars
+		if pn.lines {
+			plotPanel = lines
+		}
+		if p := plotPanel(c.files, pn); p != nil {
 			plots = append(plots, []*plot.Plot{p})
 		}
 	}

@@ -145,7 +145,7 @@ func TestAppendUserMatchesEncodingJSON(t *testing.T) {
 		for i, u := range users[:n] {
 			list[i] = newStored(u)
 		}
-		if got := encodeUsers(list); !bytes.Equal(got, want) {
+		if got := encodeUsers(newRoleList(list)); !bytes.Equal(got, want) {
 			t.Errorf("encodeUsers of %d users =\n%s\nwant\n%s", n, got, want)
 		}
 	}

@@ -1,13 +1,11 @@
-module example.com/userperf/workshop/solutions/ex5-plain-encode-once
+module example.com/userperf/stage6-blocks
 
 go 1.26
 
 require example.com/userperf/common v0.0.0
 
-// origin: stage4-append (the stage this module started from; scripts/check.sh reads this line)
-
 // This module is built inside the repository's workspace (go.work at the root),
 // from any folder of the repository. It keeps no go.sum of its own, so it does
 // not build alone with GOWORK=off. The replace says where the shared module is:
 // it is not published anywhere to download.
-replace example.com/userperf/common => ../../../common
+replace example.com/userperf/common => ../common

@@ -1,0 +1,182 @@
+package bench
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"example.com/userperf/common/api"
+	"example.com/userperf/common/apitest"
+	"example.com/userperf/common/user"
+)
+
+// mixedWrites are the shares of writes, in percent, that Mixed measures:
+// none, the read-mostly service, a busy one, and as many writes as reads.
+var mixedWrites = []int{0, 1, 10, 50}
+
+// mixedClients are the numbers of concurrent clients that Mixed measures.
+var mixedClients = []int{1, 16}
+
+// Mixed measures a stream of requests of which a share are writes and the
+// rest reads, at the default data set: each sub-benchmark's time per op is
+// the time per request. A read is ListByRole of the 100 admins, with
+// Recycle, as in ListByRole; a write is an Add or a Delete of a user who
+// holds the three roles that most users hold, as in Write. Each client
+// alternates: its first write adds its own user, its next deletes it, so
+// the data set stays the same size however long the run. Which requests
+// are writes is decided by a counter per client, so the writes are spread
+// evenly and every run makes the same choices; the clients' counters start
+// apart, so that they do not all write at the same count.
+//
+// With 16 clients the requests run in 16 goroutines (RunParallel with
+// SetParallelism: the next multiple of GOMAXPROCS if it does not divide
+// 16), and read-wait-ns/op reports the mean time one read took, from its
+// call to its return: what a client waits for a read while writers hold
+// the lock and other clients the cores. That wait is what a reader pays
+// for another client's write.
+func Mixed(b *testing.B, newStage api.NewStage) {
+	users := Users(user.DefaultCount)
+	want := apitest.NewModel(users).ListBody(user.RoleAdmin)
+	roles := mostHeldRoles(users, 3)
+	for _, writes := range mixedWrites {
+		for _, clients := range mixedClients {
+			name := fmt.Sprintf("users=%d/writes=%d/clients=%d", len(users), writes, clients)
+			b.Run(name, func(b *testing.B) {
+				m := &mixed{stage: newStage(Users(len(users))), roles: roles, wantLen: len(want), writes: writes, of: clients}
+				m.base = users[len(users)/2].ID + "-mixed-" // sorts right after the middle user
+				if got := m.stage.ListByRole(user.RoleAdmin); !bytes.Equal(got, want) {
+					b.Fatal("ListByRole(admin) differs from encoding/json.Marshal")
+				}
+				b.ReportAllocs()
+				if clients == 1 {
+					m.oneClient(b)
+				} else {
+					m.manyClients(b, clients)
+				}
+				if got := m.stage.ListByRole(user.RoleAdmin); !bytes.Equal(got, want) {
+					b.Error("after the writes, ListByRole(admin) differs from encoding/json.Marshal")
+				}
+			})
+		}
+	}
+}
+
+// mixed is one stage under the mix, and what each client needs to write.
+type mixed struct {
+	stage   api.Stage
+	roles   []string
+	base    string       // the written users' ids are base and the client's number
+	wantLen int          // the admins' body length, checked on every read
+	writes  int          // percent
+	of      int          // the number of clients
+	clients atomic.Int64 // the clients so far
+}
+
+// client is one client's state: its own user to add and delete, and its
+// count of requests, which decides which of them are writes.
+type client struct {
+	id    string
+	added bool
+	n     int
+}
+
+// newClient returns the next client, whose counter starts its share of a
+// hundred requests after the previous client's.
+func (m *mixed) newClient() *client {
+	k := int(m.clients.Add(1))
+	return &client{id: m.base + strconv.Itoa(k), n: (k - 1) * 100 / m.of}
+}
+
+// isWrite reports whether c's next request is a write: the n-th request is
+// one when n*writes/100 steps up, which spreads writes evenly (every tenth
+// request at 10%, every other one at 50%).
+func (m *mixed) isWrite(c *client) bool {
+	c.n++
+	return c.n*m.writes/100 != (c.n-1)*m.writes/100
+}
+
+// write adds c's user if it is not stored, else deletes it.
+func (m *mixed) write(c *client) error {
+	if c.added {
+		if !m.stage.Delete(c.id) {
+			return fmt.Errorf("Delete(%s) found no user", c.id)
+		}
+	} else {
+		// The stage owns what Add receives: a new Roles slice every time.
+		u := user.User{ID: c.id, Name: "Mixed User", Email: "mixed@example.com", Roles: slices.Clone(m.roles)}
+		if !m.stage.Add(u) {
+			return fmt.Errorf("Add(%s) refused", c.id)
+		}
+	}
+	c.added = !c.added
+	return nil
+}
+
+// read lists the admins and checks the body's length: a full comparison
+// would cost about as much as the read of a fast stage.
+func (m *mixed) read() error {
+	body := m.stage.ListByRole(user.RoleAdmin)
+	n := len(body)
+	api.Recycle(m.stage, body)
+	if n != m.wantLen {
+		return fmt.Errorf("ListByRole(admin) gave %d bytes, want %d", n, m.wantLen)
+	}
+	return nil
+}
+
+func (m *mixed) oneClient(b *testing.B) {
+	c := m.newClient()
+	stop := CPUTime(b)
+	for b.Loop() {
+		var err error
+		if m.isWrite(c) {
+			err = m.write(c)
+		} else {
+			err = m.read()
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	stop()
+}
+
+func (m *mixed) manyClients(b *testing.B, clients int) {
+	procs := runtime.GOMAXPROCS(0)
+	b.SetParallelism((clients + procs - 1) / procs)
+	var reads, readNanos atomic.Int64
+	b.ResetTimer()
+	stop := CPUTime(b)
+	b.RunParallel(func(pb *testing.PB) {
+		c := m.newClient()
+		var n, nanos int64
+		for pb.Next() {
+			if m.isWrite(c) {
+				if err := m.write(c); err != nil {
+					b.Error(err)
+					return
+				}
+				continue
+			}
+			start := time.Now()
+			err := m.read()
+			nanos += time.Since(start).Nanoseconds()
+			n++
+			if err != nil {
+				b.Error(err)
+				return
+			}
+		}
+		reads.Add(n)
+		readNanos.Add(nanos)
+	})
+	stop()
+	if n := reads.Load(); n > 0 {
+		b.ReportMetric(float64(readNanos.Load())/float64(n), "read-wait-ns/op")
+	}
+}

@@ -1,0 +1,7 @@
+// Command stage6-blocks serves the user list from bytes encoded once and
+// kept in blocks per role: a read copies a few blocks. See README.md.
+package main
+
+import "example.com/userperf/common/api"
+
+func main() { api.Main("stage6-blocks", New) }
