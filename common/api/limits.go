@@ -71,7 +71,7 @@ const programBytes = 64 << 20
 // memoryLimit is the soft limit given to the garbage collector: what the
 // stored users and the lists and bodies in flight count, and the program.
 // Without it the collector lets the heap grow to twice what is live before
-// it collects, so a stage that keeps every role's JSON (stage 5, the
+// it collects, so a stage that keeps every role's JSON (stage 6, the
 // floor) could hold twice MaxStoredBytes and the lists in flight twice
 // over; with it, the heap is collected as it nears what those count. The
 // connections' own memory (connBytes each) is left out: it is live only
@@ -87,8 +87,8 @@ func memoryLimit(limits Limits) int64 {
 // roles, counts against MaxStoredBytes: the JSON once, for the user
 // itself, and once per role, for the role's list. That is the most any
 // stage keeps: stage 0 keeps the user alone, the later stages keep it once
-// and point to it from every role, and stage 5 and the floor keep its JSON
-// in each role's list. Counting the most for every stage keeps the same
+// and point to it from every role (stage 5 beside its JSON), and stage 6
+// and the floor keep its JSON in each role's list. Counting the most for every stage keeps the same
 // requests refused in every stage.
 func cost(encoded, roles int) int64 { return int64(encoded) * int64(1+roles) }
 
