@@ -193,6 +193,11 @@ func run(what, log string, procs []string, args ...string) {
 		cmd := exec.Command("go", append([]string{"tool", "test2json", "-p", name, binary, "-test.v=test2json", "-test.count=1",
 			"-test.failfast", "-test.timeout=" + timeout, "-test.cpu=" + p}, args...)...)
 		cmd.Dir, cmd.Stderr = dir, f
+		if p != "1" && os.Getenv("USERPERF_PARALLEL_MIN") == "" {
+			// Stage 3's chunks start at 10,000 users, more than any list of the suites holds:
+			// on more than one core they split every list here, so that a chunk's bug cannot hide.
+			cmd.Env = append(os.Environ(), "USERPERF_PARALLEL_MIN=2")
+		}
 		var shown bytes.Buffer
 		tests, err := testevents.Start(cmd, f, &shown, func(r *testevents.Run) string {
 			return fmt.Sprintf("GOMAXPROCS=%s: %d tests done", p, r.Tests.Load())

@@ -14,7 +14,7 @@ import (
 // its three-condition table, turns them on. USERPERF_PARALLEL_MIN sets
 // another (0 turns chunks off), so that a learner can try the rule on a
 // machine with more cores.
-var parallelMin = envInt("USERPERF_PARALLEL_MIN", 1000)
+var parallelMin = envInt("USERPERF_PARALLEL_MIN", 10000)
 
 // envInt is the environment variable name as a number, or def if it is unset
 // or not a number.
