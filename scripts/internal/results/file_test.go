@@ -10,7 +10,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 )
 
-const header = "machine-cpu: Test CPU\ncommit: 8899ddb (with uncommitted changes)\ncommand: ./scripts/compare.sh --rounds 6 (bench=^Benchmark(A|B)$)\n"
+const header = "machine-cpu: Test CPU\ncommit: 8899ddb (with uncommitted changes)\ncommand: go run ./scripts/compare --rounds 6 (bench=^Benchmark(A|B)$)\n"
 
 func write(t *testing.T, dir, name, content string) string {
 	t.Helper()
@@ -33,7 +33,7 @@ func TestRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{"machine-cpu": "Test CPU", "commit": "8899ddb (with uncommitted changes)",
-		"command": "./scripts/compare.sh --rounds 6 (bench=^Benchmark(A|B)$)", "pkg": "example.com/userperf/stage1-index"}
+		"command": "go run ./scripts/compare --rounds 6 (bench=^Benchmark(A|B)$)", "pkg": "example.com/userperf/stage1-index"}
 	if f.Name != "stage1-index" || !maps.Equal(f.Config, want) {
 		t.Errorf("name %q, config %v", f.Name, f.Config)
 	}
@@ -87,7 +87,7 @@ func TestHeaderRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	f, err := Read(path)
-	if err != nil || f.Config["date"] != "2026-01-02T03:04:05Z" || f.Config["command"] != "./scripts/compare.sh --rounds 6 (bench=^Benchmark(A|B)$)" {
+	if err != nil || f.Config["date"] != "2026-01-02T03:04:05Z" || f.Config["command"] != "go run ./scripts/compare --rounds 6 (bench=^Benchmark(A|B)$)" {
 		t.Fatalf("read back: %v, config %v", err, f.Config)
 	}
 	if v, _ := f.Median("HTTPFixedRate/rate=100/matches=100", "p50-sec"); v != 1.5e-3 {
