@@ -4,7 +4,9 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
+	"go/build"
 	"os"
 	"os/exec"
 	"path"
@@ -30,9 +32,8 @@ report: the latest results as charts and as the READMEs' tables, never typed by 
                                         benchstat's tables as generated block N of F.md, or printed
 
 It writes docs/charts/*.svg, README.md's blocks stages, charts, load and mixed (from the latest
-compare run that measured ^BenchmarkMixed$ in every stage), and each chapter's benchstat and
-profile, then lists the stale figures as --check does. A run that measured fewer stages or
-benchmarks than the tables hold is passed over, and it says so.
+compare run of ^BenchmarkMixed$), and each chapter's benchstat and profile, then lists the stale
+figures as --check does. It passes over a run that measured fewer stages or benchmarks than the tables hold.
 `
 
 func main() {
@@ -72,21 +73,16 @@ func main() {
 		c.Fatal(generate(".")) // the root, where Parse moved: the paths it names are short
 	}
 	ok, err := provenance.Check(os.Stdout, c.Root)
-	if err != nil {
+	switch {
+	case err != nil:
 		fmt.Fprintln(os.Stderr, "report:", err)
 		c.Exit(2)
-	}
-	if *checkOnly && !ok {
-		c.Exit(1)
-	} else if !*checkOnly {
+	case !*checkOnly:
 		fmt.Println("review with: git diff README.md '*/README.md' docs/charts")
+	case !ok:
+		c.Exit(1)
 	}
 }
-
-// wanted are the benchmarks that a compare run must hold for the tables
-// and charts: the README's columns and the charts' second result size.
-var wanted = []results.Measurement{{Bench: figures.Headline, Unit: "sec/op"}, {Bench: "ListByRole/users=10000/matches=1000", Unit: "sec/op"},
-	{Bench: figures.ThroughEcho, Unit: "sec/op"}, {Bench: figures.WriteBench, Unit: "sec/op"}, {Bench: figures.BuildBench, Unit: figures.HeldUnit}}
 
 // generate writes the charts and blocks of the repository at root.
 func generate(root string) error {
@@ -94,40 +90,27 @@ func generate(root string) error {
 	if err != nil {
 		return err
 	}
-	byName := map[string]stages.Stage{} // none for results that outlived their stage
-	for _, s := range list {
-		byName[s.Name] = s
-	}
-	compare, err := completeRun(root, "compare", list, wanted)
-	if err != nil {
+	compare, err1 := completeRun(root, "compare", list, wanted())
+	load, err2 := completeRun(root, "load", list, nil)
+	mixed, err3 := completeRun(root, "compare", list, mixedWanted())
+	if err := errors.Join(err1, err2, err3); err != nil {
 		return err
 	}
-	load, err := completeRun(root, "load", list, nil)
-	if err != nil {
-		return err
-	}
-	mixed, err := completeRun(root, "compare", list, mixedWanted())
-	if err != nil {
-		return err
-	}
+	charts := filepath.Join(root, "docs", "charts")
 	var readme []provenance.Block
 	if mixed != nil {
-		block, err := mixedBlock(filepath.Join(root, "docs", "charts"), mixed)
+		drawn, err := save(charts, figures.MixedChart(mixed))
 		if err != nil {
 			return err
 		}
-		readme = append(readme, provenance.Block{Name: "mixed", Content: block})
+		readme = append(readme, provenance.Block{Name: "mixed", Content: figures.MixedTable(mixed, stages.IsStep) + chartsBlock(drawn, mixed, nil)})
 	}
 	if compare != nil {
-		var drawn []figures.Chart
-		for _, c := range figures.Charts(compare, load) {
-			if ok, err := c.Save(filepath.Join(root, "docs", "charts")); err != nil {
-				return err
-			} else if ok {
-				drawn = append(drawn, c)
-			}
+		drawn, err := save(charts, figures.Charts(compare, load)...)
+		if err != nil {
+			return err
 		}
-		readme = append(readme, provenance.Block{Name: "stages", Content: stagesTable(root, byName, compare)},
+		readme = append(readme, provenance.Block{Name: "stages", Content: stagesTable(root, list, compare)},
 			provenance.Block{Name: "charts", Content: chartsBlock(drawn, compare, load)})
 	}
 	if load != nil {
@@ -150,8 +133,7 @@ func generate(root string) error {
 			}
 			update(chapter, provenance.Block{Name: "benchstat", Content: stat})
 		}
-		// The CPU table of the profile that scripts/profile saved, if any.
-		profile := filepath.Join(root, "results", "profile", s.Name)
+		profile := filepath.Join(root, "results", "profile", s.Name) // what scripts/profile saved, if anything
 		if _, err := os.Stat(filepath.Join(profile, "cpu.pprof")); err == nil {
 			var table strings.Builder
 			if err := profiles.Write(&table, []string{profile}, []string{"cpu"}, 12, true); err != nil {
@@ -161,6 +143,16 @@ func generate(root string) error {
 		}
 	}
 	return nil
+}
+
+// wanted are the benchmarks that a compare run must hold for the tables and
+// charts: the stages table's columns and the charts' second result size.
+func wanted() []results.Measurement {
+	list := []results.Measurement{{Bench: figures.Headline, Unit: "sec/op"}, {Bench: "ListByRole/users=10000/matches=1000", Unit: "sec/op"}}
+	for _, c := range columns {
+		list = append(list, c.Measurement)
+	}
+	return list
 }
 
 // mixedWanted are the results that the mixed block needs: every share of
@@ -175,39 +167,15 @@ func mixedWanted() []results.Measurement {
 	return wanted
 }
 
-// mixedBlock is the table of BenchmarkMixed and its chart, saved in dir,
-// with the provenance of their results.
-func mixedBlock(dir string, files []*results.File) (string, error) {
-	block := figures.MixedTable(files, stages.IsStep)
-	chart := figures.MixedChart(files)
-	drawn, err := chart.Save(dir)
-	if drawn {
-		block += fmt.Sprintf("![%s](docs/charts/%s)\n\n", chart.Title, chart.File)
-	}
-	return block + provenance.Line(files[0].Config) + "\n", err
-}
-
-// chartsBlock shows the charts, with the provenance of their results.
-func chartsBlock(all []figures.Chart, compare, load []*results.File) string {
-	var b strings.Builder
-	for _, c := range all {
-		fmt.Fprintf(&b, "![%s](docs/charts/%s)\n\n", c.Title, c.File)
-	}
-	if load == nil {
-		return b.String() + provenance.Line(compare[0].Config) + "\n"
-	}
-	return b.String() + "Benchmarks: " + provenance.Line(compare[0].Config) + "\n\nHTTP: " + provenance.Line(load[0].Config) + "\n"
-}
-
 // completeRun reads the newest run in results/kind (compare's or load's)
-// that measured every stage of list and every benchmark of wanted, or
-// returns nil if none did: a partial run, as a chapter or a check makes,
-// would shrink the tables to its stages. It says what it passed over.
+// that measured every stage of list and every benchmark of wanted, or nil
+// if none did: a partial run, as a chapter or a check makes, would shrink
+// the tables to its stages. It says what it passed over.
 func completeRun(root, kind string, list []stages.Stage, wanted []results.Measurement) ([]*results.File, error) {
 	runs, _ := filepath.Glob(filepath.Join(root, "results", kind, "2*")) // the stamps, not latest
 	skipped := ""
-	for i := len(runs) - 1; i >= 0; i-- {
-		files, err := results.ReadDir(runs[i])
+	for _, run := range slices.Backward(runs) {
+		files, err := results.ReadDir(run)
 		if err != nil {
 			return nil, err
 		}
@@ -219,17 +187,43 @@ func completeRun(root, kind string, list []stages.Stage, wanted []results.Measur
 				missing = append(missing, "Benchmark"+m.Bench)
 			}
 		}
-		if len(missing) == 0 && skipped != "" {
-			fmt.Fprintf(os.Stderr, "report: %s; the figures are from %s, the latest run that measured them all\n", skipped, runs[i])
+		if len(missing) > 0 {
+			skipped = cmp.Or(skipped, fmt.Sprintf("%s did not measure %s", run, strings.Join(missing, ", ")))
+			continue
 		}
-		if len(missing) == 0 {
-			return files, nil
+		if skipped != "" {
+			fmt.Fprintf(os.Stderr, "report: %s; the figures are from %s, the latest run that measured them all\n", skipped, run)
 		}
-		skipped = cmp.Or(skipped, fmt.Sprintf("%s did not measure %s", runs[i], strings.Join(missing, ", ")))
+		return files, nil
 	}
 	fmt.Fprintf(os.Stderr, "report: warning: no run in results/%s measured every stage and benchmark (%s): its figures are left as they are\n",
 		kind, cmp.Or(skipped, "there is none"))
 	return nil, nil
+}
+
+// save draws charts into dir and returns those that had results to draw.
+func save(dir string, charts ...figures.Chart) ([]figures.Chart, error) {
+	var drawn []figures.Chart
+	for _, c := range charts {
+		if ok, err := c.Save(dir); err != nil {
+			return nil, err
+		} else if ok {
+			drawn = append(drawn, c)
+		}
+	}
+	return drawn, nil
+}
+
+// chartsBlock shows charts, with the provenance of their results.
+func chartsBlock(charts []figures.Chart, compare, load []*results.File) string {
+	var b strings.Builder
+	for _, c := range charts {
+		fmt.Fprintf(&b, "![%s](docs/charts/%s)\n\n", c.Title, c.File)
+	}
+	if load == nil {
+		return b.String() + provenance.Line(compare[0].Config) + "\n"
+	}
+	return b.String() + "Benchmarks: " + provenance.Line(compare[0].Config) + "\n\nHTTP: " + provenance.Line(load[0].Config) + "\n"
 }
 
 // update replaces blocks in a markdown file; missing markers (a chapter
@@ -240,94 +234,94 @@ func update(path string, blocks ...provenance.Block) {
 	}
 }
 
-// stagesTable is the README's table, per stage; its caption says what each column is.
-func stagesTable(root string, byName map[string]stages.Stage, files []*results.File) string {
-	columns := slices.DeleteFunc([]column{
-		{"allocs/op", figures.Headline, "allocs/op", figures.Count, ""},
-		{"through Echo", figures.ThroughEcho, "sec/op", results.Duration,
-			"Through Echo: the median of `Benchmark" + figures.ThroughEcho + "`, the same request through the Echo handler."},
-		{"write", figures.WriteBench, "sec/op", results.Duration,
-			"Write: the median of `Benchmark" + figures.WriteBench + "`, one Add and one Delete of a user with three roles."},
-		{"held/user", figures.BuildBench, figures.HeldUnit, figures.ByteSize,
-			"Held/user: the heap the stage holds per user (`" + figures.HeldUnit + "` of `Benchmark" + figures.BuildBench + "`)."},
-	}, func(c column) bool {
-		return !slices.ContainsFunc(files, func(f *results.File) bool { return len(f.Values(c.bench, c.unit)) > 0 })
-	})
-	_, unitName := results.Deciding(figures.Headline, files...)
+// columns are the stages table's medians after its speed-ups.
+var columns = []struct {
+	head string
+	results.Measurement
+	format func(float64) string
+}{
+	{"allocs/op", results.Measurement{Bench: figures.Headline, Unit: "allocs/op"}, figures.Count},
+	{"through Echo", results.Measurement{Bench: figures.ThroughEcho, Unit: "sec/op"}, results.Duration},
+	{"write", results.Measurement{Bench: figures.WriteBench, Unit: "sec/op"}, results.Duration},
+	{"held/user", results.Measurement{Bench: figures.BuildBench, Unit: figures.HeldUnit}, figures.ByteSize},
+}
+
+// stagesTable is the README's table, a row per stage, and its caption.
+func stagesTable(root string, list []stages.Stage, files []*results.File) string {
+	byName := map[string]stages.Stage{} // none for results that outlived their stage
+	for _, s := range list {
+		byName[s.Name] = s
+	}
 	head := "| stage | change | diff | time/op | CPU/op | spread | speed-up vs previous | speed-up vs " + files[0].Name + " |"
 	align := "|---|---|---:|---:|---:|---|---:|---:|"
-	notes := ""
 	for _, c := range columns {
-		head, align, notes = head+" "+c.head+" |", align+"---:|", strings.TrimSpace(notes+" "+c.note)
+		head, align = head+" "+c.head+" |", align+"---:|"
 	}
 	rows := []string{head, align}
-	// The first stage's second label (compare's A/A), for the floor of the
-	// comparisons with it; none in a run made before compare measured it.
-	again, _ := results.Read(strings.TrimSuffix(files[0].Path, ".txt") + ".again.txt")
-	speedup := func(base, again, f *results.File) string {
-		c, err := results.Compare(base, again, f, figures.Headline)
-		switch {
-		case err != nil:
-			return "—"
-		case !c.Decided:
-			return "~"
-		}
-		return figures.Speedup(c.Ratio)
-	}
 	var previous *results.File // the last step
 	for i, f := range files {
-		s := byName[f.Name]
-		row := []string{f.Name, describe(root, s), "—", "—", "—", "—", "—", "—"}
+		s, cpu := byName[f.Name], f.Values(figures.Headline, "cpu-sec/op")
+		row := []string{f.Name, describe(root, s), "—", median(f, figures.Headline, "sec/op", results.Duration),
+			median(f, figures.Headline, "cpu-sec/op", results.Duration), "—", "—", "—"}
 		if chapter(root, s) != "" {
 			row[0] = fmt.Sprintf("[%s](%s/README.md)", f.Name, s.Dir)
 		}
+		if len(cpu) > 0 {
+			row[5] = results.Label(cpu)
+		}
 		// Only a step builds on the one before it; a learner's stage and
 		// the floor are compared with the first stage, or with nothing.
-		step := stages.IsStep(f.Name)
-		if step && previous != nil {
-			row[2] = diffSize(root, byName[previous.Name].Dir, s.Dir)
-			row[6] = speedup(previous, map[bool]*results.File{true: again}[previous == files[0]], f)
-		}
-		if t, ok := f.Median(figures.Headline, "sec/op"); ok {
-			row[3] = results.Duration(t)
-		}
-		if t, ok := f.Median(figures.Headline, "cpu-sec/op"); ok {
-			row[4], row[5] = results.Duration(t), results.Label(f.Values(figures.Headline, "cpu-sec/op"))
-		}
-		if i > 0 && f.Name != stages.Floor {
-			row[7] = speedup(files[0], again, f)
-		}
-		if step {
+		if stages.IsStep(f.Name) {
+			if previous != nil {
+				row[2], row[6] = diffSize(root, byName[previous.Name].Dir, s.Dir), speedup(previous, f)
+			}
 			previous = f
 		}
+		if i > 0 && f.Name != stages.Floor {
+			row[7] = speedup(files[0], f)
+		}
 		for _, c := range columns {
-			cell := "—"
-			if v, ok := f.Median(c.bench, c.unit); ok {
-				cell = c.format(v)
-			}
-			row = append(row, cell)
+			row = append(row, median(f, c.Bench, c.Unit, c.format))
 		}
 		rows = append(rows, "| "+strings.Join(row, " | ")+" |")
 	}
-	return strings.Join(rows, "\n") + fmt.Sprintf("\n\nDiff: the non-test Go files that differ from the previous stage, and the lines "+
-		"added plus the lines removed in them (`git diff --no-index --numstat`). "+
-		"Median of %d runs of `Benchmark%s`: the lookup and the JSON encoding of the 100 users "+
-		"with role admin among 10,000, in process: its wall time (time/op), what a client waits, and its CPU time (CPU/op), "+
-		"the work it costs, which holds while other programs take the cores. Spread: how widely the CPU times spread "+
-		"(reliable under 5%%, noisy up to 20%%, unstable beyond; MEASURING.md says what to do about each). "+
-		"A speed-up is the other stage's "+unitName+" divided by this one's, where benchstat tells them apart and the ratio is beyond "+
-		"the run's floor (the widest of their confidence intervals, and for the first stage the distance of its second, A/A, label); "+
-		"`~` marks a step that this run could not decide. "+
-		"The floor serves bytes encoded in advance: the limit of this path, not a step, so it gets no speed-up; "+
-		"a stage that is not one of the steps is compared with the first only. %s\n%s\n",
-		len(files[0].Values(figures.Headline, "sec/op")), figures.Headline, notes, provenance.Line(files[0].Config))
+	_, unitName := results.Deciding(figures.Headline, files...)
+	return strings.Join(rows, "\n") + fmt.Sprintf("\n\nDiff: the non-test Go files that differ from the previous stage, "+
+		"and their lines added plus removed (`git diff --no-index --numstat`). Median of %d runs of `Benchmark%s`, "+
+		"the lookup and the JSON encoding of the 100 users with role admin among 10,000, in process: its wall time "+
+		"(time/op), what a client waits, and its CPU time (CPU/op), the work it costs, which holds while other programs "+
+		"take the cores. Spread: of the CPU times (reliable under 5%%, noisy up to 20%%, unstable beyond; MEASURING.md "+
+		"says what to do about each). A speed-up is the other stage's %s divided by this one's, where benchstat tells "+
+		"them apart beyond the run's floor (the widest of their confidence intervals, and for the first stage the "+
+		"distance of its A/A label); `~`: a step this run could not decide. The floor serves bytes encoded in advance, "+
+		"the limit of this path: not a step, so no speed-up; a stage that is no step is compared with the first only. "+
+		"Through Echo: `Benchmark%s`, the same request through the Echo handler. Write: `Benchmark%s`, one Add and one "+
+		"Delete of a user with three roles. Held/user: the heap the stage holds per user (`%s` of `Benchmark%s`).\n%s\n",
+		len(files[0].Values(figures.Headline, "sec/op")), figures.Headline, unitName, figures.ThroughEcho,
+		figures.WriteBench, figures.HeldUnit, figures.BuildBench, provenance.Line(files[0].Config))
 }
 
-// column is a column of medians, for the results that have it.
-type column struct {
-	head, bench, unit string
-	format            func(float64) string
-	note              string // what it shows, said under the table
+// median is f's median of bench in unit, formatted, or "—" if f has none.
+func median(f *results.File, bench, unit string, format func(float64) string) string {
+	if v, ok := f.Median(bench, unit); ok {
+		return format(v)
+	}
+	return "—"
+}
+
+// speedup is how many times faster f is than base, "~" where this run
+// cannot tell, "—" where it cannot compare them. The A/A label that compare
+// measures of the first stage (none in an older run) widens the floor.
+func speedup(base, f *results.File) string {
+	again, _ := results.Read(strings.TrimSuffix(base.Path, ".txt") + ".again.txt")
+	c, err := results.Compare(base, again, f, figures.Headline)
+	switch {
+	case err != nil:
+		return "—"
+	case !c.Decided:
+		return "~"
+	}
+	return figures.Speedup(c.Ratio)
 }
 
 // chapter is the README.md of s, or "" if it has none, as the floor.
@@ -342,13 +336,15 @@ func chapter(root string, s stages.Stage) string {
 // describe says what a stage changes: its chapter's title ("# Stage 1: an
 // index"), or else its package comment ("Command floor is the limit...: ...").
 func describe(root string, s stages.Stage) string {
-	readme, _ := os.ReadFile(filepath.Join(root, filepath.FromSlash(s.Dir), "README.md"))
-	if title, _, _ := strings.Cut(string(readme), "\n"); strings.HasPrefix(title, "# ") && strings.Contains(title, ": ") {
-		return strings.TrimSpace(title[strings.Index(title, ": ")+2:])
+	dir := filepath.Join(root, filepath.FromSlash(s.Dir))
+	readme, _ := os.ReadFile(filepath.Join(dir, "README.md"))
+	title, _, _ := strings.Cut(string(readme), "\n")
+	if _, what, ok := strings.Cut(title, ": "); ok && strings.HasPrefix(title, "# ") {
+		return strings.TrimSpace(what)
 	}
-	doc, err := harness.GoOutput("-C", root, "list", "-f", "{{.Doc}}", "./"+s.Dir)
-	if _, what, ok := strings.Cut(doc, " is "); ok && err == nil && s.Dir != "" {
-		what, _, _ = strings.Cut(strings.TrimSpace(what), ":")
+	pkg, err := build.ImportDir(dir, 0)
+	if _, what, ok := strings.Cut(pkg.Doc, " is "); ok && err == nil {
+		what, _, _ = strings.Cut(what, ":")
 		return strings.TrimSuffix(what, ".")
 	}
 	return ""

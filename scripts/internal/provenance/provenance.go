@@ -1,14 +1,9 @@
 // Package provenance ties every generated figure to the code it measured.
-// A generated block of a markdown file, and the footer of a chart, carry
-// a provenance line that names the machine, the date, the commit and the
-// command:
-//
-//	Measured on AMD EPYC (2 cores), go1.26.8, 2026-11-30T14:36Z, commit `8899ddb`, by `go run ./scripts/compare --thorough`.
-//
-// Check lists the figures whose measured code (the stage folders, common
-// and the benchmark harness) changed after the commit they record.
-// Anything that writes a block by hand follows the same convention: the
-// text "commit `<short sha>`" somewhere in the block.
+// A generated block of a markdown file, and a chart's footer, carry a Line
+// (Measured on AMD EPYC (2 cores), go1.26.8, 2026-11-30T14:36Z, commit
+// `8899ddb`, by `go run ./scripts/compare --thorough`.); Check lists those
+// whose measured code changed since. A block written by hand follows the
+// same convention: the text "commit `<short sha>`" somewhere in it.
 package provenance
 
 import (
@@ -132,24 +127,10 @@ func Check(w io.Writer, root string) (bool, error) {
 	if err = errors.Join(err, err2); err != nil {
 		return false, err
 	}
-	why := func(text string) string {
-		recorded := recordedCommit.FindAllStringSubmatch(text, -1)
-		if len(recorded) == 0 {
-			return "records no commit"
-		}
-		for _, m := range recorded {
-			if m[2] != "" {
-				return fmt.Sprintf("measured at %s%s: no commit holds that code", m[1], m[2])
-			}
-			if why := changedSince(root, m[1], specs); why != "" {
-				return why
-			}
-		}
-		return ""
-	}
 	figures, stale := 0, 0
 	judge := func(where, why string) {
-		if figures++; why != "" {
+		figures++
+		if why != "" {
 			stale++
 			fmt.Fprintf(w, "stale: %s: %s\n", where, why)
 		}
@@ -162,12 +143,12 @@ func Check(w io.Writer, root string) (bool, error) {
 			return false, err
 		}
 		if strings.HasSuffix(doc, ".svg") {
-			judge(doc, why(string(data)))
+			judge(doc, staleness(root, string(data), specs))
 			continue
 		}
 		found := blocks.FindAllStringSubmatch(string(data), -1)
 		for _, b := range found {
-			if judge(doc+", block "+b[1], why(b[2])); b[1] != b[3] {
+			if judge(doc+", block "+b[1], staleness(root, b[2], specs)); b[1] != b[3] {
 				judge(doc+", block "+b[1], "ends at the end marker of "+b[3])
 			}
 		}
@@ -184,6 +165,24 @@ func Check(w io.Writer, root string) (bool, error) {
 	}
 	fmt.Fprintln(w)
 	return stale+len(changed) == 0, nil
+}
+
+// staleness says why a figure's text does not describe the measured code
+// at HEAD, or "" if every commit it records still does.
+func staleness(root, text string, specs []string) string {
+	recorded := recordedCommit.FindAllStringSubmatch(text, -1)
+	if len(recorded) == 0 {
+		return "records no commit"
+	}
+	for _, m := range recorded {
+		if m[2] != "" {
+			return fmt.Sprintf("measured at %s%s: no commit holds that code", m[1], m[2])
+		}
+		if why := changedSince(root, m[1], specs); why != "" {
+			return why
+		}
+	}
+	return ""
 }
 
 // Fresh says why a measurement that recorded commit no longer measures the

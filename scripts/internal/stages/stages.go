@@ -1,6 +1,6 @@
 // Package stages is the one list of what the scripts measure: every stage
 // of the workspace, with its folder, in the order of every table, and what
-// each is compared with, for every command of scripts/.
+// each is compared with.
 package stages
 
 import (
@@ -31,22 +31,18 @@ const Floor = "floor"
 // every module with a stage_test.go, which runs the shared suites and benchmarks.
 func List(root string) ([]Stage, error) {
 	dirs, err := workspaceModules(root)
-	if err != nil {
-		return nil, err
-	}
 	var list []Stage
 	for _, dir := range dirs {
 		if _, err := os.Stat(filepath.Join(root, dir, "stage_test.go")); err != nil {
 			continue
 		}
-		s := Stage{Name: path.Base(dir), Dir: dir}
-		if slices.ContainsFunc(list, func(o Stage) bool { return o.Name == s.Name }) {
-			return nil, fmt.Errorf("the workspace has two stages named %s; rename one folder", s.Name)
+		if _, found := find(list, path.Base(dir)); found {
+			return nil, fmt.Errorf("the workspace has two stages named %s; rename one folder", path.Base(dir))
 		}
-		list = append(list, s)
+		list = append(list, Stage{Name: path.Base(dir), Dir: dir})
 	}
 	slices.SortStableFunc(list, func(a, b Stage) int { return Compare(a.Name, b.Name) })
-	return list, nil
+	return list, err
 }
 
 // Shown returns the stages of List that the default runs, tables and
@@ -63,8 +59,8 @@ func Find(root string, names ...string) ([]Stage, error) {
 	var found []Stage
 	var unknown []string
 	for _, name := range names {
-		if i := slices.IndexFunc(list, func(s Stage) bool { return s.Name == name }); i >= 0 {
-			found = append(found, list[i])
+		if s, ok := find(list, name); ok {
+			found = append(found, s)
 		} else {
 			unknown = append(unknown, name)
 		}
@@ -73,6 +69,15 @@ func Find(root string, names ...string) ([]Stage, error) {
 		err = fmt.Errorf("no stage %s (the stages: %s)", strings.Join(unknown, ", "), strings.Join(Names(list), ", "))
 	}
 	return found, err
+}
+
+// find returns the stage of list named name.
+func find(list []Stage, name string) (Stage, bool) {
+	i := slices.IndexFunc(list, func(s Stage) bool { return s.Name == name })
+	if i < 0 {
+		return Stage{}, false
+	}
+	return list[i], true
 }
 
 // Names are the names of list.
@@ -140,23 +145,16 @@ func Reference(root string, list []Stage, name string) string {
 // origin is the project's own: compared with stage0-linear alone.
 func Against(root, dir, from string) (base, reference string, err error) {
 	list, err := List(root)
-	if err != nil {
-		return "", "", err
-	}
-	folder := func(name string) string {
-		if i := slices.IndexFunc(list, func(s Stage) bool { return s.Name == name }); i >= 0 {
-			return list[i].Dir
-		}
-		return path.Clean(name)
-	}
 	origin, exercise := cmp.Or(from, Origin(root, dir)), true
 	if origin == "" {
 		origin, exercise = "stage0-linear", false
 	}
+	if s, ok := find(list, origin); ok {
+		origin = s.Dir
+	}
 	// A chain is a few folders long; the bound stops a loop of origin lines.
-	for walk, n := folder(origin), 0; walk != "" && n < 10; walk, n = Origin(root, walk), n+1 {
-		isStage := slices.ContainsFunc(list, func(s Stage) bool { return s.Dir == walk })
-		if base == "" && isStage {
+	for walk, n := path.Clean(origin), 0; walk != "" && n < 10; walk, n = Origin(root, walk), n+1 {
+		if base == "" && slices.ContainsFunc(list, func(s Stage) bool { return s.Dir == walk }) {
 			base = path.Base(walk)
 		}
 		if exercise {
@@ -168,7 +166,7 @@ func Against(root, dir, from string) (base, reference string, err error) {
 	} else if reference == name {
 		reference = ""
 	}
-	return base, reference, nil
+	return base, reference, err
 }
 
 var originLine = regexp.MustCompile(`(?m)^// origin: (\S+)`)
