@@ -3,6 +3,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -27,27 +28,28 @@ profile: where a stage spends its time and allocates its memory.
 
 Options: --bench NAME (default BenchmarkListByRole/users=10000/matches=100), --benchtime D (default 3s),
 --top N (functions per table, default 12), --fresh (with --diff: profile again even if the saved
-profiles measured the code as it is). It leaves results/profile/<stage>/: cpu.pprof, mem.pprof,
-bench.txt and the test binary, for pprof's source view.
+profiles measured the code as it is). It leaves cpu.pprof, mem.pprof, bench.txt and the test binary
+in results/profile/<stage>/.
 `
 
 func main() {
 	c := harness.New("profile", usage)
 	bench := c.Flags.String("bench", "BenchmarkListByRole/users=10000/matches=100", "")
 	benchtime := c.Flags.String("benchtime", "3s", "")
-	n := c.Flags.Int("top", 12, "")
+	top := c.Flags.Int("top", 12, "")
 	markdown := c.Flags.Bool("markdown", false, "")
 	diff := c.Flags.Bool("diff", false, "")
 	fresh := c.Flags.Bool("fresh", false, "")
 	picked := c.Parse()
-	if want := map[bool]int{false: 1, true: 2}[*diff]; len(picked) != want || *n < 1 {
+	if *diff && len(picked) != 2 || !*diff && len(picked) != 1 || *top < 1 {
 		c.Usage("usage: go run ./scripts/profile [options] STAGE   or   go run ./scripts/profile [options] --diff STAGE_A STAGE_B")
 	}
 	list, err := stages.Find(c.Root, picked...)
 	if err != nil {
 		c.Usage("%v", err)
 	}
-	start, dirs := time.Now(), []string{}
+	start := time.Now()
+	var dirs []string
 	for _, s := range list { // progress on stderr: --markdown leaves only the tables on stdout
 		dir := filepath.Join("results", "profile", s.Name)
 		if *diff && !*fresh && reusable(dir, *bench) {
@@ -58,36 +60,28 @@ func main() {
 		}
 		dirs = append(dirs, dir)
 	}
-	tables := []string{"cpu", "bytes", "objects"}
 	if *diff {
-		tables = tables[:2]
-	}
-	c.Fatal(profiles.Write(os.Stdout, dirs, tables, *n, *markdown))
-	a, b := dirs[0], dirs[len(dirs)-1]
-	if *diff {
+		c.Fatal(profiles.Write(os.Stdout, dirs, []string{"cpu", "bytes"}, *top, *markdown))
 		fmt.Printf("Flame graph of the change: go tool pprof -http=127.0.0.1:8083 -normalize -diff_base %s %s\n",
-			filepath.Join(a, "cpu.folded.pprof"), filepath.Join(b, "cpu.folded.pprof"))
+			filepath.Join(dirs[0], "cpu.folded.pprof"), filepath.Join(dirs[1], "cpu.folded.pprof"))
 		return
 	}
-	binary, cpu := filepath.Join(b, list[0].Name+".test"), filepath.Join(b, "cpu.pprof")
+	c.Fatal(profiles.Write(os.Stdout, dirs, []string{"cpu", "bytes", "objects"}, *top, *markdown))
+	binary, cpu := filepath.Join(dirs[0], list[0].Name+".test"), filepath.Join(dirs[0], "cpu.pprof")
 	fmt.Printf("Flame graph and source lines: go tool pprof -http=127.0.0.1:8081 %s %s\n", binary, cpu)
 	fmt.Printf("Who calls a function, and what it costs each caller: go tool pprof -peek %s %s %s\n",
 		harness.Quote(`runtime.growslice$`), binary, cpu)
 }
 
-// profile runs benchmark bench of stage s with both profilers, into dir.
-// Each part of the name is anchored: users=10000 alone would match
-// users=100000 too.
+// profile runs benchmark bench of stage s with both profilers, into dir,
+// each part of its name anchored: users=10000 alone would match users=100000.
 func profile(c *harness.Cmd, s stages.Stage, dir, bench, benchtime string) error {
 	parts := strings.Split(bench, "/")
 	for i, p := range parts {
 		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
 	}
 	abs, err := filepath.Abs(dir)
-	if err == nil {
-		err = os.MkdirAll(dir, 0o755)
-	}
-	if err != nil {
+	if err := errors.Join(err, os.MkdirAll(dir, 0o755)); err != nil {
 		return err
 	}
 	out, err := exec.Command("go", "test", "-run", "^$", "-bench", strings.Join(parts, "/"), "-benchtime", benchtime,

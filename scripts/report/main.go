@@ -25,15 +25,13 @@ import (
 const usage = `
 report: the latest results as charts and as the READMEs' tables, never typed by hand.
 
-  go run ./scripts/report               from the latest complete runs of compare and load, and results/profile
-  go run ./scripts/report --profiles    profile every stage first (go run ./scripts/profile)
-  go run ./scripts/report --check       list the stale generated blocks and charts: exit 1 if any, 2 if it cannot tell
+  go run ./scripts/report             docs/charts/*.svg, README.md's blocks stages, charts, load and mixed, and each
+                                      chapter's benchstat and profile, from the latest runs of compare and load that
+                                      measured every stage and benchmark, and results/profile; then what --check says
+  go run ./scripts/report --profiles  profile every stage first (go run ./scripts/profile)
+  go run ./scripts/report --check     list the stale generated blocks and charts: exit 1 if any, 2 if it cannot tell
   go run ./scripts/report block [--file F.md --name N] -- BENCHSTAT_ARGS...
-                                        benchstat's tables as generated block N of F.md, or printed
-
-It writes docs/charts/*.svg, README.md's blocks stages, charts, load and mixed (from the latest
-compare run of ^BenchmarkMixed$), and each chapter's benchstat and profile, then lists the stale
-figures as --check does. It passes over a run that measured fewer stages or benchmarks than the tables hold.
+                                      benchstat's tables as generated block N of F.md, or printed
 `
 
 func main() {
@@ -167,10 +165,9 @@ func mixedWanted() []results.Measurement {
 	return wanted
 }
 
-// completeRun reads the newest run in results/kind (compare's or load's)
-// that measured every stage of list and every benchmark of wanted, or nil
-// if none did: a partial run, as a chapter or a check makes, would shrink
-// the tables to its stages. It says what it passed over.
+// completeRun reads the newest run in results/kind that measured every stage
+// of list and benchmark of wanted, or nil: a partial run, as a chapter or a
+// check makes, would shrink the tables. It says what it passed over.
 func completeRun(root, kind string, list []stages.Stage, wanted []results.Measurement) ([]*results.File, error) {
 	runs, _ := filepath.Glob(filepath.Join(root, "results", kind, "2*")) // the stamps, not latest
 	skipped := ""
@@ -226,8 +223,7 @@ func chartsBlock(charts []figures.Chart, compare, load []*results.File) string {
 	return b.String() + "Benchmarks: " + provenance.Line(compare[0].Config) + "\n\nHTTP: " + provenance.Line(load[0].Config) + "\n"
 }
 
-// update replaces blocks in a markdown file; missing markers (a chapter
-// being written) are reported, and the other blocks still updated.
+// update replaces blocks in a markdown file, and warns of missing markers (a chapter being written).
 func update(path string, blocks ...provenance.Block) {
 	if err := provenance.UpdateFile(path, blocks...); err != nil {
 		fmt.Fprintf(os.Stderr, "report: warning: %v\n", err)
@@ -271,10 +267,11 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 		}
 		// Only a step builds on the one before it; a learner's stage and
 		// the floor are compared with the first stage, or with nothing.
+		if stages.IsStep(f.Name) && previous != nil {
+			row[2] = diffSize(root, byName[previous.Name].Dir, s.Dir)
+			row[6] = speedup(previous, f)
+		}
 		if stages.IsStep(f.Name) {
-			if previous != nil {
-				row[2], row[6] = diffSize(root, byName[previous.Name].Dir, s.Dir), speedup(previous, f)
-			}
 			previous = f
 		}
 		if i > 0 && f.Name != stages.Floor {
@@ -295,8 +292,9 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 		"them apart beyond the run's floor (the widest of their confidence intervals, and for the first stage the "+
 		"distance of its A/A label); `~`: a step this run could not decide. The floor serves bytes encoded in advance, "+
 		"the limit of this path: not a step, so no speed-up; a stage that is no step is compared with the first only. "+
-		"Through Echo: `Benchmark%s`, the same request through the Echo handler. Write: `Benchmark%s`, one Add and one "+
-		"Delete of a user with three roles. Held/user: the heap the stage holds per user (`%s` of `Benchmark%s`).\n%s\n",
+		"Through Echo, write, held/user: the medians of `Benchmark%s` (the same request through the Echo handler), "+
+		"`Benchmark%s` (one Add and one Delete of a user with three roles) and `%s` of `Benchmark%s` (the heap the stage "+
+		"holds per user).\n%s\n",
 		len(files[0].Values(figures.Headline, "sec/op")), figures.Headline, unitName, figures.ThroughEcho,
 		figures.WriteBench, figures.HeldUnit, figures.BuildBench, provenance.Line(files[0].Config))
 }
@@ -309,9 +307,8 @@ func median(f *results.File, bench, unit string, format func(float64) string) st
 	return "—"
 }
 
-// speedup is how many times faster f is than base, "~" where this run
-// cannot tell, "—" where it cannot compare them. The A/A label that compare
-// measures of the first stage (none in an older run) widens the floor.
+// speedup is how many times faster f is than base, "~" where this run cannot
+// tell, or "—"; compare's A/A label of the first stage widens the floor.
 func speedup(base, f *results.File) string {
 	again, _ := results.Read(strings.TrimSuffix(base.Path, ".txt") + ".again.txt")
 	c, err := results.Compare(base, again, f, figures.Headline)
@@ -378,11 +375,9 @@ func benchstatBlock(files []*results.File, i int) (string, error) {
 		bases = []*results.File{files[i-1], files[0]}[:min(i, 2)]
 	}
 	for _, base := range bases {
-		args := []string{"-ignore", "pkg", "-filter", ".unit:(sec/op OR cpu-sec/op OR allocs/op)"}
-		what := "on its own"
+		args, what := []string{"-ignore", "pkg", "-filter", ".unit:(sec/op OR cpu-sec/op OR allocs/op)"}, "on its own"
 		if base != nil {
-			args = append(args, base.Name+"="+base.Path)
-			what = "against " + base.Name
+			args, what = append(args, base.Name+"="+base.Path), "against "+base.Name
 		}
 		tables, err := figures.Benchstat(append(args, files[i].Name+"="+files[i].Path))
 		if err != nil {

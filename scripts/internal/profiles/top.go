@@ -1,11 +1,9 @@
-// Package profiles makes the top tables of what scripts/profile saves in
-// results/profile/<stage>/: pprof's own, of the profiles folded with
-// pprof's profile package (fold, below), for one stage or the change from one
-// stage to the next.
+// Package profiles makes pprof's top tables of what scripts/profile saves in
+// results/profile/<stage>/, folded (see fold), for a stage or the change from one to the next.
 package profiles
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -20,7 +18,7 @@ import (
 	"example.com/userperf/scripts/internal/results"
 )
 
-// tables are the tables that Write can make: the profile file, pprof's -sample_index, the title.
+// tables are what Write can make: the profile file, pprof's -sample_index, the title.
 var tables = map[string]struct{ file, sampleIndex, title string }{
 	"cpu":     {"cpu", "cpu", "CPU time"},
 	"bytes":   {"mem", "alloc_space", "Allocated bytes"},
@@ -32,12 +30,10 @@ const legend = "The runtime's work for a function (allocating, ==, copy, preempt
 	"marking (runtime.gcBgMarkWorker) and sweeping (runtime.bgsweep), which no code here calls, count as one " +
 	"row each. go tool pprof on cpu.pprof shows the runtime unfolded."
 
-// Write writes the tables names of one stage's profiles in dirs[0], or of
-// the change from dirs[0] to dirs[1], n functions each, after writing the
-// folded profiles there; bench.txt names the benchmark, its package, the
-// machine and the commit. Each table is pprof's own -top, from its summary
-// line on, in a code block if markdown; a change's is -normalize
-// -diff_base: how each function's share changed.
+// Write writes the tables names, n functions each, of one stage's profiles in
+// dirs[0], or of the change in each function's share from dirs[0] to dirs[1]
+// (pprof's -normalize -diff_base), in code blocks if markdown. It folds the
+// profiles there first; bench.txt names the benchmark, its package and provenance.
 func Write(w io.Writer, dirs, names []string, n int, markdown bool) error {
 	var configs []map[string]string
 	for _, dir := range dirs {
@@ -96,13 +92,9 @@ var (
 	typeArgs = regexp.MustCompile(`\[.*\]`)
 )
 
-// fold rewrites a profile of the package mainPkg for the tables. Each stage's
-// test binary names its functions after its package; as main.findByRole, not
-// example.com/userperf/stage0-linear.findByRole, they line up across stages
-// for pprof's -diff_base. The runtime's work for the code (allocating, ==,
-// being preempted) counts at the function that called it (Prune), but for
-// the growth of a slice, and each of the runtime's own goroutines counts as
-// one function, whatever it runs (PruneFrom).
+// fold rewrites a profile of the package mainPkg as legend says. Named
+// main.findByRole, not example.com/userperf/stage0-linear.findByRole, each
+// stage's functions line up with the others' for pprof's -diff_base.
 func fold(p *profile.Profile, mainPkg string) {
 	for _, fn := range p.Function {
 		name, ok := strings.CutPrefix(fn.Name, mainPkg+".")
@@ -126,9 +118,9 @@ func foldFile(from, to, mainPkg string) error {
 		return fmt.Errorf("%s: %w", from, err)
 	}
 	fold(p, mainPkg)
-	var out bytes.Buffer
-	if err := p.Write(&out); err != nil {
+	out, err := os.Create(to)
+	if err != nil {
 		return err
 	}
-	return os.WriteFile(to, out.Bytes(), 0o666)
+	return errors.Join(p.Write(out), out.Close())
 }

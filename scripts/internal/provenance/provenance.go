@@ -23,12 +23,10 @@ import (
 	"example.com/userperf/scripts/internal/stages"
 )
 
-// Uncommitted follows the commit of a measurement made while the measured
-// code differed from that commit; such figures belong to no commit.
+// Uncommitted follows the commit of a measurement of code that differed from it.
 const Uncommitted = "(with uncommitted changes)"
 
-// Line is the provenance line of figures measured with config, the
-// configuration lines of their result file (internal/harness's Header).
+// Line is the provenance line of figures measured with config, their result file's header.
 func Line(config map[string]string) string {
 	get := func(key string) string { return cmp.Or(config[key], "unknown") }
 	machine := cmp.Or(config["machine-cpu"], get("cpu")) // go test's cpu line, in a file without the header
@@ -46,15 +44,13 @@ func Line(config map[string]string) string {
 	return fmt.Sprintf("Measured on %s, %s, %s, %s, by `%s`.", machine, get("go-version"), date, commit, get("command"))
 }
 
-// commitValue is the commit line of a header: "8899ddb" or "8899ddb (with
-// uncommitted changes)"; recordedCommit is the commit a figure records.
+// commitValue is a header's commit: "8899ddb", maybe followed by Uncommitted; recordedCommit, a figure's.
 var (
 	commitValue    = regexp.MustCompile(`^([0-9a-f]{4,40})( ` + regexp.QuoteMeta(Uncommitted) + `)?$`)
 	recordedCommit = regexp.MustCompile("commit `([0-9a-f]{4,40})`( " + regexp.QuoteMeta(Uncommitted) + ")?")
 )
 
-// Block is the generated text between <!-- BEGIN GENERATED: name --> and
-// <!-- END GENERATED: name --> in a markdown file, whose prose is not touched.
+// Block is the text between <!-- BEGIN GENERATED: name --> and <!-- END GENERATED: name -->.
 type Block struct{ Name, Content string }
 
 // blocks finds a file's blocks: name, content, and the end marker's name.
@@ -90,8 +86,8 @@ var harness = []string{
 }
 
 // measured returns the git pathspecs of the code that the figures measure
-// (the Go files, go.mod and go.sum of every stage folder, and the harness)
-// and the files among them that differ from HEAD.
+// (every stage folder's Go files, go.mod and go.sum, and the harness) and
+// the files among them that differ from HEAD.
 func measured(root string) (specs, uncommitted []string, err error) {
 	list, err := stages.Shown(root)
 	for _, s := range list {
@@ -129,8 +125,7 @@ func Check(w io.Writer, root string) (bool, error) {
 	}
 	figures, stale := 0, 0
 	judge := func(where, why string) {
-		figures++
-		if why != "" {
+		if figures++; why != "" {
 			stale++
 			fmt.Fprintf(w, "stale: %s: %s\n", where, why)
 		}
@@ -167,8 +162,7 @@ func Check(w io.Writer, root string) (bool, error) {
 	return stale+len(changed) == 0, nil
 }
 
-// staleness says why a figure's text does not describe the measured code
-// at HEAD, or "" if every commit it records still does.
+// staleness says why a figure's text may not describe the measured code at HEAD, or "".
 func staleness(root, text string, specs []string) string {
 	recorded := recordedCommit.FindAllStringSubmatch(text, -1)
 	if len(recorded) == 0 {
@@ -186,7 +180,7 @@ func staleness(root, text string, specs []string) string {
 }
 
 // Fresh says why a measurement that recorded commit no longer measures the
-// code as it is, or "" if it still does (the profile command, to reuse a profile).
+// code as it is, or "" if it still does (for scripts/profile to reuse one).
 func Fresh(root, commit string) (string, error) {
 	specs, changed, err := measured(root)
 	if err != nil || len(changed) > 0 || strings.HasSuffix(commit, Uncommitted) {

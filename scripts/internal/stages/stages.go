@@ -23,8 +23,7 @@ type Stage struct {
 	Dir  string // its main package, relative to the root, slash-separated: workshop/solutions/quest6-cache-fixed
 }
 
-// Floor is the yardstick beside every table, the same HTTP path serving
-// bytes encoded in advance: a stage whose name is special, as it goes last.
+// Floor is the stage that serves bytes encoded in advance, the yardstick that goes last.
 const Floor = "floor"
 
 // List returns every stage of the workspace at root, in the order of Compare:
@@ -45,15 +44,14 @@ func List(root string) ([]Stage, error) {
 	return list, err
 }
 
-// Shown returns the stages of List that the default runs, tables and
-// charts show: all but the workshop's, which a learner names to measure.
+// Shown returns the stages that the default runs, tables and charts show:
+// all but the workshop's, which a learner names to measure.
 func Shown(root string) ([]Stage, error) {
 	list, err := List(root)
 	return slices.DeleteFunc(list, func(s Stage) bool { return strings.HasPrefix(s.Dir, "workshop/") }), err
 }
 
-// Find returns the stages with names, in the order given. An unknown name
-// is an error that lists the stages there are.
+// Find returns the stages with names, in that order; an unknown name is an error.
 func Find(root string, names ...string) ([]Stage, error) {
 	list, err := List(root)
 	var found []Stage
@@ -71,7 +69,6 @@ func Find(root string, names ...string) ([]Stage, error) {
 	return found, err
 }
 
-// find returns the stage of list named name.
 func find(list []Stage, name string) (Stage, bool) {
 	i := slices.IndexFunc(list, func(s Stage) bool { return s.Name == name })
 	if i < 0 {
@@ -89,9 +86,8 @@ func Names(list []Stage) []string {
 	return names
 }
 
-// Compare orders stage names: the project's steps first, by number and
-// then name (stage2 before stage10), then any other stage by name (a
-// learner's, which may be called anything), and the floor last.
+// Compare orders stage names: the project's steps by number (stage2 before
+// stage10), then any other stage (a learner's) by name, and the floor last.
 func Compare(a, b string) int {
 	rank := func(name string) int {
 		switch {
@@ -106,7 +102,7 @@ func Compare(a, b string) int {
 }
 
 // IsStep reports whether name is one of the project's steps, stageN-name,
-// which build on one another; a learner's stage or the floor is not.
+// which build on one another.
 func IsStep(name string) bool { return number(name) >= 0 }
 
 var step = regexp.MustCompile(`^stage([0-9]+)-`)
@@ -125,17 +121,15 @@ func number(name string) int {
 // or "": the solution in workshop/solutions/ whose origin is name (quest6-cache-fixed),
 // else, after a step, the next step by number (stage1-index: stage2-noclone).
 func Reference(root string, list []Stage, name string) string {
+	next := ""
 	for _, s := range list {
 		if strings.HasPrefix(s.Dir, "workshop/solutions/") && path.Base(Origin(root, s.Dir)) == name {
 			return s.Name
+		} else if next == "" && IsStep(name) && IsStep(s.Name) && number(s.Name) > number(name) {
+			next = s.Name
 		}
 	}
-	for _, s := range list {
-		if IsStep(name) && IsStep(s.Name) && number(s.Name) > number(name) {
-			return s.Name
-		}
-	}
-	return ""
+	return next
 }
 
 // Against returns the stages that scripts/check compares the stage in
@@ -171,8 +165,7 @@ func Against(root, dir, from string) (base, reference string, err error) {
 
 var originLine = regexp.MustCompile(`(?m)^// origin: (\S+)`)
 
-// Origin returns the folder named by the "// origin:" line that
-// scripts/new-stage writes in dir/go.mod, or "".
+// Origin returns the folder that the "// origin:" line of dir/go.mod names (scripts/new-stage writes it), or "".
 func Origin(root, dir string) string {
 	mod, _ := os.ReadFile(filepath.Join(root, dir, "go.mod"))
 	m := originLine.FindSubmatch(mod)
@@ -182,8 +175,7 @@ func Origin(root, dir string) string {
 	return path.Clean(string(m[1]))
 }
 
-// Mine returns the folders at root that scripts/new-stage made: those whose
-// go.mod has an origin line.
+// Mine returns the folders at root that scripts/new-stage made, with an origin line.
 func Mine(root string) []string {
 	mods, _ := filepath.Glob(filepath.Join(root, "*", "go.mod")) // a pattern without errors
 	var mine []string
