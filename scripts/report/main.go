@@ -9,7 +9,6 @@ import (
 	"go/build"
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -284,17 +283,16 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 	}
 	_, unitName := results.Deciding(figures.Headline, files...)
 	return strings.Join(rows, "\n") + fmt.Sprintf("\n\nDiff: the non-test Go files that differ from the previous stage, "+
-		"and their lines added plus removed (`git diff --no-index --numstat`). Median of %d runs of `Benchmark%s`, "+
-		"the lookup and the JSON encoding of the 100 users with role admin among 10,000, in process: its wall time "+
-		"(time/op), what a client waits, and its CPU time (CPU/op), the work it costs, which holds while other programs "+
-		"take the cores. Spread: of the CPU times (reliable under 5%%, noisy up to 20%%, unstable beyond; MEASURING.md "+
-		"says what to do about each). A speed-up is the other stage's %s divided by this one's, where benchstat tells "+
-		"them apart beyond the run's floor (the widest of their confidence intervals, and for the first stage the "+
-		"distance of its A/A label); `~`: a step this run could not decide. The floor serves bytes encoded in advance, "+
-		"the limit of this path: not a step, so no speed-up; a stage that is no step is compared with the first only. "+
-		"Through Echo, write, held/user: the medians of `Benchmark%s` (the same request through the Echo handler), "+
-		"`Benchmark%s` (one Add and one Delete of a user with three roles) and `%s` of `Benchmark%s` (the heap the stage "+
-		"holds per user).\n%s\n",
+		"and their lines added plus removed (`git diff --no-index --numstat`). Median of %d runs of `Benchmark%s` (the "+
+		"lookup and the JSON encoding of the 100 users with role admin among 10,000, in process): time/op is the wall time "+
+		"a client waits, CPU/op the work it costs, which holds while other programs take the cores; spread, how widely the "+
+		"CPU times spread (reliable under 5%%, noisy up to 20%%, unstable beyond; MEASURING.md says what to do about each). "+
+		"A speed-up is the other stage's %s divided by this one's, where benchstat tells them apart beyond the run's floor "+
+		"(their widest confidence interval, and for the first stage the distance of its A/A label); `~`: a step this run "+
+		"could not decide. The floor, bytes encoded in advance, is the limit of this path and not a step: no speed-up; a "+
+		"stage that is no step is compared with the first only. Through Echo, write, held/user: the medians of `Benchmark%s` "+
+		"(the same request through the Echo handler), `Benchmark%s` (one Add and one Delete of a user with three roles) and "+
+		"`%s` of `Benchmark%s` (the heap the stage holds per user).\n%s\n",
 		len(files[0].Values(figures.Headline, "sec/op")), figures.Headline, unitName, figures.ThroughEcho,
 		figures.WriteBench, figures.HeldUnit, figures.BuildBench, provenance.Line(files[0].Config))
 }
@@ -358,7 +356,7 @@ func diffSize(root, a, b string) string {
 	files, lines := 0, 0
 	for _, row := range strings.Split(string(out), "\n") { // added, removed, {a => b}/x.go or a/gone.go => /dev/null
 		var added, removed int
-		name := path.Base(strings.TrimSuffix(row[strings.LastIndex(row, "\t")+1:], " => /dev/null"))
+		name := strings.TrimSuffix(row, " => /dev/null")
 		if _, err := fmt.Sscan(row, &added, &removed); err == nil && strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
 			files, lines = files+1, lines+added+removed
 		}
