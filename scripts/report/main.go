@@ -96,19 +96,19 @@ func generate(root string) error {
 	charts := filepath.Join(root, "docs", "charts")
 	var readme []provenance.Block
 	if mixed != nil {
-		drawn, err := save(charts, figures.MixedChart(mixed))
+		chart, err := chartsBlock(charts, []figures.Chart{figures.MixedChart(mixed)}, mixed, nil)
 		if err != nil {
 			return err
 		}
-		readme = append(readme, provenance.Block{Name: "mixed", Content: figures.MixedTable(mixed, stages.IsStep) + chartsBlock(drawn, mixed, nil)})
+		readme = append(readme, provenance.Block{Name: "mixed", Content: figures.MixedTable(mixed, stages.IsStep) + chart})
 	}
 	if compare != nil {
-		drawn, err := save(charts, figures.Charts(compare, load)...)
+		block, err := chartsBlock(charts, figures.Charts(compare, load), compare, load)
 		if err != nil {
 			return err
 		}
 		readme = append(readme, provenance.Block{Name: "stages", Content: stagesTable(root, list, compare)},
-			provenance.Block{Name: "charts", Content: chartsBlock(drawn, compare, load)})
+			provenance.Block{Name: "charts", Content: block})
 	}
 	if load != nil {
 		table, err := os.ReadFile(filepath.Join(filepath.Dir(load[0].Path), "table.md"))
@@ -119,7 +119,7 @@ func generate(root string) error {
 	}
 	update(filepath.Join(root, "README.md"), readme...)
 	for _, s := range list {
-		chapter := chapter(root, s)
+		chapter, _ := chapter(root, s)
 		if doc, _ := os.ReadFile(chapter); !strings.Contains(string(doc), "<!-- BEGIN GENERATED: ") {
 			continue // the floor, a stage without a chapter, and a learner's notes have nowhere to go
 		}
@@ -197,29 +197,21 @@ func completeRun(root, kind string, list []stages.Stage, wanted []results.Measur
 	return nil, nil
 }
 
-// save draws charts into dir and returns those that had results to draw.
-func save(dir string, charts ...figures.Chart) ([]figures.Chart, error) {
-	var drawn []figures.Chart
-	for _, c := range charts {
-		if ok, err := c.Save(dir); err != nil {
-			return nil, err
-		} else if ok {
-			drawn = append(drawn, c)
-		}
-	}
-	return drawn, nil
-}
-
-// chartsBlock shows charts, with the provenance of their results.
-func chartsBlock(charts []figures.Chart, compare, load []*results.File) string {
+// chartsBlock draws charts into dir, and shows those that had results to
+// draw, with the provenance of their results.
+func chartsBlock(dir string, charts []figures.Chart, compare, load []*results.File) (string, error) {
 	var b strings.Builder
 	for _, c := range charts {
-		fmt.Fprintf(&b, "![%s](docs/charts/%s)\n\n", c.Title, c.File)
+		if drawn, err := c.Save(dir); err != nil {
+			return "", err
+		} else if drawn {
+			fmt.Fprintf(&b, "![%s](docs/charts/%s)\n\n", c.Title, c.File)
+		}
 	}
 	if load == nil {
-		return b.String() + provenance.Line(compare[0].Config) + "\n"
+		return b.String() + provenance.Line(compare[0].Config) + "\n", nil
 	}
-	return b.String() + "Benchmarks: " + provenance.Line(compare[0].Config) + "\n\nHTTP: " + provenance.Line(load[0].Config) + "\n"
+	return b.String() + "Benchmarks: " + provenance.Line(compare[0].Config) + "\n\nHTTP: " + provenance.Line(load[0].Config) + "\n", nil
 }
 
 // update replaces blocks in a markdown file, and warns of missing markers (a chapter being written).
@@ -256,9 +248,10 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 	var previous *results.File // the last step
 	for i, f := range files {
 		s, cpu := byName[f.Name], f.Values(figures.Headline, "cpu-sec/op")
-		row := []string{f.Name, describe(root, s), "—", median(f, figures.Headline, "sec/op", results.Duration),
+		readme, change := chapter(root, s)
+		row := []string{f.Name, change, "—", median(f, figures.Headline, "sec/op", results.Duration),
 			median(f, figures.Headline, "cpu-sec/op", results.Duration), "—", "—", "—"}
-		if chapter(root, s) != "" {
+		if readme != "" {
 			row[0] = fmt.Sprintf("[%s](%s/README.md)", f.Name, s.Dir)
 		}
 		if len(cpu) > 0 {
@@ -319,30 +312,25 @@ func speedup(base, f *results.File) string {
 	return figures.Speedup(c.Ratio)
 }
 
-// chapter is the README.md of s, or "" if it has none, as the floor.
-func chapter(root string, s stages.Stage) string {
-	readme := filepath.Join(root, filepath.FromSlash(s.Dir), "README.md")
-	if _, err := os.Stat(readme); err != nil || s.Dir == "" || s.Name == stages.Floor {
-		return ""
-	}
-	return readme
-}
-
-// describe says what a stage changes: its chapter's title ("# Stage 1: an
-// index"), or else its package comment ("Command floor is the limit...: ...").
-func describe(root string, s stages.Stage) string {
+// chapter is the README.md of s, or "" if it has none (the floor), and what s
+// changes: the chapter's title says it ("# Stage 1: an index"), else the
+// package comment ("Command floor is the limit...: ...").
+func chapter(root string, s stages.Stage) (readme, change string) {
 	dir := filepath.Join(root, filepath.FromSlash(s.Dir))
-	readme, _ := os.ReadFile(filepath.Join(dir, "README.md"))
-	title, _, _ := strings.Cut(string(readme), "\n")
+	doc, err := os.ReadFile(filepath.Join(dir, "README.md"))
+	if err == nil && s.Dir != "" && s.Name != stages.Floor {
+		readme = filepath.Join(dir, "README.md")
+	}
+	title, _, _ := strings.Cut(string(doc), "\n")
 	if _, what, ok := strings.Cut(title, ": "); ok && strings.HasPrefix(title, "# ") {
-		return strings.TrimSpace(what)
+		return readme, strings.TrimSpace(what)
 	}
 	pkg, err := build.ImportDir(dir, 0)
 	if _, what, ok := strings.Cut(pkg.Doc, " is "); ok && err == nil {
 		what, _, _ = strings.Cut(what, ":")
-		return strings.TrimSuffix(what, ".")
+		return readme, strings.TrimSuffix(what, ".")
 	}
-	return ""
+	return readme, ""
 }
 
 // diffSize is the non-test Go code that differs between folders a and b as git

@@ -1,9 +1,8 @@
-// Package provenance ties every generated figure to the code it measured.
-// A generated block of a markdown file, and a chart's footer, carry a Line
-// (Measured on AMD EPYC (2 cores), go1.26.8, 2026-11-30T14:36Z, commit
-// `8899ddb`, by `go run ./scripts/compare --thorough`.); Check lists those
-// whose measured code changed since. A block written by hand follows the
-// same convention: the text "commit `<short sha>`" somewhere in it.
+// Package provenance ties every generated figure to the code it measured: a
+// generated block of a markdown file, and a chart's footer, carry a Line such
+// as "Measured on AMD EPYC (2 cores), go1.26.8, 2026-11-30T14:36Z, commit
+// `8899ddb`, by `go run ./scripts/compare --thorough`.", and Check lists those
+// whose measured code changed since. A block written by hand needs only "commit `<short sha>`".
 package provenance
 
 import (
