@@ -178,7 +178,7 @@ func mixedWanted() []results.Measurement {
 // mixedBlock is the table of BenchmarkMixed and its chart, saved in dir,
 // with the provenance of their results.
 func mixedBlock(dir string, files []*results.File) (string, error) {
-	block := figures.MixedTable(files, stages.IsStep)
+	block := figures.MixedTable(files)
 	chart := figures.MixedChart(files)
 	drawn, err := chart.Save(dir)
 	if drawn {
@@ -272,7 +272,7 @@ func stagesTable(root string, byName map[string]stages.Stage, files []*results.F
 		case !c.Decided:
 			return "~"
 		}
-		return figures.Speedup(c.Ratio)
+		return results.Times(c.Ratio)
 	}
 	var previous *results.File // the last step
 	for i, f := range files {
