@@ -60,7 +60,6 @@ type panel struct {
 	series        []series
 	lines         bool
 	rings         map[string]int // lines: the stages whose point at that series is ringed
-	ringsLabel    string
 }
 
 // series is a bar per stage, or a point of each line: the median of bench in unit.
@@ -112,15 +111,13 @@ func MixedChart(files []*results.File) Chart {
 		for _, w := range MixedWrites {
 			points = append(points, series{fmt.Sprintf("%d%%", w), MixedBench(w, clients), "sec/op"})
 		}
-		found, unitName := crossovers(files, clients)
 		rings := map[string]int{}
-		for _, c := range found {
+		for _, c := range crossovers(files, clients) {
 			if c.at >= 0 {
 				rings[c.step] = c.at
 			}
 		}
-		panels = append(panels, panel{clientsName(clients), "median time per request, log scale", true, results.Duration,
-			points, true, rings, "where a step stops paying (" + unitName + ")"})
+		panels = append(panels, panel{clientsName(clients), "median time per request, log scale", true, results.Duration, points, true, rings})
 	}
 	return Chart{"mixed.svg", "Time per request against the share of writes, per stage (10,000 users)", files, panels}
 }
@@ -261,9 +258,9 @@ func addLines(p *plot.Plot, files []*results.File, pn panel, height heightFunc) 
 		names = append(names, s.label)
 	}
 	p.NominalX(names...)
+	var named []any // a stage's name and its points, for plotutil to style and name
 	var rings plotter.XYs
-	shown := false
-	for k, f := range files {
+	for _, f := range files {
 		var xys plotter.XYs
 		for i, s := range pn.series {
 			if h, _, ok := height(f, s); ok {
@@ -275,22 +272,19 @@ func addLines(p *plot.Plot, files []*results.File, pn panel, height heightFunc) 
 				rings = append(rings, plotter.XY{X: float64(i), Y: h})
 			}
 		}
-		l, pts, err := plotter.NewLinePoints(xys)
-		if err != nil || len(xys) == 0 {
-			continue // err is for NaN or infinite medians, which samples never have
+		if len(xys) > 0 {
+			named = append(named, f.Name, xys)
 		}
-		l.Color, pts.Color, pts.Shape = plotutil.Color(k), plotutil.Color(k), plotutil.Shape(k)
-		l.Dashes, l.Width = plotutil.Dashes(k/len(plotutil.DefaultColors)), vg.Points(1.2)
-		p.Add(l, pts)
-		p.Legend.Add(f.Name, l, pts)
-		shown = true
+	}
+	if err := plotutil.AddLinePoints(p, named...); err != nil || len(named) == 0 {
+		return false // err is for NaN or infinite medians, which samples never have
 	}
 	if ring, err := plotter.NewScatter(rings); err == nil && len(rings) > 0 { // finite, as the lines' points are
 		ring.Shape, ring.Radius, ring.Color = draw.RingGlyph{}, vg.Points(7), color.Black
 		p.Add(ring)
-		p.Legend.Add(pn.ringsLabel, ring)
+		p.Legend.Add("where a step stops paying (see the table)", ring)
 	}
-	return shown
+	return true
 }
 
 // powersOfTen marks an axis of logarithms (shifted down by base) at the

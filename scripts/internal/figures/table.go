@@ -102,11 +102,8 @@ func MixedTable(files []*results.File) string {
 		rows = append(rows, row+" "+median(f, MixedBench(50, 16), "read-wait-sec/op")+" |")
 	}
 	var found []string
-	var unitName string
 	for _, clients := range MixedClients {
-		var each []crossover
-		each, unitName = crossovers(files, clients)
-		for _, c := range each {
+		for _, c := range crossovers(files, clients) {
 			found = append(found, fmt.Sprintf("- %s against %s, %s: %s", c.step, c.previous, clientsName(clients), c))
 		}
 	}
@@ -114,6 +111,7 @@ func MixedTable(files []*results.File) string {
 	if len(found) == 0 {
 		return table
 	}
+	_, unitName := results.Deciding(MixedBench(0, 1), files...)
 	return table + "Crossovers (the first share of writes at which a step is not decidedly faster than the one before it, by " +
 		unitName + "; ringed on the chart):\n\n" + strings.Join(found, "\n") + "\n\n"
 }
@@ -142,32 +140,18 @@ type crossover struct {
 
 // crossovers are, with clients, each step's crossover against the step
 // before it: the first share of writes at which it is not decided faster
-// by benchstat's test and the run's floor (results.Compare); and the unit
-// that decided.
-func crossovers(files []*results.File, clients int) (found []crossover, unitName string) {
-	var previous *results.File
-	unitName = "wall time"
-	for _, f := range files {
-		if !stages.IsStep(f.Name) {
-			continue
-		}
-		if previous != nil {
-			c := crossover{f.Name, previous.Name, -1}
-			for i, w := range MixedWrites {
-				comparison, err := results.Compare(previous, nil, f, MixedBench(w, clients))
-				if err == nil {
-					unitName = comparison.UnitName
-				}
-				if err == nil && !(comparison.Decided && comparison.Ratio > 1) {
-					c.at = i
-					break
-				}
-			}
-			found = append(found, c)
-		}
-		previous = f
+// by benchstat's test and the run's floor (results.Compare).
+func crossovers(files []*results.File, clients int) (found []crossover) {
+	steps := slices.DeleteFunc(slices.Clone(files), func(f *results.File) bool { return !stages.IsStep(f.Name) })
+	for i := 1; i < len(steps); i++ {
+		previous, step := steps[i-1], steps[i]
+		at := slices.IndexFunc(MixedWrites, func(w int) bool {
+			c, err := results.Compare(previous, nil, step, MixedBench(w, clients))
+			return err == nil && !(c.Decided && c.Ratio > 1)
+		})
+		found = append(found, crossover{step.Name, previous.Name, at})
 	}
-	return found, unitName
+	return found
 }
 
 func (c crossover) String() string {

@@ -76,7 +76,7 @@ func TestMixedChartRings(t *testing.T) {
 		t.Fatalf("Save: %v, %v", drawn, err)
 	}
 	svg, err := os.ReadFile(filepath.Join(dir, "mixed.svg"))
-	if err != nil || !strings.Contains(string(svg), "where a step stops paying (wall time)") {
+	if err != nil || !strings.Contains(string(svg), "where a step stops paying") {
 		t.Errorf("the chart's legend does not say what a ring means (%v)", err)
 	}
 }
