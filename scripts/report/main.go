@@ -100,7 +100,7 @@ func generate(root string) error {
 		if err != nil {
 			return err
 		}
-		readme = append(readme, provenance.Block{Name: "mixed", Content: figures.MixedTable(mixed, stages.IsStep) + chart})
+		readme = append(readme, provenance.Block{Name: "mixed", Content: figures.MixedTable(mixed) + chart})
 	}
 	if compare != nil {
 		block, err := chartsBlock(charts, figures.Charts(compare, load), compare, load)
@@ -309,7 +309,7 @@ func speedup(base, f *results.File) string {
 	case !c.Decided:
 		return "~"
 	}
-	return figures.Speedup(c.Ratio)
+	return results.Times(c.Ratio)
 }
 
 // chapter is the README.md of s, or "" if it has none (the floor), and what s

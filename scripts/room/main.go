@@ -104,14 +104,14 @@ func room(dir string, paths []string, reference func(string) string, command str
 				if o := results.Median(h.sec[ex+" origin"]); o > 0 {
 					start[ex] = append(start[ex], o/mine)
 					bars[results.Measurement{Bench: ex, Unit: "x"}] = []float64{o / mine}
-					cell += ", " + figures.Speedup(o/mine) + " vs start"
+					cell += ", " + results.Times(o/mine) + " vs start"
 				}
 				measured, want := h.stage[ex+" reference"], reference(h.stage[ex+" origin"])
 				if r := results.Median(h.sec[ex+" reference"]); r > 0 && measured != "" && want != "" && measured != want {
-					cell += fmt.Sprintf(", %s vs %s (not %s)", figures.Speedup(r/mine), measured, want)
+					cell += fmt.Sprintf(", %s vs %s (not %s)", results.Times(r/mine), measured, want)
 				} else if r > 0 {
 					ref[ex] = append(ref[ex], r/mine)
-					cell += ", " + figures.Speedup(r/mine) + " vs ref"
+					cell += ", " + results.Times(r/mine) + " vs ref"
 				}
 				if strings.Contains(verdict, "cannot tell on this machine") {
 					cell += " (cannot tell)"
@@ -132,8 +132,8 @@ func room(dir string, paths []string, reference func(string) string, command str
 			v      []float64
 		}{{"start", start[ex]}, {"ref", ref[ex]}} {
 			if n := len(r.v); n > 0 {
-				m = append(m, fmt.Sprintf("%s vs %s (%d answer%s)", figures.Speedup(results.Median(r.v)), r.versus, n, map[bool]string{true: "s"}[n > 1]))
-				s = append(s, figures.Speedup(slices.Min(r.v))+" to "+figures.Speedup(slices.Max(r.v))+" vs "+r.versus)
+				m = append(m, fmt.Sprintf("%s vs %s (%d answer%s)", results.Times(results.Median(r.v)), r.versus, n, map[bool]string{true: "s"}[n > 1]))
+				s = append(s, results.Times(slices.Min(r.v))+" to "+results.Times(slices.Max(r.v))+" vs "+r.versus)
 			}
 		}
 		median, spread = append(median, cmp.Or(strings.Join(m, ", "), "—")), append(spread, cmp.Or(strings.Join(s, ", "), "—"))

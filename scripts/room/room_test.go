@@ -67,7 +67,7 @@ func TestRoom(t *testing.T) {
 	for _, want := range []string{
 		"Ada|Test CPU, 2 cores|ok, 4.0x vs start, 2.0x vs ref",
 		"Grace|Test CPU, 2 cores|WRONG: the conformance suite (TestAPI)\n",
-		"Ken|Test CPU, 2 cores|ok, 3.0x vs start, 1.0x vs ref (cannot tell)",
+		"Ken|Test CPU, 2 cores|ok, 3.0x vs start, 1.00x vs ref (cannot tell)",
 		"Rob|Test CPU, 2 cores|ok, 4.0x vs start, 4.0x vs stage4-append (not ex4-plain-append)",
 		// Ada's, Ken's and Rob's against their start, Ada's and Ken's against the reference.
 		"room median|right answers only|4.0x vs start (3 answers), 1.5x vs ref (2 answers)",

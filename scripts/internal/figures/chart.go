@@ -1,11 +1,12 @@
-// Package figures draws the charts of the report and of the workshop's
-// room (gonum's plot, as SVG), and makes generated blocks of benchstat's
-// tables: every figure ends with the provenance line of its results.
+// Package figures draws the report's and the room's charts (gonum's plot,
+// as SVG) and writes the generated tables: every figure ends with the
+// provenance line of its results.
 package figures
 
 import (
 	"errors"
 	"fmt"
+	"image/color"
 	"math"
 	"os"
 	"path/filepath"
@@ -21,6 +22,7 @@ import (
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
 
 	"example.com/userperf/scripts/internal/provenance"
 	"example.com/userperf/scripts/internal/results"
@@ -49,41 +51,40 @@ const (
 	HeldUnit    = "held-B/user"
 )
 
-// panel is a bar chart: a group of bars per stage, one bar per series.
+// panel is a chart of bars (a group per stage, a bar per series) or of
+// lines (a line per stage through the series, in order).
 type panel struct {
 	title, yLabel string
 	logScale      bool // for figures that span orders of magnitude; else from zero, which must show
 	format        func(float64) string
 	series        []series
-	lines         bool // a line per stage through the series, in order, instead of bars
+	lines         bool
+	rings         map[string]int // lines: the stages whose point at that series is ringed
 }
 
-// series is one bar per stage: its median of bench in unit.
+// series is a bar per stage, or a point of each line: the median of bench in unit.
 type series struct{ label, bench, unit string }
 
 // Charts are the README's charts that the results allow; load may be nil.
 func Charts(compare, load []*results.File) []Chart {
 	time := func(title string, s ...series) panel {
-		return panel{title, "median time, log scale", true, results.Duration, s, false}
+		return panel{title: title, yLabel: "median time, log scale", logScale: true, format: results.Duration, series: s}
 	}
 	at10000 := func(unit string) []series {
 		return []series{{"100 matches", Headline, unit}, {"1,000 matches", "ListByRole/users=10000/matches=1000", unit}}
 	}
-	var users []series
-	for _, m := range compare[0].Measurements() { // in the order of their names: 1000, 10000, 100000
-		var n int
-		if _, err := fmt.Sscanf(m.Bench, "ListByRole/users=%d/matches=100", &n); err == nil && strings.HasSuffix(m.Bench, "=100") && m.Unit == "sec/op" {
-			users = append(users, series{fmt.Sprintf("%d users", n), m.Bench, m.Unit})
-		}
+	var users []series // a series without results draws nothing
+	for _, n := range []int{1000, 10000, 100000, 1000000} {
+		users = append(users, series{fmt.Sprintf("%d users", n), fmt.Sprintf("ListByRole/users=%d/matches=100", n), "sec/op"})
 	}
 	all := []Chart{
 		{"time-per-stage.svg", "Time per request, per stage (ListByRole, 10,000 users)", compare, []panel{time("", at10000("sec/op")...)}},
 		{"allocs-per-stage.svg", "Allocations per request, per stage (ListByRole, 10,000 users)", compare,
-			[]panel{{"", "median allocations", false, Count, at10000("allocs/op"), false}}},
+			[]panel{{yLabel: "median allocations", format: Count, series: at10000("allocs/op")}}},
 		{"time-vs-users.svg", "Time against the number of users (ListByRole, 100 matches)", compare, []panel{time("", users...)}},
 		{"writes-and-memory.svg", "Cost of a write and heap held per user, per stage (10,000 users)", compare, []panel{
 			time("Time of one Add and one Delete", series{"", WriteBench, "sec/op"}),
-			{"Heap held per user", "median bytes", false, ByteSize, []series{{"", BuildBench, HeldUnit}}, false},
+			{title: "Heap held per user", yLabel: "median bytes", format: ByteSize, series: []series{{"", BuildBench, HeldUnit}}},
 		}},
 	}
 	if load == nil {
@@ -100,6 +101,27 @@ func Charts(compare, load []*results.File) []Chart {
 	return append(all, Chart{"http-percentiles.svg", "HTTP latency at a fixed rate, per stage: the median of each round's percentiles", load, http})
 }
 
+// MixedChart is time per request against the share of writes, a line per
+// stage, in a panel per client count, with a ring where a step stops paying
+// (as MixedTable decides it).
+func MixedChart(files []*results.File) Chart {
+	var panels []panel
+	for _, clients := range MixedClients {
+		var points []series
+		for _, w := range MixedWrites {
+			points = append(points, series{fmt.Sprintf("%d%%", w), MixedBench(w, clients), "sec/op"})
+		}
+		rings := map[string]int{}
+		for _, c := range crossovers(files, clients) {
+			if c.at >= 0 {
+				rings[c.step] = c.at
+			}
+		}
+		panels = append(panels, panel{clientsName(clients), "median time per request, log scale", true, results.Duration, points, true, rings})
+	}
+	return Chart{"mixed.svg", "Time per request against the share of writes, per stage (10,000 users)", files, panels}
+}
+
 // RoomChart is the room's chart: each participant's speed-up (unit x)
 // against each exercise's start, from files made by results.NewFile.
 func RoomChart(files []*results.File, exercises []string) Chart {
@@ -108,7 +130,7 @@ func RoomChart(files []*results.File, exercises []string) Chart {
 		perExercise = append(perExercise, series{ex, ex, "x"})
 	}
 	return Chart{"room.svg", "Speed-up against each exercise's starting stage (" + Headline + "), only right answers", files,
-		[]panel{{"", "speed-up, log scale: above 1x is faster", true, Speedup, perExercise, false}}}
+		[]panel{{yLabel: "speed-up, log scale: above 1x is faster", logScale: true, format: results.Times, series: perExercise}}}
 }
 
 // Save draws c's panels that have results into dir, one above the other, the
@@ -116,10 +138,6 @@ func RoomChart(files []*results.File, exercises []string) Chart {
 func (c Chart) Save(dir string) (bool, error) {
 	var plots [][]*plot.Plot
 	for _, pn := range c.panels {
-		plotPanel := bars
-		if pn.lines {
-			plotPanel = lines
-		}
 		if p := plotPanel(c.files, pn); p != nil {
 			plots = append(plots, []*plot.Plot{p})
 		}
@@ -135,11 +153,7 @@ func (c Chart) Save(dir string) (bool, error) {
 	// longer line would start off the canvas.
 	w := max(18*vg.Centimeter, (6+2*vg.Length(len(c.files)))*vg.Centimeter,
 		first.Title.TextStyle.Width(first.Title.Text)+vg.Centimeter, last.X.Label.TextStyle.Width(last.X.Label.Text)+3*vg.Centimeter)
-	h := vg.Length(len(plots)) * 9 * vg.Centimeter
-	canvas, err := draw.NewFormattedCanvas(w, h, strings.TrimPrefix(filepath.Ext(c.File), "."))
-	if err != nil {
-		return false, err
-	}
+	canvas := vgsvg.New(w, vg.Length(len(plots))*9*vg.Centimeter)
 	tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadY: 0.5 * vg.Centimeter, PadTop: 2, PadBottom: 2, PadLeft: 2, PadRight: 4}
 	for i, panel := range plot.Align(plots, tiles, draw.New(canvas)) {
 		plots[i][0].Draw(panel[0])
@@ -154,43 +168,70 @@ func (c Chart) Save(dir string) (bool, error) {
 	return true, errors.Join(os.MkdirAll(dir, 0o755), os.WriteFile(filepath.Join(dir, c.File), []byte(svg), 0o644))
 }
 
-// bars draws a panel, each bar labelled with its value, or nil without
-// results. On a log scale a bar is a logarithm, from the power of ten below
-// the smallest value: plotter.BarChart starts at zero, which log cannot show.
-func bars(files []*results.File, pn panel) *plot.Plot {
+// heightFunc is f's median at s and the height a panel draws it at, if it can.
+type heightFunc func(f *results.File, s series) (height, median float64, ok bool)
+
+// plotPanel draws pn, or nil without results. On a log scale a figure is
+// drawn as its logarithm, above the power of ten under the smallest figure:
+// a bar starts at zero, which a log axis cannot show.
+func plotPanel(files []*results.File, pn panel) *plot.Plot {
 	p := plot.New()
 	p.Title.Text, p.Y.Label.Text = pn.title, pn.yLabel
-	p.Legend.Top, p.Legend.TextStyle.Font.Size = true, 10 // over the floor, last and lowest
+	p.Legend.Top, p.Legend.TextStyle.Font.Size = true, 9
 	p.Y.Label.TextStyle.Font.Size, p.X.Tick.Label.Font.Size = 10, 9
-	var names []string
 	base := math.Inf(1)
 	for _, f := range files {
-		names = append(names, strings.ReplaceAll(f.Name, "-", "\n")) // no long name runs into the next
 		for _, s := range pn.series {
 			if v, _ := f.Median(s.bench, s.unit); v > 0 {
 				base = min(base, math.Floor(math.Log10(v)))
 			}
 		}
 	}
+	height := func(f *results.File, s series) (float64, float64, bool) {
+		v, ok := f.Median(s.bench, s.unit)
+		if !pn.logScale {
+			return v, v, ok
+		}
+		return math.Log10(v) - base, v, ok && v > 0
+	}
+	add := addBars
+	if pn.lines {
+		add = addLines
+	}
+	if !add(p, files, pn, height) {
+		return nil
+	}
+	if pn.logScale { // and room above the highest figure for the labels and the legend
+		p.Y.Tick.Marker, p.Y.Max = powersOfTen{base, pn.format}, p.Y.Max+1.5
+	} else {
+		p.Y.Max *= 1.25
+	}
+	return p
+}
+
+// addBars adds pn's bars, each labelled with its figure, and reports whether there were any.
+func addBars(p *plot.Plot, files []*results.File, pn panel, height heightFunc) bool {
+	var names []string
+	for _, f := range files {
+		names = append(names, strings.ReplaceAll(f.Name, "-", "\n")) // no long name runs into the next
+	}
 	p.NominalX(names...)
 	const width = vg.Length(14)
-	shown := 0
+	shown := false
 	for k, s := range pn.series {
 		heights := make(plotter.Values, len(files)) // 0 where a stage has no result
 		var labels plotter.XYLabels
 		for i, f := range files {
-			if v, ok := f.Median(s.bench, s.unit); ok && (v > 0 || !pn.logScale) {
-				if heights[i] = v; pn.logScale {
-					heights[i] = math.Log10(v) - base
-				}
-				labels.XYs = append(labels.XYs, plotter.XY{X: float64(i), Y: heights[i]})
+			if h, v, ok := height(f, s); ok {
+				heights[i] = h
+				labels.XYs = append(labels.XYs, plotter.XY{X: float64(i), Y: h})
 				labels.Labels = append(labels.Labels, pn.format(v))
 			}
 		}
-		b, err := plotter.NewBarChart(heights, width)
-		if shown += len(labels.XYs); err != nil || len(labels.XYs) == 0 {
-			continue // the series has no results; err cannot be, with a positive width
+		if len(labels.XYs) == 0 {
+			continue
 		}
+		b, _ := plotter.NewBarChart(heights, width) // no error with a positive width
 		b.Color, b.LineStyle.Width = plotutil.Color(k), 0
 		b.Offset = (vg.Length(k) - vg.Length(len(pn.series)-1)/2) * width
 		l, _ := plotter.NewLabels(labels) // as many labels as points
@@ -203,16 +244,47 @@ func bars(files []*results.File, pn panel) *plot.Plot {
 		if s.label != "" {
 			p.Legend.Add(s.label, b)
 		}
+		shown = true
 	}
-	if shown == 0 {
-		return nil
+	return shown
+}
+
+// addLines adds a line per stage through its medians at pn's series, and
+// pn's rings, and reports whether there were any lines.
+func addLines(p *plot.Plot, files []*results.File, pn panel, height heightFunc) bool {
+	p.X.Label.Text, p.Legend.Left = "share of writes", true
+	var names []string
+	for _, s := range pn.series {
+		names = append(names, s.label)
 	}
-	if pn.logScale { // and room for the labels above the tallest bar
-		p.Y.Tick.Marker, p.Y.Max = powersOfTen{base, pn.format}, p.Y.Max+1.5
-	} else {
-		p.Y.Max *= 1.25
+	p.NominalX(names...)
+	var named []any // a stage's name and its points, for plotutil to style and name
+	var rings plotter.XYs
+	for _, f := range files {
+		var xys plotter.XYs
+		for i, s := range pn.series {
+			if h, _, ok := height(f, s); ok {
+				xys = append(xys, plotter.XY{X: float64(i), Y: h})
+			}
+		}
+		if i, ringed := pn.rings[f.Name]; ringed {
+			if h, _, ok := height(f, pn.series[i]); ok {
+				rings = append(rings, plotter.XY{X: float64(i), Y: h})
+			}
+		}
+		if len(xys) > 0 {
+			named = append(named, f.Name, xys)
+		}
 	}
-	return p
+	if err := plotutil.AddLinePoints(p, named...); err != nil || len(named) == 0 {
+		return false // err is for NaN or infinite medians, which samples never have
+	}
+	if ring, err := plotter.NewScatter(rings); err == nil && len(rings) > 0 { // finite, as the lines' points are
+		ring.Shape, ring.Radius, ring.Color = draw.RingGlyph{}, vg.Points(7), color.Black
+		p.Add(ring)
+		p.Legend.Add("where a step stops paying (see the table)", ring)
+	}
+	return true
 }
 
 // powersOfTen marks an axis of logarithms (shifted down by base) at the
@@ -237,8 +309,3 @@ func Count(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
 
 // ByteSize formats a byte count as benchstat does: 812.0B, 1.465KiB.
 func ByteSize(b float64) string { return benchunit.Scale(b, benchunit.Binary) + "B" }
-
-// Speedup formats a ratio: 0.25x (four times slower), 4.7x, 16x, 3200x.
-func Speedup(r float64) string {
-	return strconv.FormatFloat(r, 'f', min(2, max(0, 1-int(math.Floor(math.Log10(r))))), 64) + "x"
-}

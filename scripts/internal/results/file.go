@@ -1,6 +1,6 @@
-// Package results reads and writes the commands' result files: Go benchmark
-// format, one file per stage, headed by internal/harness's configuration
-// lines, which say where, when and how they were measured.
+// Package results reads and writes the result files (Go benchmark format,
+// one per stage, headed by internal/harness's configuration lines) and
+// decides between two of them.
 package results
 
 import (
@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
-	"golang.org/x/perf/benchmath"
 	"golang.org/x/perf/benchproc"
 	"golang.org/x/perf/benchunit"
 
@@ -31,9 +30,8 @@ type File struct {
 // (ListByRole/users=10000/matches=100) and a unit as benchfmt tidies it (sec/op).
 type Measurement struct{ Bench, Unit string }
 
-// ReadDir reads every stage's file in dir, in the stages' order: every
-// *.txt but the header (machine.txt), compare's benchstat.txt and its
-// second label of the first stage (STAGE.again.txt, the A/A floor).
+// ReadDir reads every stage's file in dir, in the stages' order: every *.txt
+// but the header (machine.txt), benchstat.txt and the A/A label (*.again.txt).
 func ReadDir(dir string) ([]*File, error) {
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.txt")) // a pattern without errors
 	paths = slices.DeleteFunc(paths, func(p string) bool {
@@ -47,8 +45,7 @@ func ReadDir(dir string) ([]*File, error) {
 	return files, err
 }
 
-// NewFile is a file made by a program rather than read: the room's
-// speed-ups (scripts/room), drawn like measured results.
+// NewFile is a file made by a program, not read: the room's speed-ups.
 func NewFile(name string, config map[string]string, samples map[Measurement][]float64) *File {
 	return &File{name, "", config, samples}
 }
@@ -60,7 +57,7 @@ func Read(path string) (*File, error) {
 }
 
 // read reads paths with one benchfmt.Files, as benchstat does, and names a
-// benchmark by benchproc's .fullname without /gomaxprocs, alike on any machine.
+// benchmark by .fullname without /gomaxprocs, alike on any machine.
 func read(paths []string) ([]*File, error) {
 	files := make([]*File, len(paths))
 	for i, p := range paths {
@@ -114,12 +111,12 @@ func (f *File) Median(bench, unit string) (float64, bool) {
 }
 
 // Median is the centre that benchstat prints for values, or 0 for none:
-// their median, as it assumes nothing about their distribution.
+// their median, as it assumes nothing of their distribution.
 func Median(values []float64) float64 {
 	if len(values) == 0 {
 		return 0
 	}
-	return benchmath.AssumeNothing.Summary(benchmath.NewSample(values, &benchmath.DefaultThresholds), 0.95).Center
+	return summary(values).Center
 }
 
 // Measurements lists what the file measured, sorted.
@@ -129,6 +126,6 @@ func (f *File) Measurements() []Measurement {
 	return ms
 }
 
-// Duration formats seconds as benchstat does, 178.9µs, 1.436ms, 20.90ns,
-// for every table and chart: one figure reads the same in all.
+// Duration formats seconds as benchstat does (178.9µs, 1.436ms, 20.90ns),
+// so that a figure reads the same in every table and chart.
 func Duration(sec float64) string { return benchunit.Scale(sec, benchunit.Decimal) + "s" }

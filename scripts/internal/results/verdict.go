@@ -7,9 +7,9 @@ import (
 	"golang.org/x/perf/benchmath"
 )
 
-// Deciding is the unit that a verdict on files decides on, and its name:
-// the CPU time where every file has it, as it holds while other programs
-// take the cores; else the wall time.
+// Deciding is the unit that decides between files, and its name: the CPU
+// time where every file has it, as it holds while other programs take the
+// cores; else the wall time.
 func Deciding(bench string, files ...*File) (unit, name string) {
 	for _, f := range files {
 		if len(f.Values(bench, "cpu-sec/op")) == 0 {
@@ -19,21 +19,19 @@ func Deciding(bench string, files ...*File) (unit, name string) {
 	return "cpu-sec/op", "CPU time"
 }
 
-// Comparison is how one stage's figure compares with another's at one
-// benchmark, in the deciding unit.
+// Comparison is how one stage compares with another at one benchmark, in the deciding unit.
 type Comparison struct {
 	Unit, UnitName string
 	Ratio          float64 // the base's median over the other's: above 1, the other is faster
 	Floor          float64 // the smallest share this run could tell apart (see Compare)
 	Decided        bool    // benchstat's test tells them apart, and the ratio is beyond the floor
-	Label          string  // how widely the other's samples spread (Label)
+	Label          string  // how widely the other's samples spread
 }
 
-// Compare compares other with base at bench. The floor is the widest
+// Compare compares other with base at bench. The floor is the wider
 // confidence interval of the two, as a share of its median; again, if not
-// nil, measured base's binary a second time, interleaved like the stages
-// (the A/A label), so its interval and its distance from base count too:
-// they differ by noise alone.
+// nil, is base's binary measured a second time, interleaved (the A/A label),
+// so its interval and its distance from base count too: they differ by noise alone.
 func Compare(base, again, other *File, bench string) (Comparison, error) {
 	unit, name := Deciding(bench, base, other)
 	a, b := base.Values(bench, unit), other.Values(bench, unit)
@@ -52,10 +50,9 @@ func Compare(base, again, other *File, bench string) (Comparison, error) {
 	return Comparison{unit, name, ratio, floor, test.P < test.Alpha && beyond, Label(b)}, nil
 }
 
-// Verdict says c in a line, against the stage named base: "2.3x faster
-// than stage0-linear", or slower, if decided, else "no difference from
-// stage0-linear: cannot tell on this machine"; then the unit, the floor and
-// the spread in brackets.
+// Verdict says c against the stage named base in a line: "2.3x faster than
+// stage0-linear", or slower, or "no difference from stage0-linear: cannot
+// tell on this machine"; then the unit, the floor and the spread.
 func (c Comparison) Verdict(base string) string {
 	line := fmt.Sprintf("no difference from %s: cannot tell on this machine", base)
 	switch {
@@ -87,7 +84,8 @@ func Label(values []float64) string {
 	return "unstable"
 }
 
-// Times writes a ratio as the tables do: 1.04x, 2.3x, 22x.
+// Times formats a ratio in every table, chart and verdict: 0.25x (four
+// times slower), 1.04x, 2.3x, 22x.
 func Times(r float64) string {
 	switch {
 	case r >= 10:
@@ -106,6 +104,6 @@ func summary(values []float64) benchmath.Summary {
 	return benchmath.AssumeNothing.Summary(sample(values), 0.95)
 }
 
-// spread is how far the 95% confidence interval reaches from the median,
-// as a share of it: what benchstat prints after ±.
+// spread is how far the 95% confidence interval reaches from the median, as
+// a share of it: what benchstat prints after ±.
 func spread(s benchmath.Summary) float64 { return max(s.Hi-s.Center, s.Center-s.Lo) / s.Center }

@@ -46,7 +46,7 @@ func TestVerdicts(t *testing.T) {
 }
 
 func TestTimes(t *testing.T) {
-	for r, want := range map[float64]string{1.02: "1.02x", 1.84: "1.8x", 22.4: "22x"} {
+	for r, want := range map[float64]string{0.25: "0.25x", 1.02: "1.02x", 1.84: "1.8x", 22.4: "22x", 3200: "3200x"} {
 		if got := Times(r); got != want {
 			t.Errorf("Times(%v) = %s, want %s", r, got, want)
 		}

@@ -1,0 +1,165 @@
+package figures
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"example.com/userperf/scripts/internal/harness"
+	"example.com/userperf/scripts/internal/provenance"
+	"example.com/userperf/scripts/internal/results"
+	"example.com/userperf/scripts/internal/stages"
+)
+
+// Benchstat returns benchstat's tables of args, without the configuration
+// lines that a provenance line says, and the command that made them.
+func Benchstat(args []string) (string, error) {
+	out, err := harness.Benchstat(args...)
+	if err != nil {
+		return "", err
+	}
+	lines := strings.Split(strings.TrimRight(out, "\n "), "\n")
+	lines = lines[max(0, slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "│") })):]
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " \t")
+	}
+	quoted := slices.Clone(args)
+	for i, a := range quoted {
+		quoted[i] = harness.Quote(a)
+	}
+	return fmt.Sprintf("```\n%s\n```\n\n`go tool benchstat %s`", strings.Join(lines, "\n"), strings.Join(quoted, " ")), nil
+}
+
+// BenchstatBlock is a generated block of benchstat's tables of args, with
+// the command and the provenance of the result files among args (path or
+// label=path): one line if they were measured together, else one per file
+// after its label.
+func BenchstatBlock(args []string) (string, error) {
+	var files []*results.File
+	for _, arg := range args {
+		eq := strings.Index(arg, "=")
+		label, input := arg[:max(eq, 0)], arg[eq+1:]
+		if info, err := os.Stat(input); err != nil || info.IsDir() {
+			continue // a flag, or its value
+		}
+		f, err := results.Read(input)
+		if err != nil {
+			return "", err
+		}
+		f.Name = cmp.Or(label, f.Name)
+		files = append(files, f)
+	}
+	if len(files) == 0 {
+		return "", fmt.Errorf("no result file among the benchstat arguments %q", args)
+	}
+	tables, err := Benchstat(args)
+	if err != nil {
+		return "", err
+	}
+	var each []string
+	for _, f := range files {
+		each = append(each, f.Name+": "+provenance.Line(f.Config))
+	}
+	if !slices.ContainsFunc(files, func(f *results.File) bool { return provenance.Line(f.Config) != provenance.Line(files[0].Config) }) {
+		each = []string{provenance.Line(files[0].Config)}
+	}
+	return tables + "\n\n" + strings.Join(each, "\n\n") + "\n", nil
+}
+
+// MixedWrites and MixedClients are the shares of writes (percent) and the
+// client counts of BenchmarkMixed, as common/bench measures them.
+var (
+	MixedWrites  = []int{0, 1, 10, 50}
+	MixedClients = []int{1, 16}
+)
+
+// MixedBench names BenchmarkMixed's result at writes percent and clients.
+func MixedBench(writes, clients int) string {
+	return fmt.Sprintf("Mixed/users=10000/writes=%d/clients=%d", writes, clients)
+}
+
+// MixedTable is a markdown table of the medians of BenchmarkMixed: a row
+// per stage, a column per share of writes and client count, and for 16
+// clients the mean time a read waited; under it, where each step stops
+// paying against the one before it, with each client count.
+func MixedTable(files []*results.File) string {
+	head, align := "| stage |", "|---|"
+	for _, c := range MixedClients {
+		for _, w := range MixedWrites {
+			head, align = head+fmt.Sprintf(" %d%%, %d |", w, c), align+"---:|"
+		}
+	}
+	rows := []string{head + " read wait, 50%, 16 |", align + "---:|"}
+	for _, f := range files {
+		row := "| " + f.Name + " |"
+		for _, c := range MixedClients {
+			for _, w := range MixedWrites {
+				row += " " + median(f, MixedBench(w, c), "sec/op") + " |"
+			}
+		}
+		rows = append(rows, row+" "+median(f, MixedBench(50, 16), "read-wait-sec/op")+" |")
+	}
+	var found []string
+	for _, clients := range MixedClients {
+		for _, c := range crossovers(files, clients) {
+			found = append(found, fmt.Sprintf("- %s against %s, %s: %s", c.step, c.previous, clientsName(clients), c))
+		}
+	}
+	table := strings.Join(rows, "\n") + "\n\n"
+	if len(found) == 0 {
+		return table
+	}
+	_, unitName := results.Deciding(MixedBench(0, 1), files...)
+	return table + "Crossovers (the first share of writes at which a step is not decidedly faster than the one before it, by " +
+		unitName + "; ringed on the chart):\n\n" + strings.Join(found, "\n") + "\n\n"
+}
+
+// median is f's median at bench in unit as a duration, or "—".
+func median(f *results.File, bench, unit string) string {
+	if v, ok := f.Median(bench, unit); ok {
+		return results.Duration(v)
+	}
+	return "—"
+}
+
+func clientsName(clients int) string {
+	if clients == 1 {
+		return "one client"
+	}
+	return fmt.Sprintf("%d clients", clients)
+}
+
+// crossover is where step stops paying against previous, the step before
+// it: at the share MixedWrites[at], or at none measured if at is -1.
+type crossover struct {
+	step, previous string
+	at             int
+}
+
+// crossovers are, with clients, each step's crossover against the step
+// before it: the first share of writes at which it is not decided faster
+// by benchstat's test and the run's floor (results.Compare).
+func crossovers(files []*results.File, clients int) (found []crossover) {
+	steps := slices.DeleteFunc(slices.Clone(files), func(f *results.File) bool { return !stages.IsStep(f.Name) })
+	for i := 1; i < len(steps); i++ {
+		previous, step := steps[i-1], steps[i]
+		at := slices.IndexFunc(MixedWrites, func(w int) bool {
+			c, err := results.Compare(previous, nil, step, MixedBench(w, clients))
+			return err == nil && !(c.Decided && c.Ratio > 1)
+		})
+		found = append(found, crossover{step.Name, previous.Name, at})
+	}
+	return found
+}
+
+func (c crossover) String() string {
+	switch {
+	case c.at == 0:
+		return "does not pay even without writes"
+	case c.at > 0:
+		return fmt.Sprintf("stops paying at %d%% writes", MixedWrites[c.at])
+	}
+	return "pays at every share measured"
+}
