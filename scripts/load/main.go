@@ -1,9 +1,10 @@
 // Command load measures every stage's server under HTTP load on loopback;
-// the usage below says how.
+// the usage says how.
 package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -17,8 +18,10 @@ import (
 	"strings"
 	"time"
 
+	vegeta "github.com/tsenart/vegeta/v12/lib"
 	"golang.org/x/perf/benchfmt"
 
+	"example.com/userperf/scripts/internal/figures"
 	"example.com/userperf/scripts/internal/harness"
 	"example.com/userperf/scripts/internal/results"
 	"example.com/userperf/scripts/internal/stages"
@@ -28,16 +31,20 @@ import (
 const usage = `
 load: every stage's server under HTTP load on 127.0.0.1, and the floor.
 
-  go run ./scripts/load                              every stage and the floor (about 45 s per stage)
-  go run ./scripts/load --quick stage0-linear floor  2 s per test: a smoke run
+  go run ./scripts/load                              every stage and the floor (about 65 s per stage)
+  go run ./scripts/load --quick stage0-linear floor  2 s per test: a smoke run (about 13 s per stage)
   go run ./scripts/load --rounds 6                   enough samples for benchstat's confidence intervals
 
-Options: --rate N (fixed-rate test, requests/s, default 100), --duration D (each test, each round,
-default 10s), --conns N (saturated test, default 32), --rounds N (default 1), --pin / --no-pin (server
-on CPU 0, load generator on CPU 1, with taskset where there is one; default --no-pin).
+A round has six tests: reads at a fixed rate (100 and 1,000 users in the answer), saturated reads, and
+the fixed rate of reads with writes beside them, 10% and 50% of the requests. A stage takes a warm-up
+(2 s) and rounds x 6 x duration.
+
+Options: --rate N (fixed rate of reads, requests/s, default 100), --duration D (each test, each round,
+default 10s, or 2s with --quick), --conns N (saturated test, default 32), --rounds N (default 1), --pin
+(server on CPU 0, load generator on CPU 1, with taskset where there is one; default off).
 
 Writes results/load/<stamp>/ (and points results/load/latest at it): <stage>.txt in Go benchmark
-format, for benchstat, table.md and <stage>.log (the server's output).
+format, table.md (benchstat's tables of them) and <stage>.log (the server's output).
 `
 
 // config is what the tests do, and against which servers.
@@ -51,18 +58,22 @@ type config struct {
 
 func main() {
 	c := harness.New("load", usage)
-	cfg := config{duration: 10 * time.Second, warmup: 2 * time.Second}
-	var pin bool // the last of --pin and --no-pin wins
-	c.Flags.BoolFunc("quick", "", func(string) error { cfg.duration, cfg.warmup = 2*time.Second, time.Second; return nil })
+	cfg := config{rate: 100, conns: 32, rounds: 1, duration: 10 * time.Second, warmup: 2 * time.Second}
+	var pin, quick bool
+	var duration time.Duration
+	c.Flags.BoolVar(&quick, "quick", false, "")
 	// 100 req/s stays below what every stage can serve (stage0-linear spends milliseconds of CPU on a
 	// role=editor request, beside vegeta): above it, a fixed-rate test measures the queue in front of the server.
-	c.Flags.IntVar(&cfg.rate, "rate", 100, "")
-	c.Flags.DurationVar(&cfg.duration, "duration", cfg.duration, "")
-	c.Flags.IntVar(&cfg.conns, "conns", 32, "")
-	c.Flags.IntVar(&cfg.rounds, "rounds", 1, "")
-	c.Flags.BoolFunc("pin", "", func(string) error { pin = true; return nil })
-	c.Flags.BoolFunc("no-pin", "", func(string) error { pin = false; return nil })
+	c.Flags.IntVar(&cfg.rate, "rate", cfg.rate, "")
+	c.Flags.DurationVar(&duration, "duration", 0, "")
+	c.Flags.IntVar(&cfg.conns, "conns", cfg.conns, "")
+	c.Flags.IntVar(&cfg.rounds, "rounds", cfg.rounds, "")
+	c.Flags.BoolVar(&pin, "pin", false, "")
 	picked := c.Parse()
+	if quick {
+		cfg.duration, cfg.warmup = 2*time.Second, time.Second
+	}
+	cfg.duration = cmp.Or(duration, cfg.duration)
 	if err := bounded(cfg); err != nil {
 		c.Usage("%v", err)
 	}
@@ -79,9 +90,9 @@ func main() {
 	} else if pin {
 		cfg.serverCPUs, cpus = "0", "server pinned to CPU 0, load generator on CPU 1"
 	}
-	vegeta, err := harness.GoOutput("list", "-m", "-f", "{{.Version}}", "github.com/tsenart/vegeta/v12")
+	version, err := harness.GoOutput("list", "-m", "-f", "{{.Version}}", "github.com/tsenart/vegeta/v12")
 	c.Fatal(err)
-	generator := "vegeta " + strings.TrimSpace(vegeta) + " on the same machine"
+	generator := "vegeta " + strings.TrimSpace(version) + " on the same machine"
 	cfg.generator = generator + "; " + cpus
 	header := c.Header() + fmt.Sprintf("load-generator: %s\nload-cpus: %s\nload-settings: rate=%d/s conns=%d duration=%v rounds=%d warmup=%v\n",
 		generator, cpus, cfg.rate, cfg.conns, cfg.duration, cfg.rounds, cfg.warmup)
@@ -169,29 +180,60 @@ func run(ctx context.Context, cfg config, out string, header []byte, stdout, std
 		for _, t := range ts {
 			for k := range servers {
 				s := servers[(turn+k)%len(servers)] // rotate who goes first
-				m := attack(ctx, s.URL, t, cfg, duration, lengths[t.role.name])
-				if err := ctx.Err(); err != nil {
-					return fmt.Errorf("interrupted during %s of %s: %w", t.name, s.Name, err)
+				reads, writes, err := attack(ctx, s.URL, t, cfg, duration, lengths[t.role.name])
+				if ctx.Err() != nil {
+					return fmt.Errorf("interrupted during %s of %s: %w", t.name, s.Name, ctx.Err())
 				}
-				progress("round %d/%d %s %s: p50 %s p99 %s max %s, %d requests (%.0f/s sent, %.0f/s right), %d failed %q",
-					round, cfg.rounds, s.Name, t.name, latency(m.Latencies.P50), latency(m.Latencies.P99),
-					latency(m.Latencies.Max), m.Requests, m.Rate, m.Throughput, failed(m), m.Errors[:min(1, len(m.Errors))])
+				if err != nil {
+					return fmt.Errorf("%s, %s: %w", s.Name, t.name, err)
+				}
+				progress("round %d/%d %s %s: %s", round, cfg.rounds, s.Name, t.name, summary(reads))
+				if writes.Requests > 0 {
+					progress("  and its writes: %s", summary(writes))
+				}
 				if round > 0 {
-					measured[s.Name] = append(measured[s.Name], result(t, m))
-				} else if failed(m) > 0 { // such a server would only give meaningless numbers
+					measured[s.Name] = append(measured[s.Name], result(t, reads, writes))
+				} else if failed(reads) > 0 { // such a server would only give meaningless numbers
 					return fmt.Errorf("%s failed during the warm-up", s.Name)
 				}
 			}
 			turn++
 		}
 	}
+	return writeResults(cfg, out, header, measured, stdout)
+}
 
-	for name, rs := range measured {
-		if err := results.WriteFile(filepath.Join(out, name+".txt"), header, rs); err != nil {
+func summary(m *vegeta.Metrics) string {
+	return fmt.Sprintf("p50 %s p99 %s max %s, %d requests (%.0f/s sent, %.0f/s right), %d failed %q",
+		latency(m.Latencies.P50), latency(m.Latencies.P99), latency(m.Latencies.Max), m.Requests, m.Rate,
+		m.Throughput, failed(m), m.Errors[:min(1, len(m.Errors))])
+}
+
+func latency(d time.Duration) string { return results.Duration(d.Seconds()) }
+
+// writeResults writes each stage's results and table.md: benchstat's
+// tables of them, a row per stage (the floor last, the limit of this HTTP
+// path), a column per test; the saturated test's latencies are left out, as
+// they are mostly queueing.
+func writeResults(cfg config, out string, header []byte, measured map[string][]*benchfmt.Result, stdout io.Writer) error {
+	args := []string{"-table", "", "-row", ".file", "-col", ".name,/matches,/writes",
+		"-filter", "-(.name:HTTPSaturated AND .unit:(p50-sec OR p99-sec))"}
+	for _, bin := range cfg.binaries {
+		file := filepath.Join(out, name(bin)+".txt")
+		if err := results.WriteFile(file, header, measured[name(bin)]); err != nil {
 			return err
 		}
+		args = append(args, name(bin)+"="+file)
 	}
-	table := markdown(cfg, measured)
+	tables, err := figures.Benchstat(args)
+	if err != nil {
+		return err
+	}
+	table := fmt.Sprintf("%s\n\nGET /users?role=R over loopback, 10,000 users, %d rounds, the median over the rounds of each "+
+		"round's figure. HTTPFixedRate: %d reads/s for %v (open loop); HTTPMixed: the same reads of the 100 admins, "+
+		"with POSTs and DELETEs beside them, writes=W percent of the requests; HTTPSaturated: %d connections for %v "+
+		"(closed loop). errors: failed reads.\n\nLoad generator: %s.\n",
+		tables, cfg.rounds, cfg.rate, cfg.duration, cfg.conns, cfg.duration, cfg.generator)
 	fmt.Fprintf(stdout, "\n%s", table)
 	return os.WriteFile(filepath.Join(out, "table.md"), []byte(table), 0o644)
 }
