@@ -135,8 +135,7 @@ func bounded(cfg config) bool {
 // name is the stage whose server binary is bin.
 func name(bin string) string { return strings.TrimSuffix(filepath.Base(bin), ".exe") }
 
-// run measures every server of cfg and writes the results into out, each
-// file after header, and table.md, which it prints.
+// run measures every server of cfg and writes the results into out.
 func run(ctx context.Context, cfg config, out string, header []byte, stdout, stderr io.Writer) error {
 	progress := log.New(stderr, "", log.Ltime).Printf
 	ts := tests(cfg)
@@ -208,9 +207,8 @@ func answers(ctx context.Context, servers []*stageserver.Server) (map[string][]b
 	return first, nil
 }
 
-// writeResults writes each stage's results, and as table.md benchstat's
-// tables of them, a row per stage, a column per test. The saturated test's
-// latencies are left out: they are mostly time spent queueing.
+// writeResults writes each stage's results and, as table.md, benchstat's
+// tables of them, without the saturated test's latencies (mostly queueing).
 func writeResults(cfg config, out string, header []byte, measured map[string][]*benchfmt.Result, stdout io.Writer) error {
 	args := []string{"-table", "", "-row", ".file", "-col", ".name,/matches,/writes",
 		"-filter", "-(.name:HTTPSaturated AND .unit:(p50-sec OR p99-sec))"}
@@ -252,8 +250,8 @@ type test struct {
 	writes    int  // percent of the requests, beside the fixed rate of reads
 }
 
-// tests are the tests of a round. The mixed tests' 10% and 50% writes are
-// where, in process, stage 2 stops paying against stage 1 and every step's lead shrinks.
+// tests are a round's tests. At 10% writes, in process, stage 2 stops
+// paying against stage 1; at 50%, every step's lead shrinks.
 func tests(cfg config) (ts []test) {
 	for _, r := range roles {
 		ts = append(ts, test{name: fmt.Sprintf("HTTPFixedRate/rate=%d/matches=%d", cfg.rate, r.matches), role: r})
@@ -267,11 +265,10 @@ func tests(cfg config) (ts []test) {
 	return ts
 }
 
-// attack sends test t's reads to the server at base for duration (or two
-// million requests, or until ctx is cancelled): at cfg.rate (open loop), or
-// from cfg.conns workers (closed loop). A read is right only if it is a 200
-// with wantLength bytes: fast but wrong must not look fast. It returns the
-// reads' metrics and those of the writes beside them, whose failure is an error.
+// attack sends test t's reads to base for duration (or two million requests,
+// or until ctx is cancelled), at cfg.rate (open loop) or from cfg.conns
+// workers (closed loop), with its writes beside them. A read is right only
+// if it is a 200 with wantLength bytes: fast but wrong must not look fast.
 func attack(ctx context.Context, base string, t test, cfg config, duration time.Duration, wantLength int) (reads, writes *vegeta.Metrics, err error) {
 	// Unlike vegeta's, this client closes its connections when the attack
 	// ends: one left open, even unused, holds up the server's shutdown.
@@ -308,11 +305,10 @@ func attack(ctx context.Context, base string, t test, cfg config, duration time.
 // failed is the number of requests not answered right.
 func failed(m *vegeta.Metrics) uint64 { return m.Requests - uint64(m.StatusCodes["200"]) }
 
-// write makes test t's writes until stop is closed, as BenchmarkMixed's
-// client does: it adds a user and deletes it, in turn, t.writes percent of
-// all requests, one at a time, so that a DELETE never overtakes its POST;
-// and it deletes the user at the end, so that every test finds the store
-// as it started.
+// write adds a user and deletes it, in turn, as BenchmarkMixed's client
+// does, t.writes percent of all requests, until stop is closed; one at a
+// time, so that a DELETE never overtakes its POST, and the last a DELETE,
+// so that every test finds the store as it started.
 func write(client *http.Client, base string, t test, cfg config, m *vegeta.Metrics, stop <-chan struct{}) error {
 	defer m.Close()
 	if t.writes == 0 {
@@ -374,8 +370,7 @@ func summary(reads, writes *vegeta.Metrics) string {
 func latency(d time.Duration) string { return results.Duration(d.Seconds()) }
 
 // result is one round of test t as a Go benchmark result: the iterations
-// are the requests sent, latencies are in nanoseconds (benchstat shows them
-// as seconds), and errors counts the failed reads.
+// are the requests, latencies in nanoseconds, errors the failed reads.
 func result(t test, reads, writes *vegeta.Metrics) *benchfmt.Result {
 	ns := func(d time.Duration, unit string) benchfmt.Value {
 		return benchfmt.Value{Value: float64(d.Nanoseconds()), Unit: unit}
