@@ -37,10 +37,11 @@ load: every stage's server under HTTP load on 127.0.0.1, and the floor.
   go run ./scripts/load --quick stage0-linear floor  2 s per test: a smoke run (about 13 s per stage)
   go run ./scripts/load --rounds 6                   enough samples for benchstat's confidence intervals
 
-A stage takes a warm-up (2 s) and rounds x 6 tests x --duration: reads at a fixed rate (100 and 1,000
-users in the answer), saturated reads, and the fixed rate of reads with 10% and 50% of the requests
-writes. Options: --rate N (reads/s, default 100), --duration D (default 10s), --conns N (saturated,
-default 32), --rounds N (default 1), --pin (server on CPU 0, load generator on CPU 1, with taskset).
+A stage takes a warm-up (2 s, 1 s with --quick) and rounds x 6 tests x --duration: reads at a fixed
+rate (100 and 1,000 users in the answer), saturated reads, and the fixed rate of reads with 10% and 50%
+of the requests writes. Options: --rate N (reads/s, default 100), --duration D (default 10s, 2s with
+--quick), --conns N (saturated, default 32), --rounds N (default 1), --pin (server on CPU 0, load
+generator on CPU 1, with taskset).
 
 Writes results/load/<stamp>/ (and points results/load/latest at it): <stage>.txt in Go benchmark
 format, table.md (benchstat's tables of them) and <stage>.log (the server's output).
