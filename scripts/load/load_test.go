@@ -198,10 +198,13 @@ func TestMixedWritesLeaveTheStoreAsItStarted(t *testing.T) {
 		t.Fatal(err)
 	}
 	posts, deletes := writes.StatusCodes["201"], writes.StatusCodes["204"]
-	if reads.Requests < 35 || reads.Requests > 65 || failed(reads) > 0 || posts < 17 || posts > 33 || deletes != posts {
-		t.Errorf("%d reads (%d failed), %d POSTs and %d DELETEs; want about 50 reads, all right, and 25 of each write",
+	// The writes go one at a time: fewer if they are slow, as under the race detector.
+	if reads.Requests < 35 || reads.Requests > 65 || failed(reads) > 0 || posts < 5 || posts > 33 || deletes != posts {
+		t.Errorf("%d reads (%d failed), %d POSTs and %d DELETEs; want about 50 reads, all right, and up to 25 of each write",
 			reads.Requests, failed(reads), posts, deletes)
 	}
+	api.mu.Lock()
+	defer api.mu.Unlock()
 	if len(api.stored) != 0 {
 		t.Errorf("after the attack the store holds %d users, want none", len(api.stored))
 	}
