@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"encoding/json"
 	"flag"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,13 +15,16 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
+	vegeta "github.com/tsenart/vegeta/v12/lib"
 	"golang.org/x/perf/benchfmt"
 
+	"example.com/userperf/common/user"
 	"example.com/userperf/scripts/internal/stageserver"
 )
 
@@ -45,11 +51,45 @@ func TestMain(m *testing.M) {
 	case "ignore-term":
 		signal.Ignore(syscall.SIGTERM)
 	}
-	lists := map[string][]byte{"admin": fakeList(100), "editor": fakeList(1000)}
-	http.ListenAndServe(*addr, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Length", strconv.Itoa(len(lists[r.URL.Query().Get("role")]))) // as the API does
-		w.Write(lists[r.URL.Query().Get("role")])
-	}))
+	http.ListenAndServe(*addr, newFakeAPI())
+}
+
+// fakeAPI serves fake user lists, and POST and DELETE of users into a
+// store of their ids, answering them as the API does.
+type fakeAPI struct {
+	lists  map[string][]byte
+	mu     sync.Mutex
+	stored map[string]bool
+}
+
+func newFakeAPI() *fakeAPI {
+	return &fakeAPI{lists: map[string][]byte{"admin": fakeList(100), "editor": fakeList(1000)}, stored: map[string]bool{}}
+}
+
+func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch id := strings.TrimPrefix(r.URL.Path, "/users/"); r.Method {
+	case http.MethodPost:
+		var u struct{ ID string }
+		if err := json.NewDecoder(r.Body).Decode(&u); err != nil || f.stored[u.ID] {
+			http.Error(w, "refused", http.StatusConflict)
+			return
+		}
+		f.stored[u.ID] = true
+		w.WriteHeader(http.StatusCreated)
+	case http.MethodDelete:
+		if !f.stored[id] {
+			http.NotFound(w, r)
+			return
+		}
+		delete(f.stored, id)
+		w.WriteHeader(http.StatusNoContent)
+	default:
+		list := f.lists[r.URL.Query().Get("role")]
+		w.Header().Set("Content-Length", strconv.Itoa(len(list)))
+		w.Write(list)
+	}
 }
 
 func fakeList(n int) []byte {
@@ -81,7 +121,10 @@ func TestAttackCountsOnlyRightAnswersAsSuccesses(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	m := attack(context.Background(), srv.URL, test{saturated: true}, config{conns: 1}, 200*time.Millisecond, len("[1,2]"))
+	m, _, err := attack(context.Background(), srv.URL, test{saturated: true}, config{conns: 1}, 200*time.Millisecond, len("[1,2]"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	if m.Requests < 3 {
 		t.Fatalf("only %d requests", m.Requests)
 	}
@@ -98,13 +141,13 @@ func TestFixedRateSetsThePaceAndResultsParse(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { w.Write(body) }))
 	defer srv.Close()
 	ts := tests(quick)
-	m := attack(context.Background(), srv.URL, ts[0], quick, 300*time.Millisecond, len(body))
+	m, writes, err := attack(context.Background(), srv.URL, ts[0], quick, 300*time.Millisecond, len(body))
 	// 100 req/s for 300 ms is about 30 requests, whatever the server's speed.
-	if m.Requests < 20 || m.Requests > 40 || failed(m) != 0 {
+	if m.Requests < 20 || m.Requests > 40 || failed(m) != 0 || writes.Requests != 0 || err != nil {
 		t.Errorf("fixed rate of 100/s for 300ms: %d requests, %d failed; want about 30 and none", m.Requests, failed(m))
 	}
 	var file bytes.Buffer
-	benchfmt.NewWriter(&file).Write(result(ts[0], m))
+	benchfmt.NewWriter(&file).Write(result(ts[0], m, writes))
 	r := benchfmt.NewReader(&file, "stage.txt")
 	if !r.Scan() {
 		t.Fatal(r.Err())
@@ -124,7 +167,7 @@ func TestAttackStopsWhenCancelled(t *testing.T) {
 	time.AfterFunc(50*time.Millisecond, cancel)
 	done := make(chan struct{})
 	go func() {
-		attack(ctx, srv.URL, test{saturated: true}, quick, time.Minute, 0)
+		attack(ctx, srv.URL, test{saturated: true}, quick, time.Minute, 0) // what it measured does not matter
 		close(done)
 	}()
 	select {
@@ -141,53 +184,78 @@ func TestServerThatExitsIsReported(t *testing.T) {
 	}
 }
 
-func TestTableTakesMediansAndDividesByTheFloor(t *testing.T) {
-	cfg := config{rate: 100, conns: 2, rounds: 3, binaries: []string{"bin/a", "bin/floor"}}
-	ts := tests(cfg)
-	// One round: every test, the fixed-rate ones with these latencies, the
-	// saturated ones with this throughput, each with errs failed requests.
-	round := func(p50, max, errs, perSecond float64) (rs []*benchfmt.Result) {
-		v := func(x float64, unit string) benchfmt.Value { return benchfmt.Value{Value: x, Unit: unit} }
-		for _, t := range ts {
-			values := []benchfmt.Value{v(p50, "p50-ns"), v(p50, "p95-ns"), v(p50, "p99-ns"), v(max, "max-ns"), v(errs, "errors")}
-			if t.saturated {
-				values = []benchfmt.Value{v(perSecond, "req/s"), v(errs, "errors")}
-			}
-			rs = append(rs, &benchfmt.Result{Name: benchfmt.Name(t.name), Values: values})
+func TestMixedWritesLeaveTheStoreAsItStarted(t *testing.T) {
+	api := newFakeAPI()
+	srv := httptest.NewServer(api)
+	defer srv.Close()
+	mixed := tests(quick)[len(tests(quick))-1]
+	if mixed.writes != 50 {
+		t.Fatalf("the last test is %+v, want the mixed one with 50%% writes", mixed)
+	}
+	// 100 reads/s and as many writes for 500 ms: about 50 of each.
+	reads, writes, err := attack(context.Background(), srv.URL, mixed, quick, 500*time.Millisecond, len(fakeList(100)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	posts, deletes := writes.StatusCodes["201"], writes.StatusCodes["204"]
+	// The writes go one at a time: fewer if they are slow, as under the race detector.
+	if reads.Requests < 35 || reads.Requests > 65 || failed(reads) > 0 || posts < 5 || posts > 33 || deletes != posts {
+		t.Errorf("%d reads (%d failed), %d POSTs and %d DELETEs; want about 50 reads, all right, and up to 25 of each write",
+			reads.Requests, failed(reads), posts, deletes)
+	}
+	api.mu.Lock()
+	defer api.mu.Unlock()
+	if len(api.stored) != 0 {
+		t.Errorf("after the attack the store holds %d users, want none", len(api.stored))
+	}
+	r := result(mixed, reads, writes)
+	if p50, ok := r.Value("write-p50-ns"); string(r.Name) != "HTTPMixed/rate=100/matches=100/writes=50" || !ok || p50 <= 0 {
+		t.Errorf("result %s, write p50 %v", r.Name, p50)
+	}
+}
+
+func TestFailedWriteIsAnError(t *testing.T) {
+	api := newFakeAPI()
+	api.stored["load-mixed"] = true // the first POST finds its user there
+	srv := httptest.NewServer(api)
+	defer srv.Close()
+	_, _, err := attack(context.Background(), srv.URL, tests(quick)[4], quick, 300*time.Millisecond, len(fakeList(100)))
+	if err == nil || !strings.Contains(err.Error(), "POST "+srv.URL+"/users: 409 Conflict") {
+		t.Errorf("attack with a refused POST: %v, want that the POST failed", err)
+	}
+}
+
+// TestMixedWritesHoldTheMostHeldRoles checks the roles of the mixed test's
+// POST against the generated users, as BenchmarkWrite chooses them.
+func TestMixedWritesHoldTheMostHeldRoles(t *testing.T) {
+	count := map[string]int{}
+	for _, u := range user.MustGenerate(user.DefaultCount, user.DefaultSeed) {
+		for _, r := range u.Roles {
+			count[r]++
 		}
-		return rs
 	}
-	measured := map[string][]*benchfmt.Result{
-		"a":     slices.Concat(round(3e6, 4e6, 1, 300), round(1e6, 9e6, 0, 100), round(2e6, 2e6, 1, 200)),
-		"floor": slices.Concat(round(1e6, 1e6, 0, 900), round(5e5, 1e6, 0, 900), round(1e6, 1e6, 0, 900)),
-	}
-	table := markdown(cfg, measured)
-	var row []string
-	for _, line := range strings.Split(table, "\n") {
-		if cells := strings.Split(line, "|"); len(cells) > 2 && strings.TrimSpace(cells[1]) == "a" {
-			row = cells[1 : len(cells)-1]
-			for i := range row {
-				row[i] = strings.TrimSpace(row[i])
-			}
-			break
-		}
-	}
-	// stage, matches, p50, p95, p99, max, errors, saturated req/s, p50 ÷ floor
-	want := []string{"a", "100", "2.000ms", "2.000ms", "2.000ms", "9.000ms", "4", "200", "2.00x"}
-	if !slices.Equal(row, want) {
-		t.Errorf("row of a: %q, want %q, in\n%s", row, want, table)
+	held := slices.Collect(maps.Keys(count))
+	slices.SortFunc(held, func(a, b string) int { return cmp.Or(count[b]-count[a], strings.Compare(a, b)) })
+	var posted struct{ Roles []string }
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		json.NewDecoder(r.Body).Decode(&posted)
+		w.WriteHeader(http.StatusCreated)
+	}))
+	defer srv.Close()
+	if err := send(srv.Client(), srv.URL, false, &vegeta.Metrics{}); err != nil || !slices.Equal(posted.Roles, held[:3]) {
+		t.Errorf("POST (%v) with roles %q: want %q", err, posted.Roles, held[:3])
 	}
 }
 
 func TestBoundsRejectUnboundedRuns(t *testing.T) {
 	good := config{rate: 100, conns: 32, rounds: 1, duration: time.Second}
-	if err := bounded(good); err != nil {
-		t.Fatalf("a good configuration refused: %v", err)
+	if !bounded(good) {
+		t.Fatalf("a good configuration refused: %+v", good)
 	}
 	for _, change := range []func(*config){func(c *config) { c.duration = time.Hour }, func(c *config) { c.rate = 0 },
 		func(c *config) { c.conns = 100_000 }, func(c *config) { c.rounds = 50 }} {
 		bad := good
-		if change(&bad); bounded(bad) == nil {
+		if change(&bad); bounded(bad) {
 			t.Errorf("accepted %+v", bad)
 		}
 	}

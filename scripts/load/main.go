@@ -1,14 +1,17 @@
 // Command load measures every stage's server under HTTP load on loopback;
-// the usage below says how.
+// the usage says how.
 package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log"
+	"math"
+	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,8 +20,10 @@ import (
 	"strings"
 	"time"
 
+	vegeta "github.com/tsenart/vegeta/v12/lib"
 	"golang.org/x/perf/benchfmt"
 
+	"example.com/userperf/scripts/internal/figures"
 	"example.com/userperf/scripts/internal/harness"
 	"example.com/userperf/scripts/internal/results"
 	"example.com/userperf/scripts/internal/stages"
@@ -28,16 +33,18 @@ import (
 const usage = `
 load: every stage's server under HTTP load on 127.0.0.1, and the floor.
 
-  go run ./scripts/load                              every stage and the floor (about 45 s per stage)
-  go run ./scripts/load --quick stage0-linear floor  2 s per test: a smoke run
+  go run ./scripts/load                              every stage and the floor (about 65 s per stage)
+  go run ./scripts/load --quick stage0-linear floor  2 s per test: a smoke run (about 13 s per stage)
   go run ./scripts/load --rounds 6                   enough samples for benchstat's confidence intervals
 
-Options: --rate N (fixed-rate test, requests/s, default 100), --duration D (each test, each round,
-default 10s), --conns N (saturated test, default 32), --rounds N (default 1), --pin / --no-pin (server
-on CPU 0, load generator on CPU 1, with taskset where there is one; default --no-pin).
+A stage takes a warm-up (2 s, 1 s with --quick) and rounds x 6 tests x --duration: reads at a fixed
+rate (100 and 1,000 users in the answer), saturated reads, and the fixed rate of reads with 10% and 50%
+of the requests writes. Options: --rate N (reads/s, default 100), --duration D (default 10s, 2s with
+--quick), --conns N (saturated, default 32), --rounds N (default 1), --pin (server on CPU 0, load
+generator on CPU 1, with taskset).
 
 Writes results/load/<stamp>/ (and points results/load/latest at it): <stage>.txt in Go benchmark
-format, for benchstat, table.md and <stage>.log (the server's output).
+format, table.md (benchstat's tables of them) and <stage>.log (the server's output).
 `
 
 // config is what the tests do, and against which servers.
@@ -51,20 +58,23 @@ type config struct {
 
 func main() {
 	c := harness.New("load", usage)
-	cfg := config{duration: 10 * time.Second, warmup: 2 * time.Second}
-	var pin bool // the last of --pin and --no-pin wins
-	c.Flags.BoolFunc("quick", "", func(string) error { cfg.duration, cfg.warmup = 2*time.Second, time.Second; return nil })
+	cfg := config{rate: 100, conns: 32, rounds: 1, duration: 10 * time.Second, warmup: 2 * time.Second}
+	var pin, quick bool
+	var duration time.Duration
+	c.Flags.BoolVar(&quick, "quick", false, "")
 	// 100 req/s stays below what every stage can serve (stage0-linear spends milliseconds of CPU on a
 	// role=editor request, beside vegeta): above it, a fixed-rate test measures the queue in front of the server.
-	c.Flags.IntVar(&cfg.rate, "rate", 100, "")
-	c.Flags.DurationVar(&cfg.duration, "duration", cfg.duration, "")
-	c.Flags.IntVar(&cfg.conns, "conns", 32, "")
-	c.Flags.IntVar(&cfg.rounds, "rounds", 1, "")
-	c.Flags.BoolFunc("pin", "", func(string) error { pin = true; return nil })
-	c.Flags.BoolFunc("no-pin", "", func(string) error { pin = false; return nil })
+	c.Flags.IntVar(&cfg.rate, "rate", cfg.rate, "")
+	c.Flags.DurationVar(&duration, "duration", 0, "")
+	c.Flags.IntVar(&cfg.conns, "conns", cfg.conns, "")
+	c.Flags.IntVar(&cfg.rounds, "rounds", cfg.rounds, "")
+	c.Flags.BoolVar(&pin, "pin", false, "")
 	picked := c.Parse()
-	if err := bounded(cfg); err != nil {
-		c.Usage("%v", err)
+	if quick {
+		cfg.duration, cfg.warmup = 2*time.Second, time.Second
+	}
+	if cfg.duration = cmp.Or(duration, cfg.duration); !bounded(cfg) {
+		c.Usage("want --rate 1 to 50000, --duration 100ms to 5m, --conns 1 to 1024, --rounds 1 to 20")
 	}
 	list, err := stages.Shown(c.Root)
 	if len(picked) > 0 {
@@ -79,9 +89,9 @@ func main() {
 	} else if pin {
 		cfg.serverCPUs, cpus = "0", "server pinned to CPU 0, load generator on CPU 1"
 	}
-	vegeta, err := harness.GoOutput("list", "-m", "-f", "{{.Version}}", "github.com/tsenart/vegeta/v12")
+	version, err := harness.GoOutput("list", "-m", "-f", "{{.Version}}", "github.com/tsenart/vegeta/v12")
 	c.Fatal(err)
-	generator := "vegeta " + strings.TrimSpace(vegeta) + " on the same machine"
+	generator := "vegeta " + strings.TrimSpace(version) + " on the same machine"
 	cfg.generator = generator + "; " + cpus
 	header := c.Header() + fmt.Sprintf("load-generator: %s\nload-cpus: %s\nload-settings: rate=%d/s conns=%d duration=%v rounds=%d warmup=%v\n",
 		generator, cpus, cfg.rate, cfg.conns, cfg.duration, cfg.rounds, cfg.warmup)
@@ -103,8 +113,7 @@ func main() {
 		runtime.GOMAXPROCS(1)
 	}
 	fmt.Fprintf(os.Stderr, "== load test on 127.0.0.1, sharing this machine's %d cores with the servers\n", runtime.NumCPU())
-	// Ctrl-C cancels ctx: the attack in progress stops, and run stops the
-	// servers before the command exits.
+	// Ctrl-C cancels ctx: the attack in progress stops, and run stops the servers before the command exits.
 	ctx, cancel := context.WithCancel(context.Background())
 	finished := make(chan struct{})
 	c.Cleanup(func() { cancel(); <-finished })
@@ -114,31 +123,25 @@ func main() {
 	measurement.Keep()
 	measured, err := results.Read(filepath.Join(measurement.Dir, name(cfg.binaries[0])+".txt"))
 	c.Fatal(err)
-	fmt.Printf("\nmeasured on: %s\nresults: %s (one .txt per stage in benchmark format, table.md)\n",
-		harness.MeasuredOn(measured.Config), measurement.Dir)
+	fmt.Printf("\nmeasured on: %s\nresults: %s\n", harness.MeasuredOn(measured.Config), measurement.Dir)
 	c.Exit(0) // the clean-ups remove the binaries
 }
 
 // bounded keeps a typo from turning into an hour-long run or a flood.
-func bounded(cfg config) error {
-	if cfg.rate < 1 || cfg.rate > 50_000 || cfg.duration < 100*time.Millisecond || cfg.duration > 5*time.Minute ||
-		cfg.conns < 1 || cfg.conns > 1024 || cfg.rounds < 1 || cfg.rounds > 20 {
-		return fmt.Errorf("want --rate 1 to 50000, --duration 100ms to 5m, --conns 1 to 1024, --rounds 1 to 20")
-	}
-	return nil
+func bounded(cfg config) bool {
+	return cfg.rate >= 1 && cfg.rate <= 50_000 && cfg.duration >= 100*time.Millisecond && cfg.duration <= 5*time.Minute &&
+		cfg.conns >= 1 && cfg.conns <= 1024 && cfg.rounds >= 1 && cfg.rounds <= 20
 }
 
 // name is the stage whose server binary is bin.
 func name(bin string) string { return strings.TrimSuffix(filepath.Base(bin), ".exe") }
 
-// run measures every server of cfg, each stage's, and writes the results
-// into out, each file after header; see the usage.
+// run measures every server of cfg and writes the results into out.
 func run(ctx context.Context, cfg config, out string, header []byte, stdout, stderr io.Writer) error {
 	progress := log.New(stderr, "", log.Ltime).Printf
 	ts := tests(cfg)
 	progress("%d stages x %d tests x %d rounds of %v after a warm-up, about %v", len(cfg.binaries), len(ts),
 		cfg.rounds, cfg.duration, time.Duration(len(cfg.binaries))*(cfg.warmup+time.Duration(cfg.rounds*len(ts))*cfg.duration))
-
 	// Every server runs for the whole measurement, so that the stages can
 	// take turns: drift on this shared machine then hits them all alike.
 	var servers []*stageserver.Server
@@ -153,69 +156,232 @@ func run(ctx context.Context, cfg config, out string, header []byte, stdout, std
 			return err
 		}
 		servers = append(servers, s)
-		progress("started %s on %s", s.Name, s.URL)
 	}
-	lengths, err := checkAnswers(ctx, servers)
+	bodies, err := answers(ctx, servers)
 	if err != nil {
 		return err
 	}
 	measured := map[string][]*benchfmt.Result{} // by stage: one result per test and round
-	turn := 0
-	for round := 0; round <= cfg.rounds; round++ {
+	for round := range cfg.rounds + 1 {
 		duration := cfg.duration
 		if round == 0 { // the warm-up: connections opened, heaps grown to their working size
 			duration = cfg.warmup / time.Duration(len(ts))
 		}
-		for _, t := range ts {
+		for i, t := range ts {
 			for k := range servers {
-				s := servers[(turn+k)%len(servers)] // rotate who goes first
-				m := attack(ctx, s.URL, t, cfg, duration, lengths[t.role.name])
-				if err := ctx.Err(); err != nil {
-					return fmt.Errorf("interrupted during %s of %s: %w", t.name, s.Name, err)
+				s := servers[(round*len(ts)+i+k)%len(servers)] // rotate who goes first
+				reads, writes, err := attack(ctx, s.URL, t, cfg, duration, len(bodies[t.role.name]))
+				if ctx.Err() != nil {
+					return fmt.Errorf("interrupted during %s of %s: %w", t.name, s.Name, ctx.Err())
+				} else if err != nil {
+					return fmt.Errorf("%s, %s: %w", s.Name, t.name, err)
 				}
-				progress("round %d/%d %s %s: p50 %s p99 %s max %s, %d requests (%.0f/s sent, %.0f/s right), %d failed %q",
-					round, cfg.rounds, s.Name, t.name, latency(m.Latencies.P50), latency(m.Latencies.P99),
-					latency(m.Latencies.Max), m.Requests, m.Rate, m.Throughput, failed(m), m.Errors[:min(1, len(m.Errors))])
+				progress("round %d/%d %s %s: %s", round, cfg.rounds, s.Name, t.name, summary(reads, writes))
 				if round > 0 {
-					measured[s.Name] = append(measured[s.Name], result(t, m))
-				} else if failed(m) > 0 { // such a server would only give meaningless numbers
+					measured[s.Name] = append(measured[s.Name], result(t, reads, writes))
+				} else if failed(reads) > 0 { // such a server would only give meaningless numbers
 					return fmt.Errorf("%s failed during the warm-up", s.Name)
 				}
 			}
-			turn++
 		}
 	}
-
-	for name, rs := range measured {
-		if err := results.WriteFile(filepath.Join(out, name+".txt"), header, rs); err != nil {
-			return err
-		}
-	}
-	table := markdown(cfg, measured)
-	fmt.Fprintf(stdout, "\n%s", table)
-	return os.WriteFile(filepath.Join(out, "table.md"), []byte(table), 0o644)
+	return writeResults(cfg, out, header, measured, stdout)
 }
 
-// checkAnswers checks that all servers give the same bytes, with the expected
-// users, for every role (the speeds of different answers mean nothing), and
-// returns each role's body size.
-func checkAnswers(ctx context.Context, servers []*stageserver.Server) (map[string]int, error) {
-	lengths, first := map[string]int{}, map[string][]byte{}
+// answers waits until every server answers and checks that they all give
+// the first one's bytes for every role (the speeds of different answers
+// mean nothing), and returns those bytes.
+func answers(ctx context.Context, servers []*stageserver.Server) (map[string][]byte, error) {
+	first := map[string][]byte{}
 	for _, s := range servers {
 		for _, r := range roles {
 			body, err := s.WaitReady(ctx, listPath(r.name))
 			if err != nil {
 				return nil, err
 			}
-			var users []json.RawMessage
-			if err := json.Unmarshal(body, &users); err != nil || len(users) != r.matches {
-				return nil, fmt.Errorf("%s: GET %s gave %d users (%v), want %d", s.Name, listPath(r.name), len(users), err, r.matches)
-			}
 			if want, ok := first[r.name]; ok && !bytes.Equal(body, want) {
 				return nil, fmt.Errorf("%s and %s answer GET %s with different bytes", servers[0].Name, s.Name, listPath(r.name))
 			}
-			first[r.name], lengths[r.name] = body, len(body)
+			first[r.name] = body
 		}
 	}
-	return lengths, nil
+	return first, nil
+}
+
+// writeResults writes each stage's results and, as table.md, benchstat's
+// tables of them, without the saturated test's latencies (mostly queueing).
+func writeResults(cfg config, out string, header []byte, measured map[string][]*benchfmt.Result, stdout io.Writer) error {
+	args := []string{"-table", "", "-row", ".file", "-col", ".name,/matches,/writes",
+		"-filter", "-(.name:HTTPSaturated AND .unit:(p50-sec OR p99-sec))"}
+	for _, bin := range cfg.binaries {
+		file := filepath.Join(out, name(bin)+".txt")
+		if err := results.WriteFile(file, header, measured[name(bin)]); err != nil {
+			return err
+		}
+		args = append(args, name(bin)+"="+file)
+	}
+	tables, err := figures.Benchstat(args)
+	if err != nil {
+		return err
+	}
+	table := fmt.Sprintf("%s\n\nGET /users?role=R over loopback, 10,000 users, the median of %d rounds. HTTPFixedRate: %d reads/s "+
+		"(open loop); HTTPMixed: the same with writes=W%% of the requests POSTs and DELETEs; HTTPSaturated: %d "+
+		"connections (closed loop); %v each. errors: failed reads. Load generator: %s.\n",
+		tables, cfg.rounds, cfg.rate, cfg.conns, cfg.duration, cfg.generator)
+	fmt.Fprintf(stdout, "\n%s", table)
+	return os.WriteFile(filepath.Join(out, "table.md"), []byte(table), 0o644)
+}
+
+// role is one of the case study's two result sizes: role=admin has exactly
+// 100 users, role=editor 1,000.
+type role struct {
+	name    string
+	matches int
+}
+
+var roles = []role{{"admin", 100}, {"editor", 1000}}
+
+func listPath(role string) string { return "/users?role=" + url.QueryEscape(role) }
+
+// test is one measurement that every stage goes through in every round.
+type test struct {
+	name      string // its benchmark name, without Benchmark; its settings are keys, for benchstat
+	role      role
+	saturated bool // closed loop; otherwise fixed rate
+	writes    int  // percent of the requests, beside the fixed rate of reads
+}
+
+// tests are a round's tests. At 10% writes, in process, stage 2 stops
+// paying against stage 1; at 50%, every step's lead shrinks.
+func tests(cfg config) (ts []test) {
+	for _, r := range roles {
+		ts = append(ts, test{name: fmt.Sprintf("HTTPFixedRate/rate=%d/matches=%d", cfg.rate, r.matches), role: r})
+	}
+	for _, r := range roles {
+		ts = append(ts, test{name: fmt.Sprintf("HTTPSaturated/conns=%d/matches=%d", cfg.conns, r.matches), role: r, saturated: true})
+	}
+	for _, w := range []int{10, 50} {
+		ts = append(ts, test{name: fmt.Sprintf("HTTPMixed/rate=%d/matches=100/writes=%d", cfg.rate, w), role: roles[0], writes: w})
+	}
+	return ts
+}
+
+// attack sends test t's reads to base for duration (or two million requests,
+// or until ctx is cancelled), at cfg.rate (open loop) or from cfg.conns
+// workers (closed loop), with its writes beside them. A read is right only
+// if it is a 200 with wantLength bytes: fast but wrong must not look fast.
+func attack(ctx context.Context, base string, t test, cfg config, duration time.Duration, wantLength int) (reads, writes *vegeta.Metrics, err error) {
+	// Unlike vegeta's, this client closes its connections when the attack
+	// ends: one left open, even unused, holds up the server's shutdown.
+	client := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 10_000}}
+	defer client.CloseIdleConnections()
+	// MaxBody(0): vegeta drains each body without copying it, to take as
+	// little CPU as it can from the server; Content-Length gives the size.
+	opts := []func(*vegeta.Attacker){vegeta.Client(client), vegeta.MaxBody(0)}
+	var pacer vegeta.Pacer = vegeta.ConstantPacer{Freq: cfg.rate, Per: time.Second}
+	if t.saturated {
+		opts = append(opts, vegeta.Workers(uint64(cfg.conns)), vegeta.MaxWorkers(uint64(cfg.conns)))
+		pacer = vegeta.ConstantPacer{} // no pacing: as fast as the workers go
+	}
+	a := vegeta.NewAttacker(opts...)
+	defer context.AfterFunc(ctx, func() { a.Stop() })()
+	reads, writes = &vegeta.Metrics{}, &vegeta.Metrics{}
+	stop, wrote := make(chan struct{}), make(chan error, 1)
+	go func() { wrote <- write(client, base, t, cfg, writes, stop) }()
+	target := vegeta.NewStaticTargeter(vegeta.Target{Method: http.MethodGet, URL: base + listPath(t.role.name)})
+	want := strconv.Itoa(wantLength)
+	for r := range a.Attack(target, pacer, duration, "") {
+		if got := r.Headers.Get("Content-Length"); r.Error == "" && got != want {
+			r.Error, r.Code = "Content-Length "+got+", want "+want, 0 // code 0: a failure to vegeta
+		}
+		if reads.Add(r); reads.Requests == 2_000_000 {
+			a.Stop()
+		}
+	}
+	reads.Close()
+	close(stop)
+	return reads, writes, <-wrote
+}
+
+// failed is the number of requests not answered right.
+func failed(m *vegeta.Metrics) uint64 { return m.Requests - uint64(m.StatusCodes["200"]) }
+
+// write adds a user and deletes it, in turn, as BenchmarkMixed's client
+// does, t.writes percent of all requests, until stop is closed; one at a
+// time, so that a DELETE never overtakes its POST, and the last a DELETE,
+// so that every test finds the store as it started.
+func write(client *http.Client, base string, t test, cfg config, m *vegeta.Metrics, stop <-chan struct{}) error {
+	defer m.Close()
+	if t.writes == 0 {
+		return nil
+	}
+	tick := time.NewTicker(time.Duration(100-t.writes) * time.Second / time.Duration(cfg.rate*t.writes))
+	defer tick.Stop()
+	for added := false; ; added = !added {
+		select {
+		case <-stop:
+			if added {
+				return send(client, base, added, m)
+			}
+			return nil
+		case <-tick.C:
+			if err := send(client, base, added, m); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// send POSTs a user in the three roles that most users hold, as
+// BenchmarkWrite's users=10000/roles=3 does, or DELETEs it once added.
+func send(client *http.Client, base string, added bool, m *vegeta.Metrics) error {
+	body := `{"id":"load-mixed","name":"Load Mixed","email":"mixed@example.com","roles":["viewer","member","reader"]}`
+	target, want := vegeta.Target{Method: http.MethodPost, URL: base + "/users", Body: []byte(body)}, http.StatusCreated
+	if added {
+		target, want = vegeta.Target{Method: http.MethodDelete, URL: base + "/users/load-mixed"}, http.StatusNoContent
+	}
+	req, err := target.Request()
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	m.Add(&vegeta.Result{Code: uint16(resp.StatusCode), Timestamp: start, Latency: time.Since(start)})
+	if resp.StatusCode != want {
+		return fmt.Errorf("%s %s: %s", req.Method, req.URL, resp.Status)
+	}
+	return nil
+}
+
+// summary is what a test's reads and writes did, for the progress lines.
+func summary(reads, writes *vegeta.Metrics) string {
+	s := fmt.Sprintf("p50 %s p99 %s max %s, %d requests (%.0f/s sent, %.0f/s right), %d failed %q",
+		latency(reads.Latencies.P50), latency(reads.Latencies.P99), latency(reads.Latencies.Max), reads.Requests,
+		reads.Rate, reads.Throughput, failed(reads), reads.Errors[:min(1, len(reads.Errors))])
+	if writes.Requests > 0 {
+		s += fmt.Sprintf("; %d writes, p50 %s", writes.Requests, latency(writes.Latencies.P50))
+	}
+	return s
+}
+
+func latency(d time.Duration) string { return results.Duration(d.Seconds()) }
+
+// result is one round of test t as a Go benchmark result: the iterations
+// are the requests, latencies in nanoseconds, errors the failed reads.
+func result(t test, reads, writes *vegeta.Metrics) *benchfmt.Result {
+	ns := func(d time.Duration, unit string) benchfmt.Value {
+		return benchfmt.Value{Value: float64(d.Nanoseconds()), Unit: unit}
+	}
+	errors, l := benchfmt.Value{Value: float64(failed(reads)), Unit: "errors"}, reads.Latencies
+	values := []benchfmt.Value{ns(l.P50, "p50-ns"), ns(l.P95, "p95-ns"), ns(l.P99, "p99-ns"), ns(l.Max, "max-ns"), errors}
+	if t.saturated {
+		values = []benchfmt.Value{{Value: math.Round(reads.Throughput*10) / 10, Unit: "req/s"}, ns(l.P50, "p50-ns"), ns(l.P99, "p99-ns"), errors}
+	} else if t.writes > 0 {
+		values = []benchfmt.Value{ns(l.P50, "p50-ns"), ns(l.P99, "p99-ns"), ns(writes.Latencies.P50, "write-p50-ns"), errors}
+	}
+	return &benchfmt.Result{Name: benchfmt.Name(t.name), Iters: int(reads.Requests + writes.Requests), Values: values}
 }

@@ -1,6 +1,6 @@
 // Package stageserver starts a stage's server binary on a free loopback
-// port, waits until it answers, and stops it, leaving no process behind.
-// The load test and the cross-server check use it.
+// port for the load test and the cross-server check, and stops it, leaving
+// no process behind.
 package stageserver
 
 import (
@@ -33,12 +33,11 @@ type Server struct {
 	exited         chan struct{} // closed when cmd.Wait returns
 }
 
-// Start starts binary on a free loopback port, its output going to
-// logPath; cpus, if not empty, is a taskset CPU list to pin it to. The
-// caller must call Stop on every exit path.
+// Start starts binary, its output going to logPath; cpus, if not empty, is
+// a taskset CPU list to pin it to. The caller must call Stop on every exit
+// path. Another process could take the port before the server binds it:
+// the server then exits at once, and WaitReady says so.
 func Start(name, binary, logPath, cpus string) (*Server, error) {
-	// Another process could take the port before the server binds it; the
-	// server then exits at once, and WaitReady says so.
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -57,9 +56,8 @@ func Start(name, binary, logPath, cpus string) (*Server, error) {
 	ctx, stop := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Stdout, cmd.Stderr, cmd.SysProcAttr = log, log, procAttr
-	// Stop cancels ctx: SIGTERM asks for a graceful shutdown, and a server
-	// still running StopGrace later is killed; at once where there is no
-	// SIGTERM (Windows).
+	// Stop cancels ctx: SIGTERM asks for a graceful shutdown, and StopGrace
+	// later, or at once where there is no SIGTERM (Windows), a kill.
 	cmd.Cancel = func() error {
 		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 			return cmd.Process.Kill()
@@ -98,7 +96,7 @@ func (s *Server) WaitReady(ctx context.Context, path string) ([]byte, error) {
 	}
 }
 
-// get returns the body of url's answer, which must be a 200 within a second.
+// get returns the body of url's 200 answer within a second.
 func get(url string) ([]byte, error) {
 	resp, err := (&http.Client{Timeout: time.Second}).Get(url)
 	if err != nil {
