@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"time"
 
 	"example.com/userperf/scripts/internal/figures"
 	"example.com/userperf/scripts/internal/harness"
@@ -42,16 +41,16 @@ func main() {
 	run.Build("stage3-parallel", "stage4-append", "peers")
 	header := c.Header() + fmt.Sprintf("serialize-settings: rounds=%d, benchtime=%s\n", *rounds, *benchtime)
 	file := func(name string) string { return filepath.Join(run.Dir, name+".txt") }
+	c.Fatal(os.WriteFile(file("peers"), []byte(header), 0o644))
 	for _, load := range []string{"idle", "busy"} {
 		c.Fatal(os.WriteFile(file("stage3-"+load), []byte(header+"load: "+load+"\nencoder: encoding/json\n"), 0o644))
 		c.Fatal(os.WriteFile(file("stage4-"+load), []byte(header+"load: "+load+"\nencoder: append\n"), 0o644))
 	}
-	c.Fatal(os.WriteFile(file("peers"), []byte(header), 0o644))
 	for round := 1; round <= *rounds; round++ {
 		for _, load := range []string{"idle", "busy"} {
 			stop := func() {}
 			if load == "busy" {
-				stop = harness.HoldCores(10 * time.Minute)
+				stop = harness.HoldCores()
 			}
 			run.Bench(round, "stage3-parallel", "^BenchmarkParallel$", *benchtime, file("stage3-"+load), "stage3, "+load)
 			run.Bench(round, "stage4-append", "^BenchmarkParallel$", *benchtime, file("stage4-"+load), "stage4, "+load)

@@ -27,7 +27,10 @@ It stops at the first failure of 1 to 4.
 `
 
 // all is every package of every module in the workspace: they share this prefix.
-const all = "example.com/userperf/..."
+const (
+	all     = "example.com/userperf/..."
+	scripts = "example.com/userperf/scripts/..."
+)
 
 func main() {
 	c := harness.New("test", usage)
@@ -43,8 +46,8 @@ func main() {
 	}
 	phase("go vet "+all, func() error { return harness.Go("vet", all) })
 	for _, target := range [][]string{{"GOOS=darwin", "GOARCH=arm64"}, {"GOOS=windows", "GOARCH=amd64"}, {"GOOS=linux"}} {
-		phase("go vet and go build of example.com/userperf/scripts/... with "+strings.Join(target, " "), func() error {
-			return cmp.Or(goWith(target, "vet", "example.com/userperf/scripts/..."), goWith(target, "build", "example.com/userperf/scripts/..."))
+		phase("go vet and go build of "+scripts+" with "+strings.Join(target, " "), func() error {
+			return cmp.Or(harness.GoWith(target, "vet", scripts), harness.GoWith(target, "build", scripts))
 		})
 	}
 	list, err := harness.GoOutput("list", all)
@@ -70,14 +73,4 @@ func main() {
 		verdict = "stale figures above: regenerate them before a release (not a test failure)"
 	}
 	fmt.Printf("== all checks passed in %s; figures: %s\n", harness.Elapsed(start), verdict)
-}
-
-// goWith runs the go command with args and env, a list of KEY=value.
-func goWith(env []string, args ...string) error {
-	cmd := exec.Command("go", args...)
-	cmd.Env, cmd.Stdout, cmd.Stderr = append(os.Environ(), env...), os.Stdout, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%s go %s: %v", strings.Join(env, " "), strings.Join(args, " "), err)
-	}
-	return nil
 }

@@ -1,8 +1,7 @@
-// Package harness is what every command of scripts/ shares: the repository's
-// root, the learner's workspace file, flags and --help, the recorded command
-// line, clean-up on Ctrl-C, the machine header of every result file, and the
-// interleaved benchmark rounds. It runs the go command and git through
-// os/exec, and nothing else, so the commands run wherever Go runs.
+// Package harness is what the commands of scripts/ share: the repository's
+// root and the learner's local.work, flags and --help, the recorded command
+// line, clean-up on Ctrl-C, the header of every result file and the
+// interleaved benchmark rounds. It runs only the go command and git.
 package harness
 
 import (
@@ -11,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
 	"strings"
@@ -28,7 +28,7 @@ type Cmd struct {
 	env      []string // environment variables that the recorded command line names
 	mu       sync.Mutex
 	cleanups []func()
-	exiting  bool
+	exit     sync.Once
 }
 
 // New is the command name, whose --help prints usage. A command ends with
@@ -71,27 +71,22 @@ func (c *Cmd) Parse() []string {
 	return append(rest, verbatim...)
 }
 
-// enterRoot moves to the nearest folder at or above the working folder that
-// holds go.work: the commands' paths are all relative to it.
+// enterRoot moves to the folder of the go.work that the go command finds
+// from here, at or above the working folder: the commands' paths are all
+// relative to it.
 func (c *Cmd) enterRoot() {
-	dir, err := os.Getwd()
-	for ; err == nil; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			err = errors.New("no go.work in this folder or above: run it in the repository")
-		}
+	find := exec.Command("go", "env", "GOWORK")
+	find.Env = append(os.Environ(), "GOWORK=") // the search, not a GOWORK the shell set
+	out, err := find.Output()
+	work := strings.TrimSpace(string(out))
+	if err == nil && work == "" {
+		err = errors.New("no go.work in this folder or above: run it in the repository")
 	}
-	if err == nil {
-		err = os.Chdir(dir)
-	}
-	if err != nil {
-		c.Fatal(err)
-	}
-	c.Root = dir
+	c.Fatal(err)
+	c.Root = filepath.Dir(work)
+	c.Fatal(os.Chdir(c.Root))
 	if _, err := os.Stat("local.work"); err == nil {
-		os.Setenv("GOWORK", filepath.Join(dir, "local.work"))
+		os.Setenv("GOWORK", filepath.Join(c.Root, "local.work"))
 	} else {
 		os.Unsetenv("GOWORK")
 	}
@@ -119,20 +114,19 @@ func (c *Cmd) Cleanup(f func()) {
 	c.cleanups = append(c.cleanups, f)
 }
 
-// Exit runs the clean-ups and exits with code; the first caller wins.
+// Exit runs the clean-ups and exits with code. Only the first caller does:
+// a second one, such as Ctrl-C during a clean-up, waits in Do until the
+// process ends.
 func (c *Cmd) Exit(code int) {
-	c.mu.Lock()
-	if c.exiting {
+	c.exit.Do(func() {
+		c.mu.Lock()
+		list := c.cleanups
 		c.mu.Unlock()
-		select {} // the other caller exits
-	}
-	c.exiting = true
-	list := c.cleanups
-	c.mu.Unlock()
-	for i := len(list) - 1; i >= 0; i-- {
-		list[i]()
-	}
-	os.Exit(code)
+		for i := len(list) - 1; i >= 0; i-- {
+			list[i]()
+		}
+		os.Exit(code)
+	})
 }
 
 // exitOnSignal cleans up on Ctrl-C or a termination signal. The terminal

@@ -4,16 +4,22 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
+	"slices"
 	"strings"
 	"time"
 )
 
 // Go runs the go command with args, its output on the terminal.
-func Go(args ...string) error {
+func Go(args ...string) error { return GoWith(nil, args...) }
+
+// GoWith runs the go command with args and env, a list of KEY=value, its
+// output on the terminal.
+func GoWith(env []string, args ...string) error {
 	cmd := exec.Command("go", args...)
-	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	cmd.Env, cmd.Stdout, cmd.Stderr = append(os.Environ(), env...), os.Stdout, os.Stderr
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("go %s: %v", strings.Join(args, " "), err)
+		return fmt.Errorf("%s: %v", strings.Join(slices.Concat(env, []string{"go"}, args), " "), err)
 	}
 	return nil
 }
@@ -33,6 +39,22 @@ func Benchstat(args ...string) (string, error) {
 	return GoOutput(append([]string{"tool", "benchstat"}, args...)...)
 }
 
+// RaceCompiler is, when the C compiler that the race detector needs is not
+// on PATH, an error that says so and how to get one, in one line. macOS
+// needs none: its race detector has not used cgo since Go 1.20.
+func RaceCompiler() error {
+	out, _ := GoOutput("env", "CC")
+	cc := strings.Join(append(strings.Fields(out), "gcc")[:1], "") // its first word, else the default
+	if _, err := exec.LookPath(cc); err == nil || runtime.GOOS == "darwin" {
+		return nil
+	}
+	how := "install gcc with your system's package manager (apt install gcc, dnf install gcc, apk add gcc)"
+	if runtime.GOOS == "windows" {
+		how = "install gcc, such as MSYS2's mingw-w64 (https://www.msys2.org), and put its bin folder on PATH"
+	}
+	return fmt.Errorf("the race detector needs a C compiler, and %s (go env CC) is not on PATH: %s", cc, how)
+}
+
 // Progress runs work and, every 15 seconds until it returns, prints how
 // long it has taken and what status says: a long phase is never silent.
 func Progress(status func() string, work func() error) error {
@@ -48,4 +70,10 @@ func Progress(status func() string, work func() error) error {
 			fmt.Printf("   ... %s, %s\n", Elapsed(start), status())
 		}
 	}
+}
+
+// Elapsed is the time since start, as 1m23s.
+func Elapsed(start time.Time) string {
+	s := int(time.Since(start).Seconds())
+	return fmt.Sprintf("%dm%02ds", s/60, s%60)
 }

@@ -1,7 +1,7 @@
 package harness
 
 import (
-	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,9 +10,34 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"time"
+
+	"github.com/klauspost/cpuid/v2"
+
+	"example.com/userperf/scripts/internal/provenance"
 )
+
+// Header is what a result was measured on and how, as "key: value" lines:
+// every result file starts with it, and internal/results reads it back.
+// The commit is followed by "(with uncommitted changes)" when the measured
+// code differs from it. GOMAXPROCS is this process's, which it got as the
+// benchmarks get theirs: from $GOMAXPROCS, else from the cores it may use.
+func (c *Cmd) Header() string {
+	commit, err := provenance.Commit(".")
+	if err != nil {
+		commit = "none"
+	}
+	version, err := GoOutput("env", "GOVERSION") // the go command's, which builds the stages
+	if err != nil {
+		version = runtime.Version()
+	}
+	return fmt.Sprintf("machine-cpu: %s\nmachine-cores: %d\nmachine-gomaxprocs: %d\nmachine-os: %s/%s\ngo-version: %s\ndate: %s\ncommit: %s\ncommand: %s\n",
+		cmp.Or(strings.TrimSpace(cpuid.CPU.BrandName), "unknown"), runtime.NumCPU(), runtime.GOMAXPROCS(0),
+		runtime.GOOS, runtime.GOARCH, strings.TrimSpace(version), time.Now().UTC().Format(time.RFC3339), commit, c.Line())
+}
 
 // Run is one measurement of benchmark rounds: drift on a shared machine
 // must hit every stage alike, so each test binary is built first, then every
@@ -37,10 +62,9 @@ func (c *Cmd) NewRun(kind string, rounds int) *Run {
 	for {
 		r.Dir = filepath.Join(parent, time.Now().UTC().Format("20060102T150405Z"))
 		err := os.Mkdir(r.Dir, 0o755)
-		if err == nil {
-			break
-		} else if !errors.Is(err, fs.ErrExist) {
+		if !errors.Is(err, fs.ErrExist) {
 			c.Fatal(err)
+			break
 		}
 		time.Sleep(time.Second) // another run took this second
 	}
@@ -77,43 +101,37 @@ func (r *Run) Build(dirs ...string) {
 
 // Bench runs the benchmarks bench of package folder dir once, in dir as go
 // test does, with Build's binary, shows label as round round of the run, and
-// appends the results to file. A benchmark that fails, panics or matches
-// nothing stops the command.
+// appends the results and go test's configuration lines to file. A benchmark
+// that fails, panics or matches nothing stops the command.
 func (r *Run) Bench(round int, dir, bench, benchtime, file, label string) {
 	fmt.Printf("\r   round %2d/%d  %-24s  elapsed %s ", round, r.Rounds, label, Elapsed(r.start))
 	binary, _ := filepath.Abs(filepath.Join(r.bin, filepath.Base(dir)+".test"+exe))
-	cmd := exec.Command(binary, "-test.run", "^$", "-test.bench", bench, "-test.benchtime", benchtime,
-		"-test.count", "1", "-test.benchmem")
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
+	run := func(args ...string) ([]byte, error) {
+		cmd := exec.Command(binary, args...)
+		cmd.Dir = dir
+		return cmd.CombinedOutput()
+	}
+	out, err := run("-test.run", "^$", "-test.bench", bench, "-test.benchtime", benchtime, "-test.count", "1", "-test.benchmem")
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "\n%s\n", out)
 		r.c.Fatal(fmt.Errorf("the benchmarks of %s failed (output above)", dir))
 	}
-	if !benchResult.Match(out) {
-		cmd := exec.Command(binary, "-test.list", "^Benchmark")
-		cmd.Dir = dir
-		list, _ := cmd.CombinedOutput()
+	kept := resultLine.FindAllString(string(out), -1)
+	if !slices.ContainsFunc(kept, func(line string) bool { return strings.HasPrefix(line, "Benchmark") }) {
+		list, _ := run("-test.list", "^Benchmark")
 		r.c.Fatal(fmt.Errorf("no benchmark matched %s in %s; its benchmarks:\n%s", bench, dir, list))
-	}
-	var kept bytes.Buffer
-	for _, line := range strings.SplitAfter(string(out), "\n") {
-		if resultLine.MatchString(line) {
-			kept.WriteString(line)
-		}
 	}
 	f, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err == nil {
-		_, err = f.Write(kept.Bytes())
+		_, err = f.WriteString(strings.Join(kept, ""))
 		err = errors.Join(err, f.Close())
 	}
 	r.c.Fatal(err)
 }
 
-var (
-	benchResult = regexp.MustCompile(`(?m)^Benchmark\S+\s+\d+\s`)
-	resultLine  = regexp.MustCompile(`^(Benchmark|goos:|goarch:|pkg:|cpu:)`)
-)
+// resultLine is a line of benchmark results (a name, then the iterations)
+// or of go test's configuration: not what a benchmark logs.
+var resultLine = regexp.MustCompile(`(?m)^(Benchmark\S+\s+\d+\s|goos:|goarch:|pkg:|cpu:).*\n`)
 
 // Keep keeps the run's results and points results/KIND/latest at them: a
 // link, or where the system makes none (Windows, most often), a copy.
@@ -125,4 +143,24 @@ func (r *Run) Keep() {
 		r.c.Fatal(os.CopyFS(latest, os.DirFS(r.Dir)))
 	}
 	fmt.Printf("\r   %d rounds done in %s%40s\n", r.Rounds, Elapsed(r.start), "")
+}
+
+// HoldCores keeps every core busy from this process, as another program
+// would on a busy laptop, until stop is called, once: the benchmarks, which
+// run in processes of their own, must wait for a core.
+func HoldCores() (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for range runtime.NumCPU() {
+		wg.Go(func() {
+			for {
+				select {
+				case <-done:
+					return
+				default: // spin
+				}
+			}
+		})
+	}
+	return func() { close(done); wg.Wait() }
 }
