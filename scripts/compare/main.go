@@ -43,7 +43,6 @@ func main() {
 	bench := c.Flags.String("bench", "^Benchmark(ListByRole|ServeHTTP|Write|Build)$", "")
 	hold := c.Flags.Bool("hold-cores", false, "")
 	picked := c.Parse()
-	c.Record("USERPERF_PARALLEL_MIN", "USERPERF_MILLION")
 	if *thorough {
 		*rounds, *benchtime = 20, "500ms"
 	}
@@ -97,11 +96,12 @@ func main() {
 	c.Exit(0)
 }
 
-// tables is benchstat's table of the stages, one column each, the first as
-// the base (-ignore pkg puts the stages, which are different packages, in
-// the same rows); the last stage against the floor in a table of its own,
-// since the floor's nanoseconds in the same rows would have benchstat print
-// every stage's time in nanoseconds too; then the A/A floor and the verdicts.
+// tables is benchstat's table of the stages but the floor, whose
+// nanoseconds in the same rows would have benchstat print every time in
+// nanoseconds, one column each, the first as the base (-ignore pkg puts the
+// stages, which are different packages, in the same rows); then the A/A
+// floor, the first stage against its second label, and each other stage's
+// verdict against the first at the headline row.
 func tables(list []stages.Stage, file func(string) string, base *results.File) (string, error) {
 	var args []string
 	for _, s := range list {
@@ -117,26 +117,17 @@ func tables(list []stages.Stage, file func(string) string, base *results.File) (
 		}
 		out.WriteString(table)
 	}
-	if len(args) > 0 && len(args) < len(list) {
-		last := args[len(args)-1]
-		rows, err := rowsOf("-filter", ".name:ServeHTTP", last, stages.Floor+"="+file(stages.Floor))
-		if err != nil {
-			return "", err
-		}
-		if rows != "" { // none without BenchmarkServeHTTP
-			name, _, _ := strings.Cut(last, "=")
-			fmt.Fprintf(&out, "\nHow far %s is from the floor (pre-built bytes through the same Echo handler):\n%s", name, rows)
-		}
-	}
 	again, err := results.Read(file(base.Name + ".again"))
 	if err != nil {
 		return "", err
 	}
-	rows, err := rowsOf("-filter", ".unit:(sec/op OR cpu-sec/op)", base.Name+"="+base.Path, base.Name+",again="+again.Path)
+	aa, err := harness.Benchstat("-ignore", "pkg", "-filter", ".unit:(sec/op OR cpu-sec/op)", base.Name+"="+base.Path, base.Name+",again="+again.Path)
 	if err != nil {
 		return "", err
 	}
-	fmt.Fprintf(&out, "\nThe floor: %s measured twice, interleaved (A/A); any difference is noise:\n%s", base.Name, rows)
+	above := aa[:max(strings.Index(aa, "│"), 0)] // the configuration lines, which the first table shows
+	fmt.Fprintf(&out, "\nThe floor: %s measured twice, interleaved (A/A); any difference is noise:\n%s",
+		base.Name, aa[strings.LastIndex(above, "\n")+1:])
 	if _, ok := base.Median(headline, "sec/op"); !ok {
 		return out.String(), nil // no verdicts on other benchmarks: they answer other questions
 	}
@@ -160,14 +151,3 @@ func tables(list []stages.Stage, file func(string) string, base *results.File) (
 
 // headline is the row that verdicts are given on, where it was measured.
 const headline = "ListByRole/users=10000/matches=100"
-
-// rowsOf is benchstat's tables of args without the configuration lines
-// (goos, cpu, ...) above them, which the first table has shown.
-func rowsOf(args ...string) (string, error) {
-	table, err := harness.Benchstat(append([]string{"-ignore", "pkg"}, args...)...)
-	first := strings.Index(table, "│")
-	if first < 0 {
-		return "", err
-	}
-	return table[strings.LastIndex(table[:first], "\n")+1:], err
-}

@@ -26,11 +26,8 @@ test: every check of the repository, over every module of go.work: go run ./scri
 It stops at the first failure of 1 to 4.
 `
 
-// all is every package of every module in the workspace: they share this prefix.
-const (
-	all     = "example.com/userperf/..."
-	scripts = "example.com/userperf/scripts/..."
-)
+// The packages of every module of the workspace, and of scripts/, share these prefixes.
+const all, scripts = "example.com/userperf/...", "example.com/userperf/scripts/..."
 
 func main() {
 	c := harness.New("test", usage)

@@ -1,7 +1,7 @@
 // Package harness is what the commands of scripts/ share: the repository's
 // root and the learner's local.work, flags and --help, the recorded command
-// line, clean-up on Ctrl-C, the header of every result file and the
-// interleaved benchmark rounds. It runs only the go command and git.
+// line, clean-up on Ctrl-C, the go command, the header of every result file
+// and the interleaved benchmark rounds.
 package harness
 
 import (
@@ -13,9 +13,12 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // Cmd is one command of scripts/ while it runs.
@@ -25,7 +28,6 @@ type Cmd struct {
 	Root  string        // the repository's root, the working folder from Parse on
 
 	usage    string
-	env      []string // environment variables that the recorded command line names
 	mu       sync.Mutex
 	cleanups []func()
 	exit     sync.Once
@@ -41,16 +43,13 @@ func New(name, usage string) *Cmd {
 }
 
 // Parse reads the options of os.Args, wherever they stand among the
-// arguments, and returns the arguments; everything after "--" is an argument.
-// Then it moves to the repository's root and points the go command at the
-// learner's local.work if there is one (scripts/new-stage).
+// arguments, and returns the arguments; everything after "--" is one. Then
+// it moves to the root and points the go command at the learner's
+// local.work if there is one (scripts/new-stage).
 func (c *Cmd) Parse() []string {
 	args, verbatim := os.Args[1:], []string(nil)
-	for i, a := range args {
-		if a == "--" {
-			args, verbatim = args[:i], args[i+1:]
-			break
-		}
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, verbatim = args[:i], args[i+1:]
 	}
 	var rest []string
 	for {
@@ -72,8 +71,7 @@ func (c *Cmd) Parse() []string {
 }
 
 // enterRoot moves to the folder of the go.work that the go command finds
-// from here, at or above the working folder: the commands' paths are all
-// relative to it.
+// from here: the commands' paths are all relative to it.
 func (c *Cmd) enterRoot() {
 	find := exec.Command("go", "env", "GOWORK")
 	find.Env = append(os.Environ(), "GOWORK=") // the search, not a GOWORK the shell set
@@ -114,9 +112,8 @@ func (c *Cmd) Cleanup(f func()) {
 	c.cleanups = append(c.cleanups, f)
 }
 
-// Exit runs the clean-ups and exits with code. Only the first caller does:
-// a second one, such as Ctrl-C during a clean-up, waits in Do until the
-// process ends.
+// Exit runs the clean-ups and exits with code. A second caller, such as
+// Ctrl-C during the clean-ups, waits in Do until the process ends.
 func (c *Cmd) Exit(code int) {
 	c.exit.Do(func() {
 		c.mu.Lock()
@@ -138,15 +135,15 @@ func (c *Cmd) exitOnSignal() {
 	c.Exit(130)
 }
 
-// Record names environment variables that change what the command
-// measures: the recorded command line starts with those that are set.
-func (c *Cmd) Record(env ...string) { c.env = append(c.env, env...) }
+// measuredEnv are the environment variables that change what the stages
+// do: the recorded command line starts with those that are set.
+var measuredEnv = []string{"USERPERF_PARALLEL_MIN", "USERPERF_MILLION"}
 
 // Line is how the command was run, as a shell reads it back to the same
 // words: what result files record, so that a figure can be made again.
 func (c *Cmd) Line() string {
 	var words []string
-	for _, v := range c.env {
+	for _, v := range measuredEnv {
 		if value := os.Getenv(v); value != "" {
 			words = append(words, v+"="+Quote(value))
 		}
@@ -169,3 +166,68 @@ func Quote(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// Go runs the go command with args, its output on the terminal.
+func Go(args ...string) error { return GoWith(nil, args...) }
+
+// GoWith runs the go command with args and env, a list of KEY=value, its
+// output on the terminal.
+func GoWith(env []string, args ...string) error {
+	cmd := exec.Command("go", args...)
+	cmd.Env, cmd.Stdout, cmd.Stderr = append(os.Environ(), env...), os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s: %v", strings.Join(slices.Concat(env, []string{"go"}, args), " "), err)
+	}
+	return nil
+}
+
+// GoOutput runs the go command with args and returns what it printed; an
+// error holds what it said on its standard error.
+func GoOutput(args ...string) (string, error) {
+	out, err := exec.Command("go", args...).Output()
+	if e, ok := err.(*exec.ExitError); ok {
+		err = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, e.Stderr)
+	}
+	return string(out), err
+}
+
+// Benchstat runs benchstat, the tool of scripts/go.mod, with args.
+func Benchstat(args ...string) (string, error) {
+	return GoOutput(append([]string{"tool", "benchstat"}, args...)...)
+}
+
+// RaceCompiler is, when the C compiler that the race detector needs is not
+// on PATH, an error that says so and how to get one, in one line. macOS
+// needs none: its race detector has not used cgo since Go 1.20.
+func RaceCompiler() error {
+	out, _ := GoOutput("env", "CC")
+	cc := strings.Join(append(strings.Fields(out), "gcc")[:1], "") // its first word, else the default
+	if _, err := exec.LookPath(cc); err == nil || runtime.GOOS == "darwin" {
+		return nil
+	}
+	how := "install gcc with your system's package manager (apt install gcc, dnf install gcc, apk add gcc)"
+	if runtime.GOOS == "windows" {
+		how = "install gcc, such as MSYS2's mingw-w64 (https://www.msys2.org), and put its bin folder on PATH"
+	}
+	return fmt.Errorf("the race detector needs a C compiler, and %s (go env CC) is not on PATH: %s", cc, how)
+}
+
+// Progress runs work and, every 15 seconds until it returns, prints how
+// long it has taken and what status says: a long phase is never silent.
+func Progress(status func() string, work func() error) error {
+	start, done := time.Now(), make(chan error, 1)
+	go func() { done <- work() }()
+	tick := time.NewTicker(15 * time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-tick.C:
+			fmt.Printf("   ... %s, %s\n", Elapsed(start), status())
+		}
+	}
+}
+
+// Elapsed is the time since start, as 1m23s.
+func Elapsed(start time.Time) string { return time.Since(start).Round(time.Second).String() }

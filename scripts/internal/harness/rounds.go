@@ -20,11 +20,9 @@ import (
 	"example.com/userperf/scripts/internal/provenance"
 )
 
-// Header is what a result was measured on and how, as "key: value" lines:
-// every result file starts with it, and internal/results reads it back.
-// The commit is followed by "(with uncommitted changes)" when the measured
-// code differs from it. GOMAXPROCS is this process's, which it got as the
-// benchmarks get theirs: from $GOMAXPROCS, else from the cores it may use.
+// Header is what a result was measured on and how, as "key: value" lines
+// that head every result file, for internal/results to read back. This
+// process's GOMAXPROCS is the benchmarks': $GOMAXPROCS, else the cores.
 func (c *Cmd) Header() string {
 	commit, err := provenance.Commit(".")
 	if err != nil {
@@ -53,8 +51,6 @@ type Run struct {
 }
 
 // NewRun starts a run of rounds rounds in a new results/kind/<stamp>/.
-// Whether other programs kept the machine busy is not guessed beforehand:
-// compare's A/A floor measures what the noise did to the run itself.
 func (c *Cmd) NewRun(kind string, rounds int) *Run {
 	r := &Run{Rounds: rounds, c: c, start: time.Now()}
 	parent := filepath.Join("results", kind)
@@ -99,10 +95,10 @@ func (r *Run) Build(dirs ...string) {
 	r.c.Fatal(err)
 }
 
-// Bench runs the benchmarks bench of package folder dir once, in dir as go
-// test does, with Build's binary, shows label as round round of the run, and
-// appends the results and go test's configuration lines to file. A benchmark
-// that fails, panics or matches nothing stops the command.
+// Bench runs the benchmarks bench of package folder dir once, with Build's
+// binary, in dir as go test does, shows label as round round, and appends
+// the results to file. A benchmark that fails, panics or matches nothing
+// stops the command.
 func (r *Run) Bench(round int, dir, bench, benchtime, file, label string) {
 	fmt.Printf("\r   round %2d/%d  %-24s  elapsed %s ", round, r.Rounds, label, Elapsed(r.start))
 	binary, _ := filepath.Abs(filepath.Join(r.bin, filepath.Base(dir)+".test"+exe))
@@ -129,8 +125,8 @@ func (r *Run) Bench(round int, dir, bench, benchtime, file, label string) {
 	r.c.Fatal(err)
 }
 
-// resultLine is a line of benchmark results (a name, then the iterations)
-// or of go test's configuration: not what a benchmark logs.
+// resultLine is a line of results (a name, then the iterations) or of go
+// test's configuration, not one that a benchmark logs.
 var resultLine = regexp.MustCompile(`(?m)^(Benchmark\S+\s+\d+\s|goos:|goarch:|pkg:|cpu:).*\n`)
 
 // Keep keeps the run's results and points results/KIND/latest at them: a
