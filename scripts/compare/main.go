@@ -19,18 +19,15 @@ import (
 const usage = `
 compare: the stages side by side, measured in one run on this machine.
 
-  go run ./scripts/compare                      every stage in go.work and the floor
-  go run ./scripts/compare --thorough           20 rounds of 500ms instead of 10 of 150ms
-  go run ./scripts/compare stage0-linear stage1-index
-  go run ./scripts/compare --hold-cores stage0-linear stage1-index   while this process holds every core
+  go run ./scripts/compare [--thorough] [--hold-cores] [--rounds N] [--benchtime D] [--bench REGEXP] [STAGE...]
 
-Options: --rounds N (at least 6), --benchtime D (a go test -benchtime), --bench REGEXP (default
-^Benchmark(ListByRole|ServeHTTP|Write|Build)$; ^BenchmarkMixed$ mixes reads and writes).
-
-It builds every stage's test binary, then runs rounds of one sample per stage, in a rotating order,
-so that drift hits every stage alike; the first stage runs twice a round, under a second label, for
-the run's A/A floor. It prints benchstat's tables, the floor and each stage's verdict against the
-first at ListByRole/users=10000/matches=100, on CPU time where the system gives it (MEASURING.md).
+No STAGE: every stage in go.work and the floor. --rounds 10 (at least 6), --benchtime 150ms (a go test
+-benchtime); --thorough: 20 rounds of 500ms; --bench ^Benchmark(ListByRole|ServeHTTP|Write|Build)$
+(^BenchmarkMixed$ mixes reads and writes); --hold-cores: while this process holds every core.
+It builds each stage's test binary, then runs rounds of one sample per stage in a rotating order, so that
+drift hits every stage alike, the first stage twice, under a second label, for the run's A/A floor. It
+prints benchstat's tables, the floor and each stage's verdict against the first at
+ListByRole/users=10000/matches=100, on CPU time where the system gives it (MEASURING.md says why).
 Results: results/compare/<stamp>/ and results/compare/latest; a failure or Ctrl-C keeps none.
 USERPERF_MILLION=1 adds a million users; the recorded command line names it and USERPERF_PARALLEL_MIN.
 `

@@ -16,14 +16,12 @@ import (
 const usage = `
 serialize: the measurements of the serialization chapters (stages 3 and 4), in one run.
 
-  go run ./scripts/serialize                  10 rounds, -benchtime 100ms (about 2 minutes here)
-  go run ./scripts/serialize --print          the same, tables printed; no tracked file is changed
-  go run ./scripts/serialize --rounds 6 --benchtime 50ms
+  go run ./scripts/serialize [--print] [--rounds 10] [--benchtime 100ms]     about 2 minutes here
 
 Each round runs BenchmarkParallel of stage3-parallel and stage4-append, on an idle machine and while
 this command keeps every core busy, then BenchmarkEncode in ./peers. It writes results/serialize/<stamp>/
-and the blocks parallel of stage3-parallel/README.md, parallel and peers of stage4-append/README.md,
-or with --print prints them. An interrupted run keeps nothing.
+and the blocks parallel of stage3-parallel/README.md, parallel and peers of stage4-append/README.md;
+--print prints them instead and changes no tracked file. An interrupted run keeps nothing.
 `
 
 func main() {
@@ -47,15 +45,12 @@ func main() {
 		c.Fatal(os.WriteFile(file("stage4-"+load), []byte(header+"load: "+load+"\nencoder: append\n"), 0o644))
 	}
 	for round := 1; round <= *rounds; round++ {
-		for _, load := range []string{"idle", "busy"} {
-			stop := func() {}
-			if load == "busy" {
-				stop = harness.HoldCores()
-			}
-			run.Bench(round, "stage3-parallel", "^BenchmarkParallel$", *benchtime, file("stage3-"+load), "stage3, "+load)
-			run.Bench(round, "stage4-append", "^BenchmarkParallel$", *benchtime, file("stage4-"+load), "stage4, "+load)
-			stop()
-		}
+		run.Bench(round, "stage3-parallel", "^BenchmarkParallel$", *benchtime, file("stage3-idle"), "stage3, idle")
+		run.Bench(round, "stage4-append", "^BenchmarkParallel$", *benchtime, file("stage4-idle"), "stage4, idle")
+		stop := harness.HoldCores()
+		run.Bench(round, "stage3-parallel", "^BenchmarkParallel$", *benchtime, file("stage3-busy"), "stage3, busy")
+		run.Bench(round, "stage4-append", "^BenchmarkParallel$", *benchtime, file("stage4-busy"), "stage4, busy")
+		stop()
 		run.Bench(round, "peers", "^BenchmarkEncode$", *benchtime, file("peers"), "peers")
 	}
 	run.Keep()

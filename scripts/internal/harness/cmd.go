@@ -37,8 +37,7 @@ type Cmd struct {
 // Exit, even when it succeeds, so that its clean-ups run.
 func New(name, usage string) *Cmd {
 	c := &Cmd{Name: name, usage: usage, Flags: flag.NewFlagSet(name, flag.ContinueOnError)}
-	c.Flags.SetOutput(io.Discard)
-	c.Flags.Usage = func() {}
+	c.Flags.SetOutput(io.Discard) // Parse says what was wrong, and --help prints usage
 	return c
 }
 

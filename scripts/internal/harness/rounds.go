@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/klauspost/cpuid/v2"
@@ -22,19 +23,16 @@ import (
 
 // Header is what a result was measured on and how, as "key: value" lines
 // that head every result file, for internal/results to read back. This
-// process's GOMAXPROCS is the benchmarks': $GOMAXPROCS, else the cores.
+// process's Go and GOMAXPROCS are the benchmarks': go run built it with the
+// go command that builds them, and both take $GOMAXPROCS, else the cores.
 func (c *Cmd) Header() string {
 	commit, err := provenance.Commit(".")
 	if err != nil {
 		commit = "none"
 	}
-	version, err := GoOutput("env", "GOVERSION") // the go command's, which builds the stages
-	if err != nil {
-		version = runtime.Version()
-	}
 	return fmt.Sprintf("machine-cpu: %s\nmachine-cores: %d\nmachine-gomaxprocs: %d\nmachine-os: %s/%s\ngo-version: %s\ndate: %s\ncommit: %s\ncommand: %s\n",
 		cmp.Or(strings.TrimSpace(cpuid.CPU.BrandName), "unknown"), runtime.NumCPU(), runtime.GOMAXPROCS(0),
-		runtime.GOOS, runtime.GOARCH, strings.TrimSpace(version), time.Now().UTC().Format(time.RFC3339), commit, c.Line())
+		runtime.GOOS, runtime.GOARCH, runtime.Version(), time.Now().UTC().Format(time.RFC3339), commit, c.Line())
 }
 
 // Run is one measurement of benchmark rounds: drift on a shared machine
@@ -145,18 +143,13 @@ func (r *Run) Keep() {
 // would on a busy laptop, until stop is called, once: the benchmarks, which
 // run in processes of their own, must wait for a core.
 func HoldCores() (stop func()) {
-	done := make(chan struct{})
+	var done atomic.Bool
 	var wg sync.WaitGroup
 	for range runtime.NumCPU() {
 		wg.Go(func() {
-			for {
-				select {
-				case <-done:
-					return
-				default: // spin
-				}
+			for !done.Load() { // spin
 			}
 		})
 	}
-	return func() { close(done); wg.Wait() }
+	return func() { done.Store(true); wg.Wait() }
 }
