@@ -108,7 +108,7 @@ func tables(list []stages.Stage, file func(string) string, base *results.File) (
 	}
 	var out strings.Builder
 	if len(args) > 0 {
-		table, err := harness.Benchstat(append([]string{"-ignore", "pkg"}, args...)...)
+		table, err := harness.GoOutput(append([]string{"tool", "benchstat", "-ignore", "pkg"}, args...)...)
 		if err != nil {
 			return "", err
 		}
@@ -118,7 +118,7 @@ func tables(list []stages.Stage, file func(string) string, base *results.File) (
 	if err != nil {
 		return "", err
 	}
-	aa, err := harness.Benchstat("-ignore", "pkg", "-filter", ".unit:(sec/op OR cpu-sec/op)", base.Name+"="+base.Path, base.Name+",again="+again.Path)
+	aa, err := harness.GoOutput("tool", "benchstat", "-ignore", "pkg", "-filter", ".unit:(sec/op OR cpu-sec/op)", base.Name+"="+base.Path, base.Name+",again="+again.Path)
 	if err != nil {
 		return "", err
 	}

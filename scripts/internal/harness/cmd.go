@@ -30,7 +30,6 @@ type Cmd struct {
 	usage    string
 	mu       sync.Mutex
 	cleanups []func()
-	exit     sync.Once
 }
 
 // New is the command name, whose --help prints usage. A command ends with
@@ -72,11 +71,9 @@ func (c *Cmd) Parse() []string {
 // enterRoot moves to the folder of the go.work that the go command finds
 // from here: the commands' paths are all relative to it.
 func (c *Cmd) enterRoot() {
-	find := exec.Command("go", "env", "GOWORK")
-	find.Env = append(os.Environ(), "GOWORK=") // the search, not a GOWORK the shell set
-	out, err := find.Output()
-	work := strings.TrimSpace(string(out))
-	if err == nil && work == "" {
+	os.Unsetenv("GOWORK") // the go.work found from here, not one the shell names
+	work, err := GoOutput("env", "GOWORK")
+	if work = strings.TrimSpace(work); err == nil && work == "" {
 		err = errors.New("no go.work in this folder or above: run it in the repository")
 	}
 	c.Fatal(err)
@@ -84,8 +81,6 @@ func (c *Cmd) enterRoot() {
 	c.Fatal(os.Chdir(c.Root))
 	if _, err := os.Stat("local.work"); err == nil {
 		os.Setenv("GOWORK", filepath.Join(c.Root, "local.work"))
-	} else {
-		os.Unsetenv("GOWORK")
 	}
 }
 
@@ -111,18 +106,14 @@ func (c *Cmd) Cleanup(f func()) {
 	c.cleanups = append(c.cleanups, f)
 }
 
-// Exit runs the clean-ups and exits with code. A second caller, such as
-// Ctrl-C during the clean-ups, waits in Do until the process ends.
+// Exit runs the clean-ups and exits with code. It keeps the lock: a second
+// caller, such as Ctrl-C during the clean-ups, waits until the process ends.
 func (c *Cmd) Exit(code int) {
-	c.exit.Do(func() {
-		c.mu.Lock()
-		list := c.cleanups
-		c.mu.Unlock()
-		for i := len(list) - 1; i >= 0; i-- {
-			list[i]()
-		}
-		os.Exit(code)
-	})
+	c.mu.Lock()
+	for _, f := range slices.Backward(c.cleanups) {
+		f()
+	}
+	os.Exit(code)
 }
 
 // exitOnSignal cleans up on Ctrl-C or a termination signal. The terminal
@@ -154,17 +145,16 @@ func (c *Cmd) Line() string {
 	return strings.Join(words, " ")
 }
 
-// Quote returns s as one word for a shell: as it is when it is plain,
-// else in single quotes.
+// Quote returns s as one word for a shell: as it is when every character
+// is plain, else in single quotes.
 func Quote(s string) string {
-	plain := s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
-	}) < 0
-	if plain {
+	if s != "" && strings.Trim(s, plain) == "" {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+const plain = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%"
 
 // Go runs the go command with args, its output on the terminal.
 func Go(args ...string) error { return GoWith(nil, args...) }
@@ -188,11 +178,6 @@ func GoOutput(args ...string) (string, error) {
 		err = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, e.Stderr)
 	}
 	return string(out), err
-}
-
-// Benchstat runs benchstat, the tool of scripts/go.mod, with args.
-func Benchstat(args ...string) (string, error) {
-	return GoOutput(append([]string{"tool", "benchstat"}, args...)...)
 }
 
 // RaceCompiler is, when the C compiler that the race detector needs is not

@@ -55,8 +55,7 @@ func (c *Cmd) NewRun(kind string, rounds int) *Run {
 	c.Fatal(os.MkdirAll(parent, 0o755))
 	for {
 		r.Dir = filepath.Join(parent, time.Now().UTC().Format("20060102T150405Z"))
-		err := os.Mkdir(r.Dir, 0o755)
-		if !errors.Is(err, fs.ErrExist) {
+		if err := os.Mkdir(r.Dir, 0o755); !errors.Is(err, fs.ErrExist) {
 			c.Fatal(err)
 			break
 		}
