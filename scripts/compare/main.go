@@ -93,26 +93,20 @@ func main() {
 	c.Exit(0)
 }
 
-// tables is benchstat's table of the stages but the floor, whose
-// nanoseconds in the same rows would have benchstat print every time in
-// nanoseconds, one column each, the first as the base (-ignore pkg puts the
-// stages, which are different packages, in the same rows); then the A/A
-// floor, the first stage against its second label, and each other stage's
-// verdict against the first at the headline row.
+// tables is benchstat's table of the stages, one column each, the first as
+// the base (-ignore pkg puts the stages, different packages, in the same
+// rows), but the floor, whose nanoseconds would have every time printed in
+// nanoseconds; then the A/A floor and each stage's verdict against the first.
 func tables(list []stages.Stage, file func(string) string, base *results.File) (string, error) {
 	var args []string
 	for _, s := range list {
-		if s.Name != stages.Floor {
+		if s.Name != stages.Floor || len(list) == 1 {
 			args = append(args, s.Name+"="+file(s.Name))
 		}
 	}
-	var out strings.Builder
-	if len(args) > 0 {
-		table, err := harness.GoOutput(append([]string{"tool", "benchstat", "-ignore", "pkg"}, args...)...)
-		if err != nil {
-			return "", err
-		}
-		out.WriteString(table)
+	out, err := harness.GoOutput(append([]string{"tool", "benchstat", "-ignore", "pkg"}, args...)...)
+	if err != nil {
+		return "", err
 	}
 	again, err := results.Read(file(base.Name + ".again"))
 	if err != nil {
@@ -123,12 +117,12 @@ func tables(list []stages.Stage, file func(string) string, base *results.File) (
 		return "", err
 	}
 	above := aa[:max(strings.Index(aa, "│"), 0)] // the configuration lines, which the first table shows
-	fmt.Fprintf(&out, "\nThe floor: %s measured twice, interleaved (A/A); any difference is noise:\n%s",
+	out += fmt.Sprintf("\nThe floor: %s measured twice, interleaved (A/A); any difference is noise:\n%s",
 		base.Name, aa[strings.LastIndex(above, "\n")+1:])
 	if _, ok := base.Median(headline, "sec/op"); !ok {
-		return out.String(), nil // no verdicts on other benchmarks: they answer other questions
+		return out, nil // no verdicts on other benchmarks: they answer other questions
 	}
-	fmt.Fprintf(&out, "\nVerdicts at %s:\n", headline)
+	out += fmt.Sprintf("\nVerdicts at %s:\n", headline)
 	for _, s := range list[1:] {
 		if s.Name == stages.Floor {
 			continue // the limit of the path, not a step to decide on
@@ -141,9 +135,9 @@ func tables(list []stages.Stage, file func(string) string, base *results.File) (
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&out, "  %-24s %s\n", s.Name, c.Verdict(base.Name))
+		out += fmt.Sprintf("  %-24s %s\n", s.Name, c.Verdict(base.Name))
 	}
-	return out.String(), nil
+	return out, nil
 }
 
 // headline is the row that verdicts are given on, where it was measured.

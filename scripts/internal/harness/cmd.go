@@ -1,7 +1,6 @@
-// Package harness is what the commands of scripts/ share: the repository's
-// root and the learner's local.work, flags and --help, the recorded command
-// line, clean-up on Ctrl-C, the go command, the header of every result file
-// and the interleaved benchmark rounds.
+// Package harness is what the commands of scripts/ share: the root and the
+// learner's local.work, flags, the recorded command line, clean-up on Ctrl-C,
+// the go command, the result files' header and the interleaved rounds.
 package harness
 
 import (
@@ -40,10 +39,9 @@ func New(name, usage string) *Cmd {
 	return c
 }
 
-// Parse reads the options of os.Args, wherever they stand among the
-// arguments, and returns the arguments; everything after "--" is one. Then
-// it moves to the root and points the go command at the learner's
-// local.work if there is one (scripts/new-stage).
+// Parse reads the options of os.Args, before or after the arguments, which
+// it returns (all that follow "--" too), moves to the root and points the go
+// command at the learner's local.work if there is one (scripts/new-stage).
 func (c *Cmd) Parse() []string {
 	args, verbatim := os.Args[1:], []string(nil)
 	if i := slices.Index(args, "--"); i >= 0 {
@@ -68,8 +66,7 @@ func (c *Cmd) Parse() []string {
 	return append(rest, verbatim...)
 }
 
-// enterRoot moves to the folder of the go.work that the go command finds
-// from here: the commands' paths are all relative to it.
+// enterRoot moves to the folder of go.work: the commands' paths start there.
 func (c *Cmd) enterRoot() {
 	os.Unsetenv("GOWORK") // the go.work found from here, not one the shell names
 	work, err := GoOutput("env", "GOWORK")
@@ -159,8 +156,7 @@ const plain = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.
 // Go runs the go command with args, its output on the terminal.
 func Go(args ...string) error { return GoWith(nil, args...) }
 
-// GoWith runs the go command with args and env, a list of KEY=value, its
-// output on the terminal.
+// GoWith is Go with env, a list of KEY=value, added to the environment.
 func GoWith(env []string, args ...string) error {
 	cmd := exec.Command("go", args...)
 	cmd.Env, cmd.Stdout, cmd.Stderr = append(os.Environ(), env...), os.Stdout, os.Stderr

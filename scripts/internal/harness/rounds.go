@@ -21,10 +21,10 @@ import (
 	"example.com/userperf/scripts/internal/provenance"
 )
 
-// Header is what a result was measured on and how, as "key: value" lines
-// that head every result file, for internal/results to read back. This
-// process's Go and GOMAXPROCS are the benchmarks': go run built it with the
-// go command that builds them, and both take $GOMAXPROCS, else the cores.
+// Header is what a result was measured on and how, as the "key: value"
+// lines that head every result file and internal/results reads. This
+// process's Go and GOMAXPROCS are the benchmarks': the same go command
+// builds both, and both take $GOMAXPROCS, else the cores.
 func (c *Cmd) Header() string {
 	commit, err := provenance.Commit(".")
 	if err != nil {
@@ -35,10 +35,10 @@ func (c *Cmd) Header() string {
 		runtime.GOOS, runtime.GOARCH, runtime.Version(), time.Now().UTC().Format(time.RFC3339), commit, c.Line())
 }
 
-// Run is one measurement of benchmark rounds: drift on a shared machine
-// must hit every stage alike, so each test binary is built first, then every
-// round runs each benchmark once. Its results go to Dir, results/KIND/STAMP;
-// an exit before Keep removes them: half a measurement is none.
+// Run is one measurement in rounds: drift on a shared machine must hit every
+// stage alike, so the test binaries are built first, then every round runs
+// each benchmark once. An exit before Keep removes Dir: half a measurement
+// is none.
 type Run struct {
 	Dir    string
 	Rounds int
@@ -93,9 +93,8 @@ func (r *Run) Build(dirs ...string) {
 }
 
 // Bench runs the benchmarks bench of package folder dir once, with Build's
-// binary, in dir as go test does, shows label as round round, and appends
-// the results to file. A benchmark that fails, panics or matches nothing
-// stops the command.
+// binary, in dir as go test does, and appends the results to file. One that
+// fails, panics or matches nothing stops the command.
 func (r *Run) Bench(round int, dir, bench, benchtime, file, label string) {
 	fmt.Printf("\r   round %2d/%d  %-24s  elapsed %s ", round, r.Rounds, label, Elapsed(r.start))
 	binary, _ := filepath.Abs(filepath.Join(r.bin, filepath.Base(dir)+".test"+exe))
@@ -138,9 +137,8 @@ func (r *Run) Keep() {
 	fmt.Printf("\r   %d rounds done in %s%40s\n", r.Rounds, Elapsed(r.start), "")
 }
 
-// HoldCores keeps every core busy from this process, as another program
-// would on a busy laptop, until stop is called, once: the benchmarks, which
-// run in processes of their own, must wait for a core.
+// HoldCores keeps every core busy until stop, as another program would on
+// a busy laptop: the benchmarks, in processes of their own, wait for a core.
 func HoldCores() (stop func()) {
 	var done atomic.Bool
 	var wg sync.WaitGroup
