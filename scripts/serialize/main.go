@@ -55,24 +55,21 @@ func main() {
 	}
 	run.Keep()
 
-	parallel := []string{"-filter", ".unit:(sec/op OR cpu-sec/op OR cores)", "-row", "load,/matches,/clients", "-col", "/parallel"}
-	for _, b := range []struct {
-		file, name string
-		args       []string
-	}{
-		{"stage3-parallel/README.md", "parallel", append(parallel, file("stage3-idle"), file("stage3-busy"))},
-		{"stage4-append/README.md", "parallel", slices.Concat([]string{"-table", "encoder"}, parallel,
-			[]string{file("stage3-idle"), file("stage3-busy"), file("stage4-idle"), file("stage4-busy")})},
-		{"stage4-append/README.md", "peers", []string{"-filter", ".unit:(sec/op OR allocs/op)", "-row", "/matches", "-col", "/encoder", file("peers")}},
-	} {
-		block, err := figures.BenchstatBlock(b.args)
+	block := func(readme, name string, args ...string) {
+		content, err := figures.BenchstatBlock(args)
 		c.Fatal(err)
 		if *printOnly {
-			fmt.Printf("\n== %s, block %s\n%s", b.file, b.name, block)
+			fmt.Printf("\n== %s, block %s\n%s", readme, name, content)
 		} else {
-			c.Fatal(provenance.UpdateFile(b.file, provenance.Block{Name: b.name, Content: block}))
+			c.Fatal(provenance.UpdateFile(readme, provenance.Block{Name: name, Content: content}))
 		}
 	}
+	parallel := []string{"-filter", ".unit:(sec/op OR cpu-sec/op OR cores)", "-row", "load,/matches,/clients", "-col", "/parallel"}
+	stage3 := []string{file("stage3-idle"), file("stage3-busy")}
+	block("stage3-parallel/README.md", "parallel", slices.Concat(parallel, stage3)...)
+	block("stage4-append/README.md", "parallel", slices.Concat([]string{"-table", "encoder"}, parallel, stage3,
+		[]string{file("stage4-idle"), file("stage4-busy")})...)
+	block("stage4-append/README.md", "peers", "-filter", ".unit:(sec/op OR allocs/op)", "-row", "/matches", "-col", "/encoder", file("peers"))
 	fmt.Println("results:", run.Dir)
 	c.Exit(0) // the clean-ups remove the binaries
 }

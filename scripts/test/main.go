@@ -20,8 +20,7 @@ test: every check of the repository, over every module of go.work: go run ./scri
   2. go vet and go build of scripts/ for macOS (darwin/arm64), Windows (windows/amd64) and Linux
   3. go test -race, which needs a C compiler (go env CC)
   4. every benchmark once (-benchtime 1x), so that none can rot
-  5. the README's figures against the code they measured (go run ./scripts/report --check):
-     printed, never a failure
+  5. go run ./scripts/report --check: the README's figures against the code they measured, never a failure
 It stops at the first failure of 1 to 4.
 `
 

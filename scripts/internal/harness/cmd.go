@@ -31,8 +31,7 @@ type Cmd struct {
 	cleanups []func()
 }
 
-// New is the command name, whose --help prints usage. A command ends with
-// Exit, even when it succeeds, so that its clean-ups run.
+// New is the command name, whose --help prints usage. It ends with Exit, so that clean-ups run.
 func New(name, usage string) *Cmd {
 	c := &Cmd{Name: name, usage: usage, Flags: flag.NewFlagSet(name, flag.ContinueOnError)}
 	c.Flags.SetOutput(io.Discard) // Parse says what was wrong, and --help prints usage
@@ -95,8 +94,7 @@ func (c *Cmd) Fatal(err error) {
 	}
 }
 
-// Cleanup has f run when the command exits through Exit, Usage, Fatal or
-// Ctrl-C, after the functions given after it.
+// Cleanup has f run at Exit, Usage, Fatal or Ctrl-C, before those given earlier.
 func (c *Cmd) Cleanup(f func()) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -113,8 +111,7 @@ func (c *Cmd) Exit(code int) {
 	os.Exit(code)
 }
 
-// exitOnSignal cleans up on Ctrl-C or a termination signal. The terminal
-// sends Ctrl-C to the running child too, which stops it.
+// exitOnSignal cleans up on Ctrl-C or SIGTERM; the terminal stops the running child itself.
 func (c *Cmd) exitOnSignal() {
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
@@ -122,8 +119,7 @@ func (c *Cmd) exitOnSignal() {
 	c.Exit(130)
 }
 
-// measuredEnv are the environment variables that change what the stages
-// do: the recorded command line starts with those that are set.
+// measuredEnv change what the stages do: the recorded line starts with those set.
 var measuredEnv = []string{"USERPERF_PARALLEL_MIN", "USERPERF_MILLION"}
 
 // Line is how the command was run, as a shell reads it back to the same
@@ -142,8 +138,7 @@ func (c *Cmd) Line() string {
 	return strings.Join(words, " ")
 }
 
-// Quote returns s as one word for a shell: as it is when every character
-// is plain, else in single quotes.
+// Quote returns s as one word for a shell: as it is if plain, else in single quotes.
 func Quote(s string) string {
 	if s != "" && strings.Trim(s, plain) == "" {
 		return s
@@ -166,8 +161,7 @@ func GoWith(env []string, args ...string) error {
 	return nil
 }
 
-// GoOutput runs the go command with args and returns what it printed; an
-// error holds what it said on its standard error.
+// GoOutput runs the go command with args and returns its output; an error holds its stderr.
 func GoOutput(args ...string) (string, error) {
 	out, err := exec.Command("go", args...).Output()
 	if e, ok := err.(*exec.ExitError); ok {
