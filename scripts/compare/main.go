@@ -88,10 +88,9 @@ func main() {
 	c.Exit(0)
 }
 
-// tables is benchstat's table of the stages, one column each, the first as
-// the base (-ignore pkg puts the stages, different packages, in the same
-// rows), but the floor, whose nanoseconds would have every time printed in
-// nanoseconds; then the A/A floor and each stage's verdict against the first.
+// tables is benchstat's table of the stages but the floor, whose nanoseconds would have every
+// time printed in nanoseconds, the first as the base (-ignore pkg puts the stages, different
+// packages, in the same rows); then the A/A floor and each stage's verdict against the first.
 func tables(list []stages.Stage, file func(string) string, base *results.File) (string, error) {
 	var args []string
 	for _, s := range list {

@@ -22,10 +22,9 @@ import (
 
 // Cmd is one command of scripts/ while it runs.
 type Cmd struct {
-	Name  string        // compare, check, ...: the prefix of its messages
-	Flags *flag.FlagSet // its options, as -name or --name, before or after its arguments
-	Root  string        // the repository's root, the working folder from Parse on
-
+	Name     string        // compare, check, ...: the prefix of its messages
+	Flags    *flag.FlagSet // its options, as -name or --name, before or after its arguments
+	Root     string        // the repository's root, the working folder from Parse on
 	usage    string
 	mu       sync.Mutex
 	cleanups []func()
@@ -47,7 +46,7 @@ func (c *Cmd) Parse() []string {
 		args, verbatim = args[:i], args[i+1:]
 	}
 	var rest []string
-	for {
+	for len(args) > 0 {
 		err := c.Flags.Parse(args)
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Print(strings.TrimLeft(c.usage, "\n"))
@@ -55,10 +54,9 @@ func (c *Cmd) Parse() []string {
 		} else if err != nil {
 			c.Usage("%v (--help lists the options)", err)
 		}
-		if args = c.Flags.Args(); len(args) == 0 {
-			break
+		if args = c.Flags.Args(); len(args) > 0 { // an argument, after which options may follow
+			rest, args = append(rest, strings.TrimSuffix(args[0], "/")), args[1:]
 		}
-		rest, args = append(rest, strings.TrimSuffix(args[0], "/")), args[1:]
 	}
 	c.enterRoot()
 	go c.exitOnSignal()
@@ -170,9 +168,8 @@ func GoOutput(args ...string) (string, error) {
 	return string(out), err
 }
 
-// RaceCompiler is, when the C compiler that the race detector needs is not
-// on PATH, an error that says so and how to get one, in one line. macOS
-// needs none: its race detector has not used cgo since Go 1.20.
+// RaceCompiler is, when the race detector's C compiler is not on PATH, an error that
+// says so and how to get one, in one line. macOS needs none (no cgo since Go 1.20).
 func RaceCompiler() error {
 	out, _ := GoOutput("env", "CC")
 	cc := strings.Join(append(strings.Fields(out), "gcc")[:1], "") // its first word, else the default
@@ -186,8 +183,7 @@ func RaceCompiler() error {
 	return fmt.Errorf("the race detector needs a C compiler, and %s (go env CC) is not on PATH: %s", cc, how)
 }
 
-// Progress runs work and, every 15 seconds until it returns, prints how
-// long it has taken and what status says: a long phase is never silent.
+// Progress runs work, printing every 15 seconds how long it has taken and status.
 func Progress(status func() string, work func() error) error {
 	start, done := time.Now(), make(chan error, 1)
 	go func() { done <- work() }()

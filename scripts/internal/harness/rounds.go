@@ -21,10 +21,9 @@ import (
 	"example.com/userperf/scripts/internal/provenance"
 )
 
-// Header is what a result was measured on and how, as the "key: value"
-// lines that head every result file and internal/results reads. This
-// process's Go and GOMAXPROCS are the benchmarks': the same go command
-// builds both, and both take $GOMAXPROCS, else the cores.
+// Header is what a result was measured on and how: the "key: value" lines
+// that head every result file, for internal/results. This process's Go and
+// GOMAXPROCS are the benchmarks': one go command builds both; both read $GOMAXPROCS.
 func (c *Cmd) Header() string {
 	commit, err := provenance.Commit(".")
 	if err != nil {
@@ -36,9 +35,8 @@ func (c *Cmd) Header() string {
 }
 
 // Run is one measurement in rounds: drift on a shared machine must hit every
-// stage alike, so the test binaries are built first, then every round runs
-// each benchmark once. An exit before Keep removes Dir: half a measurement
-// is none.
+// stage alike, so the test binaries are built first, then each round runs
+// every benchmark once. An exit before Keep removes Dir: half a run is none.
 type Run struct {
 	Dir    string
 	Rounds int
@@ -50,7 +48,9 @@ type Run struct {
 
 // NewRun starts a run of rounds rounds in a new results/kind/<stamp>/.
 func (c *Cmd) NewRun(kind string, rounds int) *Run {
-	r := &Run{Rounds: rounds, c: c, start: time.Now()}
+	bin, err := os.MkdirTemp("", "userperf-bin-")
+	c.Fatal(err)
+	r := &Run{Rounds: rounds, c: c, bin: bin, start: time.Now()}
 	parent := filepath.Join("results", kind)
 	c.Fatal(os.MkdirAll(parent, 0o755))
 	for {
@@ -61,9 +61,6 @@ func (c *Cmd) NewRun(kind string, rounds int) *Run {
 		}
 		time.Sleep(time.Second) // another run took this second
 	}
-	var err error
-	r.bin, err = os.MkdirTemp("", "userperf-bin-")
-	c.Fatal(err)
 	c.Cleanup(func() {
 		os.RemoveAll(r.bin)
 		if !r.kept {
@@ -77,8 +74,7 @@ func (c *Cmd) NewRun(kind string, rounds int) *Run {
 // exe is the suffix of a program's file on this system.
 var exe = map[bool]string{true: ".exe"}[runtime.GOOS == "windows"]
 
-// Build builds the test binary of each package folder in one go command,
-// which builds them in parallel, and says how far it is every 15 seconds.
+// Build builds the test binaries of the package folders dirs in parallel, in one go command.
 func (r *Run) Build(dirs ...string) {
 	args := []string{"test", "-c", "-o", r.bin + string(filepath.Separator)}
 	for _, d := range dirs {
@@ -121,8 +117,7 @@ func (r *Run) Bench(round int, dir, bench, benchtime, file, label string) {
 	r.c.Fatal(err)
 }
 
-// resultLine is a line of results (a name, then the iterations) or of go
-// test's configuration, not one that a benchmark logs.
+// resultLine is a line of results or of go test's configuration, not one a benchmark logs.
 var resultLine = regexp.MustCompile(`(?m)^(Benchmark\S+\s+\d+\s|goos:|goarch:|pkg:|cpu:).*\n`)
 
 // Keep keeps the run's results and points results/KIND/latest at them: a
