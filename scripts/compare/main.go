@@ -106,7 +106,8 @@ func tables(list []stages.Stage, file func(string) string, base *results.File) (
 	if err != nil {
 		return "", err
 	}
-	aa, err := harness.GoOutput("tool", "benchstat", "-ignore", "pkg", "-filter", ".unit:(sec/op OR cpu-sec/op)", base.Name+"="+base.Path, base.Name+",again="+again.Path)
+	aa, err := harness.GoOutput("tool", "benchstat", "-ignore", "pkg", "-filter", ".unit:(sec/op OR cpu-sec/op)",
+		base.Name+"="+base.Path, base.Name+",again="+again.Path)
 	if err != nil {
 		return "", err
 	}

@@ -120,8 +120,7 @@ func (r *Run) Bench(round int, dir, bench, benchtime, file, label string) {
 // resultLine is a line of results or of go test's configuration, not one a benchmark logs.
 var resultLine = regexp.MustCompile(`(?m)^(Benchmark\S+\s+\d+\s|goos:|goarch:|pkg:|cpu:).*\n`)
 
-// Keep keeps the run's results and points results/KIND/latest at them: a
-// link, or where the system makes none (Windows, most often), a copy.
+// Keep keeps the results and points results/KIND/latest at them: a link, else (Windows) a copy.
 func (r *Run) Keep() {
 	r.kept = true
 	latest := filepath.Join(filepath.Dir(r.Dir), "latest")
