@@ -25,6 +25,7 @@ import (
 
 	"example.com/userperf/scripts/internal/figures"
 	"example.com/userperf/scripts/internal/harness"
+	"example.com/userperf/scripts/internal/provenance"
 	"example.com/userperf/scripts/internal/results"
 	"example.com/userperf/scripts/internal/stages"
 	"example.com/userperf/scripts/internal/stageserver"
@@ -123,7 +124,8 @@ func main() {
 	measurement.Keep()
 	measured, err := results.Read(filepath.Join(measurement.Dir, name(cfg.binaries[0])+".txt"))
 	c.Fatal(err)
-	fmt.Printf("\nmeasured on: %s\nresults: %s\n", harness.MeasuredOn(measured.Config), measurement.Dir)
+	fmt.Printf("\n%s\nresults: %s (one .txt per stage in benchmark format, and table.md)\n",
+		provenance.Line(measured.Config), measurement.Dir)
 	c.Exit(0) // the clean-ups remove the binaries
 }
 

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"time"
 
 	"example.com/userperf/scripts/internal/figures"
 	"example.com/userperf/scripts/internal/harness"
@@ -17,14 +16,12 @@ import (
 const usage = `
 serialize: the measurements of the serialization chapters (stages 3 and 4), in one run.
 
-  go run ./scripts/serialize                  10 rounds, -benchtime 100ms (about 2 minutes here)
-  go run ./scripts/serialize --print          the same, tables printed; no tracked file is changed
-  go run ./scripts/serialize --rounds 6 --benchtime 50ms
+  go run ./scripts/serialize [--print] [--rounds 10] [--benchtime 100ms]     about 2 minutes here
 
 Each round runs BenchmarkParallel of stage3-parallel and stage4-append, on an idle machine and while
 this command keeps every core busy, then BenchmarkEncode in ./peers. It writes results/serialize/<stamp>/
-and the blocks parallel of stage3-parallel/README.md, parallel and peers of stage4-append/README.md,
-or with --print prints them. An interrupted run keeps nothing.
+and the blocks parallel of stage3-parallel/README.md, parallel and peers of stage4-append/README.md;
+--print prints them instead and changes no tracked file. An interrupted run keeps nothing.
 `
 
 func main() {
@@ -42,43 +39,37 @@ func main() {
 	run.Build("stage3-parallel", "stage4-append", "peers")
 	header := c.Header() + fmt.Sprintf("serialize-settings: rounds=%d, benchtime=%s\n", *rounds, *benchtime)
 	file := func(name string) string { return filepath.Join(run.Dir, name+".txt") }
+	c.Fatal(os.WriteFile(file("peers"), []byte(header), 0o644))
 	for _, load := range []string{"idle", "busy"} {
 		c.Fatal(os.WriteFile(file("stage3-"+load), []byte(header+"load: "+load+"\nencoder: encoding/json\n"), 0o644))
 		c.Fatal(os.WriteFile(file("stage4-"+load), []byte(header+"load: "+load+"\nencoder: append\n"), 0o644))
 	}
-	c.Fatal(os.WriteFile(file("peers"), []byte(header), 0o644))
 	for round := 1; round <= *rounds; round++ {
-		for _, load := range []string{"idle", "busy"} {
-			stop := func() {}
-			if load == "busy" {
-				stop = harness.HoldCores(10 * time.Minute)
-			}
-			run.Bench(round, "stage3-parallel", "^BenchmarkParallel$", *benchtime, file("stage3-"+load), "stage3, "+load)
-			run.Bench(round, "stage4-append", "^BenchmarkParallel$", *benchtime, file("stage4-"+load), "stage4, "+load)
-			stop()
-		}
+		run.Bench(round, "stage3-parallel", "^BenchmarkParallel$", *benchtime, file("stage3-idle"), "stage3, idle")
+		run.Bench(round, "stage4-append", "^BenchmarkParallel$", *benchtime, file("stage4-idle"), "stage4, idle")
+		stop := harness.HoldCores()
+		run.Bench(round, "stage3-parallel", "^BenchmarkParallel$", *benchtime, file("stage3-busy"), "stage3, busy")
+		run.Bench(round, "stage4-append", "^BenchmarkParallel$", *benchtime, file("stage4-busy"), "stage4, busy")
+		stop()
 		run.Bench(round, "peers", "^BenchmarkEncode$", *benchtime, file("peers"), "peers")
 	}
 	run.Keep()
 
-	parallel := []string{"-filter", ".unit:(sec/op OR cpu-sec/op OR cores)", "-row", "load,/matches,/clients", "-col", "/parallel"}
-	for _, b := range []struct {
-		file, name string
-		args       []string
-	}{
-		{"stage3-parallel/README.md", "parallel", append(parallel, file("stage3-idle"), file("stage3-busy"))},
-		{"stage4-append/README.md", "parallel", slices.Concat([]string{"-table", "encoder"}, parallel,
-			[]string{file("stage3-idle"), file("stage3-busy"), file("stage4-idle"), file("stage4-busy")})},
-		{"stage4-append/README.md", "peers", []string{"-filter", ".unit:(sec/op OR allocs/op)", "-row", "/matches", "-col", "/encoder", file("peers")}},
-	} {
-		block, err := figures.BenchstatBlock(b.args)
+	block := func(readme, name string, args ...string) {
+		content, err := figures.BenchstatBlock(args)
 		c.Fatal(err)
 		if *printOnly {
-			fmt.Printf("\n== %s, block %s\n%s", b.file, b.name, block)
+			fmt.Printf("\n== %s, block %s\n%s", readme, name, content)
 		} else {
-			c.Fatal(provenance.UpdateFile(b.file, provenance.Block{Name: b.name, Content: block}))
+			c.Fatal(provenance.UpdateFile(readme, provenance.Block{Name: name, Content: content}))
 		}
 	}
+	parallel := []string{"-filter", ".unit:(sec/op OR cpu-sec/op OR cores)", "-row", "load,/matches,/clients", "-col", "/parallel"}
+	stage3 := []string{file("stage3-idle"), file("stage3-busy")}
+	block("stage3-parallel/README.md", "parallel", slices.Concat(parallel, stage3)...)
+	block("stage4-append/README.md", "parallel", slices.Concat([]string{"-table", "encoder"}, parallel, stage3,
+		[]string{file("stage4-idle"), file("stage4-busy")})...)
+	block("stage4-append/README.md", "peers", "-filter", ".unit:(sec/op OR allocs/op)", "-row", "/matches", "-col", "/encoder", file("peers"))
 	fmt.Println("results:", run.Dir)
 	c.Exit(0) // the clean-ups remove the binaries
 }

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"example.com/userperf/scripts/internal/harness"
-	"example.com/userperf/scripts/internal/provenance"
 	"example.com/userperf/scripts/internal/testevents"
 )
 
@@ -21,13 +20,12 @@ test: every check of the repository, over every module of go.work: go run ./scri
   2. go vet and go build of scripts/ for macOS (darwin/arm64), Windows (windows/amd64) and Linux
   3. go test -race, which needs a C compiler (go env CC)
   4. every benchmark once (-benchtime 1x), so that none can rot
-  5. the README's figures against the code they measured (go run ./scripts/report --check):
-     printed, never a failure
+  5. go run ./scripts/report --check: the README's figures against the code they measured, never a failure
 It stops at the first failure of 1 to 4.
 `
 
-// all is every package of every module in the workspace: they share this prefix.
-const all = "example.com/userperf/..."
+// The packages of every module of the workspace, and of scripts/, share these prefixes.
+const all, scripts = "example.com/userperf/...", "example.com/userperf/scripts/..."
 
 func main() {
 	c := harness.New("test", usage)
@@ -43,8 +41,8 @@ func main() {
 	}
 	phase("go vet "+all, func() error { return harness.Go("vet", all) })
 	for _, target := range [][]string{{"GOOS=darwin", "GOARCH=arm64"}, {"GOOS=windows", "GOARCH=amd64"}, {"GOOS=linux"}} {
-		phase("go vet and go build of example.com/userperf/scripts/... with "+strings.Join(target, " "), func() error {
-			return cmp.Or(goWith(target, "vet", "example.com/userperf/scripts/..."), goWith(target, "build", "example.com/userperf/scripts/..."))
+		phase("go vet and go build of "+scripts+" with "+strings.Join(target, " "), func() error {
+			return cmp.Or(harness.GoWith(target, "vet", scripts), harness.GoWith(target, "build", scripts))
 		})
 	}
 	list, err := harness.GoOutput("list", all)
@@ -62,22 +60,8 @@ func main() {
 	goTest("every benchmark once", "-run", "^$", "-bench", ".", "-benchtime", "1x", all)
 	say("figures against the code they measured")
 	verdict := "every figure measured the code at HEAD"
-	fresh, err := provenance.Check(os.Stdout, ".")
-	if err != nil {
-		fmt.Println("  ", err)
-	}
-	if err != nil || !fresh {
+	if harness.Go("run", "./scripts/report", "--check") != nil { // it exits 1 if a figure is stale, 2 if it cannot tell
 		verdict = "stale figures above: regenerate them before a release (not a test failure)"
 	}
 	fmt.Printf("== all checks passed in %s; figures: %s\n", harness.Elapsed(start), verdict)
-}
-
-// goWith runs the go command with args and env, a list of KEY=value.
-func goWith(env []string, args ...string) error {
-	cmd := exec.Command("go", args...)
-	cmd.Env, cmd.Stdout, cmd.Stderr = append(os.Environ(), env...), os.Stdout, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%s go %s: %v", strings.Join(env, " "), strings.Join(args, " "), err)
-	}
-	return nil
 }

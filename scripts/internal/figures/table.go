@@ -16,7 +16,7 @@ import (
 // Benchstat returns benchstat's tables of args, without the configuration
 // lines that a provenance line says, and the command that made them.
 func Benchstat(args []string) (string, error) {
-	out, err := harness.Benchstat(args...)
+	out, err := harness.GoOutput(append([]string{"tool", "benchstat"}, args...)...)
 	if err != nil {
 		return "", err
 	}

@@ -1,8 +1,6 @@
-// Package harness is what every command of scripts/ shares: the repository's
-// root, the learner's workspace file, flags and --help, the recorded command
-// line, clean-up on Ctrl-C, the machine header of every result file, and the
-// interleaved benchmark rounds. It runs the go command and git through
-// os/exec, and nothing else, so the commands run wherever Go runs.
+// Package harness is what the commands of scripts/ share: the root and the
+// learner's local.work, flags, the recorded command line, clean-up on Ctrl-C,
+// the go command, the result files' header and the interleaved rounds.
 package harness
 
 import (
@@ -11,49 +9,44 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // Cmd is one command of scripts/ while it runs.
 type Cmd struct {
-	Name  string        // compare, check, ...: the prefix of its messages
-	Flags *flag.FlagSet // its options, as -name or --name, before or after its arguments
-	Root  string        // the repository's root, the working folder from Parse on
-
+	Name     string        // compare, check, ...: the prefix of its messages
+	Flags    *flag.FlagSet // its options, as -name or --name, before or after its arguments
+	Root     string        // the repository's root, the working folder from Parse on
 	usage    string
-	env      []string // environment variables that the recorded command line names
 	mu       sync.Mutex
 	cleanups []func()
-	exiting  bool
 }
 
-// New is the command name, whose --help prints usage. A command ends with
-// Exit, even when it succeeds, so that its clean-ups run.
+// New is the command name, whose --help prints usage. It ends with Exit, so that clean-ups run.
 func New(name, usage string) *Cmd {
 	c := &Cmd{Name: name, usage: usage, Flags: flag.NewFlagSet(name, flag.ContinueOnError)}
-	c.Flags.SetOutput(io.Discard)
-	c.Flags.Usage = func() {}
+	c.Flags.SetOutput(io.Discard) // Parse says what was wrong, and --help prints usage
 	return c
 }
 
-// Parse reads the options of os.Args, wherever they stand among the
-// arguments, and returns the arguments; everything after "--" is an argument.
-// Then it moves to the repository's root and points the go command at the
-// learner's local.work if there is one (scripts/new-stage).
+// Parse reads the options of os.Args, before or after the arguments, which
+// it returns (all that follow "--" too), moves to the root and points the go
+// command at the learner's local.work if there is one (scripts/new-stage).
 func (c *Cmd) Parse() []string {
 	args, verbatim := os.Args[1:], []string(nil)
-	for i, a := range args {
-		if a == "--" {
-			args, verbatim = args[:i], args[i+1:]
-			break
-		}
+	if i := slices.Index(args, "--"); i >= 0 {
+		args, verbatim = args[:i], args[i+1:]
 	}
 	var rest []string
-	for {
+	for len(args) > 0 {
 		err := c.Flags.Parse(args)
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Print(strings.TrimLeft(c.usage, "\n"))
@@ -61,39 +54,27 @@ func (c *Cmd) Parse() []string {
 		} else if err != nil {
 			c.Usage("%v (--help lists the options)", err)
 		}
-		if args = c.Flags.Args(); len(args) == 0 {
-			break
+		if args = c.Flags.Args(); len(args) > 0 { // an argument, after which options may follow
+			rest, args = append(rest, strings.TrimSuffix(args[0], "/")), args[1:]
 		}
-		rest, args = append(rest, strings.TrimSuffix(args[0], "/")), args[1:]
 	}
 	c.enterRoot()
 	go c.exitOnSignal()
 	return append(rest, verbatim...)
 }
 
-// enterRoot moves to the nearest folder at or above the working folder that
-// holds go.work: the commands' paths are all relative to it.
+// enterRoot moves to the folder of go.work: the commands' paths start there.
 func (c *Cmd) enterRoot() {
-	dir, err := os.Getwd()
-	for ; err == nil; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
-			break
-		}
-		if filepath.Dir(dir) == dir {
-			err = errors.New("no go.work in this folder or above: run it in the repository")
-		}
+	os.Unsetenv("GOWORK") // the go.work found from here, not one the shell names
+	work, err := GoOutput("env", "GOWORK")
+	if work = strings.TrimSpace(work); err == nil && work == "" {
+		err = errors.New("no go.work in this folder or above: run it in the repository")
 	}
-	if err == nil {
-		err = os.Chdir(dir)
-	}
-	if err != nil {
-		c.Fatal(err)
-	}
-	c.Root = dir
+	c.Fatal(err)
+	c.Root = filepath.Dir(work)
+	c.Fatal(os.Chdir(c.Root))
 	if _, err := os.Stat("local.work"); err == nil {
-		os.Setenv("GOWORK", filepath.Join(dir, "local.work"))
-	} else {
-		os.Unsetenv("GOWORK")
+		os.Setenv("GOWORK", filepath.Join(c.Root, "local.work"))
 	}
 }
 
@@ -111,32 +92,24 @@ func (c *Cmd) Fatal(err error) {
 	}
 }
 
-// Cleanup has f run when the command exits through Exit, Usage, Fatal or
-// Ctrl-C, after the functions given after it.
+// Cleanup has f run at Exit, Usage, Fatal or Ctrl-C, before those given earlier.
 func (c *Cmd) Cleanup(f func()) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.cleanups = append(c.cleanups, f)
 }
 
-// Exit runs the clean-ups and exits with code; the first caller wins.
+// Exit runs the clean-ups and exits with code. It keeps the lock: a second
+// caller, such as Ctrl-C during the clean-ups, waits until the process ends.
 func (c *Cmd) Exit(code int) {
 	c.mu.Lock()
-	if c.exiting {
-		c.mu.Unlock()
-		select {} // the other caller exits
-	}
-	c.exiting = true
-	list := c.cleanups
-	c.mu.Unlock()
-	for i := len(list) - 1; i >= 0; i-- {
-		list[i]()
+	for _, f := range slices.Backward(c.cleanups) {
+		f()
 	}
 	os.Exit(code)
 }
 
-// exitOnSignal cleans up on Ctrl-C or a termination signal. The terminal
-// sends Ctrl-C to the running child too, which stops it.
+// exitOnSignal cleans up on Ctrl-C or SIGTERM; the terminal stops the running child itself.
 func (c *Cmd) exitOnSignal() {
 	stop := make(chan os.Signal, 1)
 	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
@@ -144,15 +117,14 @@ func (c *Cmd) exitOnSignal() {
 	c.Exit(130)
 }
 
-// Record names environment variables that change what the command
-// measures: the recorded command line starts with those that are set.
-func (c *Cmd) Record(env ...string) { c.env = append(c.env, env...) }
+// measuredEnv change what the stages do: the recorded line starts with those set.
+var measuredEnv = []string{"USERPERF_PARALLEL_MIN", "USERPERF_MILLION"}
 
 // Line is how the command was run, as a shell reads it back to the same
 // words: what result files record, so that a figure can be made again.
 func (c *Cmd) Line() string {
 	var words []string
-	for _, v := range c.env {
+	for _, v := range measuredEnv {
 		if value := os.Getenv(v); value != "" {
 			words = append(words, v+"="+Quote(value))
 		}
@@ -164,14 +136,68 @@ func (c *Cmd) Line() string {
 	return strings.Join(words, " ")
 }
 
-// Quote returns s as one word for a shell: as it is when it is plain,
-// else in single quotes.
+// Quote returns s as one word for a shell: as it is if plain, else in single quotes.
 func Quote(s string) string {
-	plain := s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./=:,+@%", r))
-	}) < 0
-	if plain {
+	if s != "" && strings.Trim(s, plain) == "" {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+const plain = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%"
+
+// Go runs the go command with args, its output on the terminal.
+func Go(args ...string) error { return GoWith(nil, args...) }
+
+// GoWith is Go with env, a list of KEY=value, added to the environment.
+func GoWith(env []string, args ...string) error {
+	cmd := exec.Command("go", args...)
+	cmd.Env, cmd.Stdout, cmd.Stderr = append(os.Environ(), env...), os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("%s: %v", strings.Join(slices.Concat(env, []string{"go"}, args), " "), err)
+	}
+	return nil
+}
+
+// GoOutput runs the go command with args and returns its output; an error holds its stderr.
+func GoOutput(args ...string) (string, error) {
+	out, err := exec.Command("go", args...).Output()
+	if e, ok := err.(*exec.ExitError); ok {
+		err = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, e.Stderr)
+	}
+	return string(out), err
+}
+
+// RaceCompiler is, when the race detector's C compiler is not on PATH, an error that
+// says so and how to get one, in one line. macOS needs none (no cgo since Go 1.20).
+func RaceCompiler() error {
+	out, _ := GoOutput("env", "CC")
+	cc := strings.Join(append(strings.Fields(out), "gcc")[:1], "") // its first word, else the default
+	if _, err := exec.LookPath(cc); err == nil || runtime.GOOS == "darwin" {
+		return nil
+	}
+	how := "install gcc with your system's package manager (apt install gcc, dnf install gcc, apk add gcc)"
+	if runtime.GOOS == "windows" {
+		how = "install gcc, such as MSYS2's mingw-w64 (https://www.msys2.org), and put its bin folder on PATH"
+	}
+	return fmt.Errorf("the race detector needs a C compiler, and %s (go env CC) is not on PATH: %s", cc, how)
+}
+
+// Progress runs work, printing every 15 seconds how long it has taken and status.
+func Progress(status func() string, work func() error) error {
+	start, done := time.Now(), make(chan error, 1)
+	go func() { done <- work() }()
+	tick := time.NewTicker(15 * time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-tick.C:
+			fmt.Printf("   ... %s, %s\n", Elapsed(start), status())
+		}
+	}
+}
+
+// Elapsed is the time since start, as 1m23s.
+func Elapsed(start time.Time) string { return time.Since(start).Round(time.Second).String() }

@@ -1,7 +1,7 @@
 package harness
 
 import (
-	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,14 +10,33 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/klauspost/cpuid/v2"
+
+	"example.com/userperf/scripts/internal/provenance"
 )
 
-// Run is one measurement of benchmark rounds: drift on a shared machine
-// must hit every stage alike, so each test binary is built first, then every
-// round runs each benchmark once. Its results go to Dir, results/KIND/STAMP;
-// an exit before Keep removes them: half a measurement is none.
+// Header is what a result was measured on and how: the "key: value" lines
+// that head every result file, for internal/results. This process's Go and
+// GOMAXPROCS are the benchmarks': one go command builds both; both read $GOMAXPROCS.
+func (c *Cmd) Header() string {
+	commit, err := provenance.Commit(".")
+	if err != nil {
+		commit = "none"
+	}
+	return fmt.Sprintf("machine-cpu: %s\nmachine-cores: %d\nmachine-gomaxprocs: %d\nmachine-os: %s/%s\ngo-version: %s\ndate: %s\ncommit: %s\ncommand: %s\n",
+		cmp.Or(strings.TrimSpace(cpuid.CPU.BrandName), "unknown"), runtime.NumCPU(), runtime.GOMAXPROCS(0),
+		runtime.GOOS, runtime.GOARCH, runtime.Version(), time.Now().UTC().Format(time.RFC3339), commit, c.Line())
+}
+
+// Run is one measurement in rounds: drift on a shared machine must hit every
+// stage alike, so the test binaries are built first, then each round runs
+// every benchmark once. An exit before Keep removes Dir: half a run is none.
 type Run struct {
 	Dir    string
 	Rounds int
@@ -28,25 +47,20 @@ type Run struct {
 }
 
 // NewRun starts a run of rounds rounds in a new results/kind/<stamp>/.
-// Whether other programs kept the machine busy is not guessed beforehand:
-// compare's A/A floor measures what the noise did to the run itself.
 func (c *Cmd) NewRun(kind string, rounds int) *Run {
-	r := &Run{Rounds: rounds, c: c, start: time.Now()}
+	bin, err := os.MkdirTemp("", "userperf-bin-")
+	c.Fatal(err)
+	r := &Run{Rounds: rounds, c: c, bin: bin, start: time.Now()}
 	parent := filepath.Join("results", kind)
 	c.Fatal(os.MkdirAll(parent, 0o755))
 	for {
 		r.Dir = filepath.Join(parent, time.Now().UTC().Format("20060102T150405Z"))
-		err := os.Mkdir(r.Dir, 0o755)
-		if err == nil {
-			break
-		} else if !errors.Is(err, fs.ErrExist) {
+		if err := os.Mkdir(r.Dir, 0o755); !errors.Is(err, fs.ErrExist) {
 			c.Fatal(err)
+			break
 		}
 		time.Sleep(time.Second) // another run took this second
 	}
-	var err error
-	r.bin, err = os.MkdirTemp("", "userperf-bin-")
-	c.Fatal(err)
 	c.Cleanup(func() {
 		os.RemoveAll(r.bin)
 		if !r.kept {
@@ -60,8 +74,7 @@ func (c *Cmd) NewRun(kind string, rounds int) *Run {
 // exe is the suffix of a program's file on this system.
 var exe = map[bool]string{true: ".exe"}[runtime.GOOS == "windows"]
 
-// Build builds the test binary of each package folder in one go command,
-// which builds them in parallel, and says how far it is every 15 seconds.
+// Build builds the test binaries of the package folders dirs in parallel, in one go command.
 func (r *Run) Build(dirs ...string) {
 	args := []string{"test", "-c", "-o", r.bin + string(filepath.Separator)}
 	for _, d := range dirs {
@@ -75,48 +88,39 @@ func (r *Run) Build(dirs ...string) {
 	r.c.Fatal(err)
 }
 
-// Bench runs the benchmarks bench of package folder dir once, in dir as go
-// test does, with Build's binary, shows label as round round of the run, and
-// appends the results to file. A benchmark that fails, panics or matches
-// nothing stops the command.
+// Bench runs the benchmarks bench of package folder dir once, with Build's
+// binary, in dir as go test does, and appends the results to file. One that
+// fails, panics or matches nothing stops the command.
 func (r *Run) Bench(round int, dir, bench, benchtime, file, label string) {
 	fmt.Printf("\r   round %2d/%d  %-24s  elapsed %s ", round, r.Rounds, label, Elapsed(r.start))
 	binary, _ := filepath.Abs(filepath.Join(r.bin, filepath.Base(dir)+".test"+exe))
-	cmd := exec.Command(binary, "-test.run", "^$", "-test.bench", bench, "-test.benchtime", benchtime,
-		"-test.count", "1", "-test.benchmem")
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
+	run := func(args ...string) ([]byte, error) {
+		cmd := exec.Command(binary, args...)
+		cmd.Dir = dir
+		return cmd.CombinedOutput()
+	}
+	out, err := run("-test.run", "^$", "-test.bench", bench, "-test.benchtime", benchtime, "-test.count", "1", "-test.benchmem")
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "\n%s\n", out)
 		r.c.Fatal(fmt.Errorf("the benchmarks of %s failed (output above)", dir))
 	}
-	if !benchResult.Match(out) {
-		cmd := exec.Command(binary, "-test.list", "^Benchmark")
-		cmd.Dir = dir
-		list, _ := cmd.CombinedOutput()
+	kept := resultLine.FindAllString(string(out), -1)
+	if !slices.ContainsFunc(kept, func(line string) bool { return strings.HasPrefix(line, "Benchmark") }) {
+		list, _ := run("-test.list", "^Benchmark")
 		r.c.Fatal(fmt.Errorf("no benchmark matched %s in %s; its benchmarks:\n%s", bench, dir, list))
-	}
-	var kept bytes.Buffer
-	for _, line := range strings.SplitAfter(string(out), "\n") {
-		if resultLine.MatchString(line) {
-			kept.WriteString(line)
-		}
 	}
 	f, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err == nil {
-		_, err = f.Write(kept.Bytes())
+		_, err = f.WriteString(strings.Join(kept, ""))
 		err = errors.Join(err, f.Close())
 	}
 	r.c.Fatal(err)
 }
 
-var (
-	benchResult = regexp.MustCompile(`(?m)^Benchmark\S+\s+\d+\s`)
-	resultLine  = regexp.MustCompile(`^(Benchmark|goos:|goarch:|pkg:|cpu:)`)
-)
+// resultLine is a line of results or of go test's configuration, not one a benchmark logs.
+var resultLine = regexp.MustCompile(`(?m)^(Benchmark\S+\s+\d+\s|goos:|goarch:|pkg:|cpu:).*\n`)
 
-// Keep keeps the run's results and points results/KIND/latest at them: a
-// link, or where the system makes none (Windows, most often), a copy.
+// Keep keeps the results and points results/KIND/latest at them: a link, else (Windows) a copy.
 func (r *Run) Keep() {
 	r.kept = true
 	latest := filepath.Join(filepath.Dir(r.Dir), "latest")
@@ -125,4 +129,18 @@ func (r *Run) Keep() {
 		r.c.Fatal(os.CopyFS(latest, os.DirFS(r.Dir)))
 	}
 	fmt.Printf("\r   %d rounds done in %s%40s\n", r.Rounds, Elapsed(r.start), "")
+}
+
+// HoldCores keeps every core busy until stop, as another program would on
+// a busy laptop: the benchmarks, in processes of their own, wait for a core.
+func HoldCores() (stop func()) {
+	var done atomic.Bool
+	var wg sync.WaitGroup
+	for range runtime.NumCPU() {
+		wg.Go(func() {
+			for !done.Load() { // spin
+			}
+		})
+	}
+	return func() { done.Store(true); wg.Wait() }
 }
