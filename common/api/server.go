@@ -28,9 +28,9 @@ import (
 // HEAD on a GET route answers as the GET would, with the same status and
 // headers (Content-Length included) and no body. Every error is a JSON
 // object {"error": "..."} with a 4xx status, 503 when too many list or body
-// bytes are in flight, in all or for the client's address, or 500 for a bug (a panic is recovered, logged and
-// answered with 500). The profiling endpoints are not part of it: see
-// NewProfilingHandler.
+// bytes are in flight, in all or for the client's address, or 500 for a
+// bug (a panic is recovered, logged and answered with 500). The profiling
+// endpoints are not part of it: see NewProfilingHandler.
 func NewHandler(stage Stage, users []user.User) http.Handler {
 	return NewHandlerWithLimits(stage, users, DefaultLimits)
 }
