@@ -48,14 +48,20 @@ func parseFlags(name string, args []string, stderr io.Writer) (config, error) {
 		"(default %d); a POST beyond it is refused with 409", DefaultLimits.MaxStoredBytes>>20), mebibytes(&cfg.limits.MaxStoredBytes))
 	flags.Func("max-inflight-mib", fmt.Sprintf("most `MiB` of list answers being built or sent, and POST bodies being read, "+
 		"at once (default %d); a request beyond it gets 503", DefaultLimits.MaxInFlightBytes>>20), mebibytes(&cfg.limits.MaxInFlightBytes))
+	flags.Func("client-share-mib", "most `MiB` of those in flight that the requests of one client address may hold at once "+
+		"(default a quarter of -max-inflight-mib); a request beyond it gets 503, unless it is small", mebibytes(&cfg.limits.MaxClientBytes))
 	flags.IntVar(&cfg.limits.MaxConns, "max-conns", DefaultLimits.MaxConns,
 		"most connections served at once; the next ones wait until one closes")
 	flags.Uint64Var(&cfg.seed, "seed", user.DefaultSeed, "seed of the generated users")
+	cfg.limits.MaxClientBytes = 0 // unless the flag is given: a quarter of the in-flight bytes, whatever they are
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return config{}, err
 		}
 		return config{}, errUsage // flag has printed the reason and the usage
+	}
+	if cfg.limits.MaxClientBytes == 0 {
+		cfg.limits.MaxClientBytes = cfg.limits.MaxInFlightBytes / 4
 	}
 	if err := cfg.check(flags.Args()); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
@@ -90,6 +96,9 @@ func (cfg config) check(positional []string) error {
 		return fmt.Errorf("-users %d is outside %d to %d", cfg.users, user.MinCount, user.MaxCount)
 	case cfg.limits.MaxConns < 1:
 		return fmt.Errorf("-max-conns %d is below 1: no request could be served", cfg.limits.MaxConns)
+	case cfg.limits.MaxClientBytes > cfg.limits.MaxInFlightBytes:
+		return fmt.Errorf("-client-share-mib %d is above -max-inflight-mib %d: no client could hold it",
+			cfg.limits.MaxClientBytes>>20, cfg.limits.MaxInFlightBytes>>20)
 	case cfg.limits.MaxUsers < cfg.users:
 		return fmt.Errorf("-max-users %d is below -users %d: the generated users alone would break the limit", cfg.limits.MaxUsers, cfg.users)
 	}

@@ -31,6 +31,14 @@ type Limits struct {
 	// theirs from the same limit (see create).
 	MaxInFlightBytes int64
 
+	// MaxClientBytes is how many of MaxInFlightBytes the requests of one
+	// client (one remote address) may hold at once; a request beyond it is
+	// answered with 503. Small requests may go a little past it (see
+	// smallReservation), so that a client holding its share is still
+	// served a user or a small list. A reservation larger than the share
+	// counts as the whole share.
+	MaxClientBytes int64
+
 	// MaxConns is how many connections the API serves at once; the next
 	// ones wait in the kernel's queue until one closes. Each open
 	// connection may hold up to connBytes (headers being read, buffers, its
@@ -46,13 +54,14 @@ type Limits struct {
 // bytes, a 256-byte name and a 254-byte email, all of characters that JSON
 // writes as \u003c) count 512 KB each, so some 500 fit. A stage holds what
 // they count at most, plus its pointers and maps; the lists in flight add
-// up to 128 MiB, and the 4,096 connections up to 4,096 x connBytes, 256
-// MiB. Main gives the garbage collector a soft limit (memoryLimit), so
+// up to 128 MiB, of which one client may hold a quarter, and the 4,096
+// connections up to 4,096 x connBytes, 256 MiB. Main gives the garbage collector a soft limit (memoryLimit), so
 // that it does not let the heap grow to twice what is live.
 var DefaultLimits = Limits{
 	MaxUsers:         DefaultMaxUsers,
 	MaxStoredBytes:   256 << 20,
 	MaxInFlightBytes: 128 << 20,
+	MaxClientBytes:   128 << 20 / 4,
 	MaxConns:         4096,
 }
 

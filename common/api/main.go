@@ -66,6 +66,7 @@ func writeTimeout(limits Limits) time.Duration {
 //	-max-users         most users the store may hold (default DefaultLimits)
 //	-max-stored-mib    most MiB the stored users may count, see Limits (default DefaultLimits)
 //	-max-inflight-mib  most MiB of lists being built or sent, and bodies being read, at once (default DefaultLimits)
+//	-client-share-mib  most MiB of those in flight that one client address may hold (default a quarter of -max-inflight-mib)
 //	-max-conns         most connections served at once (default DefaultLimits)
 //	-seed              seed of the generated users (default user.DefaultSeed)
 //

@@ -2,6 +2,7 @@ package api
 
 import (
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -105,5 +106,31 @@ func TestShutdownCutIsLoggedAsTheServers(t *testing.T) {
 	waitForLog(t, logs, "answer cut: GET /users?role=admin: the server's shutdown drain ended after")
 	if out := logs.String(); strings.Contains(out, "the client closed") {
 		t.Errorf("the server's cut is blamed on the client:\n%s", out)
+	}
+}
+
+func TestGoneClientGivesItsReservationBackAtOnce(t *testing.T) {
+	s, gated, logs, base := newHugeListServer(t)
+	s.pace.window = time.Hour // only the client's going can end its answer
+	startServer(t, s)
+	gone := dial(t, strings.TrimPrefix(base, "http://")).(*net.TCPConn) // never reads
+	if _, err := io.WriteString(gone, "GET /users?role=admin HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	<-gated.entered
+	close(gated.release)
+	time.Sleep(100 * time.Millisecond) // the answer fills the socket's buffers and waits
+	gone.CloseWrite()                  // the end of the connection: net/http cancels the request's context
+
+	const soon = 5 * time.Second
+	const want = "answer cut: GET /users?role=admin: the client closed the connection after"
+	for give := time.Now().Add(soon); !strings.Contains(logs.String(), want); time.Sleep(time.Millisecond) {
+		if time.Now().After(give) {
+			t.Fatalf("the log does not say %q within %v of the client going:\n%s", want, soon, logs)
+		}
+	}
+	go func() { <-gated.entered }() // the next list may go through
+	if status, _ := get(t, base+"/users?role=admin"); status != http.StatusOK {
+		t.Errorf("a list once the gone client's answer was cut: status %d, want 200", status)
 	}
 }

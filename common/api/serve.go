@@ -82,8 +82,10 @@ func newServer(cfg config, stage Stage, users []user.User, api, profiling net.Li
 
 	apiHandler := newEcho()
 	addAPIRoutes(apiHandler, h)
-	logger.Printf("%s: serving %d users (seed %d) on http://%s; at most %d users, %d MiB stored, %d MiB of lists and bodies in flight, %d connections",
-		cfg.name, len(users), cfg.seed, api.Addr(), cfg.limits.MaxUsers, cfg.limits.MaxStoredBytes>>20, cfg.limits.MaxInFlightBytes>>20, cfg.limits.MaxConns)
+	logger.Printf("%s: serving %d users (seed %d) on http://%s; at most %d users, %d MiB stored, "+
+		"%d MiB of lists and bodies in flight (%d KiB per client address), %d connections",
+		cfg.name, len(users), cfg.seed, api.Addr(), cfg.limits.MaxUsers, cfg.limits.MaxStoredBytes>>20,
+		cfg.limits.MaxInFlightBytes>>20, cfg.limits.MaxClientBytes>>10, cfg.limits.MaxConns)
 	switch {
 	case profiling != nil:
 		s.add(NewProfilingHandler(), profiling)

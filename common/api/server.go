@@ -28,9 +28,9 @@ import (
 // HEAD on a GET route answers as the GET would, with the same status and
 // headers (Content-Length included) and no body. Every error is a JSON
 // object {"error": "..."} with a 4xx status, 503 when too many list or body
-// bytes are in flight, or 500 for a bug (a panic is recovered, logged and
-// answered with 500). The profiling endpoints are not part of it: see
-// NewProfilingHandler.
+// bytes are in flight, in all or for the client's address, or 500 for a
+// bug (a panic is recovered, logged and answered with 500). The profiling
+// endpoints are not part of it: see NewProfilingHandler.
 func NewHandler(stage Stage, users []user.User) http.Handler {
 	return NewHandlerWithLimits(stage, users, DefaultLimits)
 }
@@ -69,6 +69,7 @@ type handlers struct {
 	ledger   *ledger
 	inFlight *semaphore.Weighted // bytes of list bodies being built or sent, and of POST bodies being read
 	maxBytes int64               // the semaphore's size
+	shares   *shares             // what each client holds of inFlight
 	log      *log.Logger
 	closing  *atomic.Bool // set by the server once its shutdown drain is over
 	pace     *pace        // the least progress an answer must make
@@ -76,8 +77,8 @@ type handlers struct {
 
 func newHandlers(stage Stage, users []user.User, limits Limits, logger *log.Logger) handlers {
 	return handlers{stage, newLedger(stage, users, limits),
-		semaphore.NewWeighted(limits.MaxInFlightBytes), limits.MaxInFlightBytes, logger, new(atomic.Bool),
-		&pace{sendPiece, progressWindow}}
+		semaphore.NewWeighted(limits.MaxInFlightBytes), limits.MaxInFlightBytes, newShares(limits.MaxClientBytes),
+		logger, new(atomic.Bool), &pace{sendPiece, progressWindow}}
 }
 
 // listByRole answers GET and HEAD /users?role=R. The ledger knows the
@@ -95,12 +96,13 @@ func (h handlers) listByRole(c echo.Context) error {
 		return writeHeaders(c, http.StatusOK, size)
 	}
 	weight := min(size, h.maxBytes) // a larger body takes the whole limit: it is built alone
-	if !h.inFlight.TryAcquire(weight) {
-		return h.busy(c, fmt.Sprintf("this list is %d bytes", size))
+	release, err := h.reserve(c, weight, fmt.Sprintf("this list is %d bytes", size))
+	if err != nil {
+		return err
 	}
-	defer h.inFlight.Release(weight)
-	// net/http cancels the context when the client closes the connection:
-	// then nobody is left to send the body to.
+	defer release()
+	// The client may have gone while the reservation was taken; building
+	// a list nobody reads would only slow the next request.
 	if req.Context().Err() != nil {
 		return errClientGone
 	}
@@ -110,6 +112,41 @@ func (h handlers) listByRole(c echo.Context) error {
 		h.logCut(c, len(body), err)
 	}
 	return nil
+}
+
+// reserve takes weight bytes of the in-flight budget for the request of c,
+// within its client's share, and returns what gives them back; what says
+// what the request needs, for the 503 that refuses it. The caller defers
+// the release, so that the bytes come back however the request ends: sent,
+// cut, refused or panicking. A request whose client has gone takes
+// nothing: net/http cancels its context when the connection closes.
+func (h handlers) reserve(c echo.Context, weight int64, what string) (release func(), err error) {
+	req := c.Request()
+	if req.Context().Err() != nil {
+		return nil, errClientGone
+	}
+	client, charge := clientOf(req), h.shares.charge(weight)
+	if !h.shares.take(client, charge) {
+		return nil, h.overShare(c, client, what)
+	}
+	if !h.inFlight.TryAcquire(weight) {
+		h.shares.give(client, charge)
+		return nil, h.busy(c, what)
+	}
+	return func() {
+		h.inFlight.Release(weight)
+		h.shares.give(client, charge)
+	}, nil
+}
+
+// overShare answers 503 to a request whose client holds too much of the
+// in-flight bytes already. The address is not named: an error body never
+// names a socket address.
+func (h handlers) overShare(c echo.Context, client, what string) error {
+	c.Response().Header().Set("Retry-After", "1")
+	return echo.NewHTTPError(http.StatusServiceUnavailable, fmt.Sprintf("your address already holds %d bytes "+
+		"of the lists and bodies in flight, and one address may hold %d at most; %s; retry once your other answers are read",
+		h.shares.holding(client), h.shares.share, what))
 }
 
 // busy answers 503 to a request that found too few in-flight bytes free;
@@ -145,15 +182,16 @@ func (h handlers) logCut(c echo.Context, size int, err error) {
 func (h handlers) create(c echo.Context) error {
 	req := c.Request()
 	capacity := bodyCapacity(req.ContentLength)
-	if !h.inFlight.TryAcquire(int64(capacity)) {
+	release, err := h.reserve(c, int64(capacity), fmt.Sprintf("this body needs %d bytes", capacity))
+	if err != nil {
 		// The connection is closed after the answer: net/http would
 		// otherwise read the rest of the body first, for the next
 		// request, and so answer a body arriving slowly only at the read
 		// timeout.
 		c.Response().Header().Set(echo.HeaderConnection, "close")
-		return h.busy(c, fmt.Sprintf("this body needs %d bytes", capacity))
+		return err
 	}
-	defer h.inFlight.Release(int64(capacity))
+	defer release()
 	req.Body = http.MaxBytesReader(c.Response(), req.Body, MaxBodyBytes)
 	u, err := decodeNewUser(req.Body, capacity)
 	if err != nil {
@@ -174,6 +212,9 @@ func (h handlers) get(c echo.Context) error {
 	id, err := pathID(c)
 	if err != nil {
 		return err
+	}
+	if c.Request().Context().Err() != nil {
+		return errClientGone
 	}
 	u, ok := h.stage.Get(id)
 	if !ok {
