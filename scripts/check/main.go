@@ -2,7 +2,6 @@
 package main
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"io"
@@ -32,12 +31,11 @@ check: one verdict on a stage, yours or the project's, in about two minutes.
   go run ./scripts/check mystage --from stage2-noclone   another origin
   go run ./scripts/check mystage --no-compare            correctness only
 
-It runs go vet, then under the race detector the conformance suite and the differential tests (at
-GOMAXPROCS 1, 3 and 8), the fuzz seed corpora and the stage's own tests, stopping at the first
-failure; a test running over 60 s (USERPERF_CHECK_TIMEOUT) fails. Last, its speed: go run
-./scripts/compare --rounds 6 --benchtime 100ms against its origin (--from, default the "// origin:"
-line of its go.mod) and the exercise's reference (--against, default its solution or the next step).
-It writes each step's output, the verdict and the speed results to results/check/STAGE/.
+go vet, then under the race detector the conformance suite and the differential tests at GOMAXPROCS 1,
+3 and 8, the fuzz seed corpora and the stage's own tests, up to the first failure (a test over 60 s,
+USERPERF_CHECK_TIMEOUT, fails); last, go run ./scripts/compare --rounds 6 --benchtime 100ms against
+its origin (the "// origin:" line of its go.mod) and the exercise's reference (its solution, else the
+next step). Each step's output, the verdict and the speed results go to results/check/STAGE/.
 `
 
 const row = "ListByRole/users=10000/matches=100"
@@ -50,10 +48,9 @@ var (
 	underRace               = ", under -race" // "" where there is no C compiler for the race detector
 	start                   = time.Now()
 
-	sharedTest = regexp.MustCompile(`^(TestAPI|TestDifferential|Fuzz.*|Benchmark.*|Example.*)$`)
-	message    = regexp.MustCompile(`^(\s+)[\w.-]+\.go:\d+: `)
-	goroutine  = regexp.MustCompile(`^goroutine \d+ \[([^,\]]+)`)
-	lockWait   = regexp.MustCompile(`Mutex|sync\.Cond|WaitGroup|semacquire`)
+	message   = regexp.MustCompile(`^(\s+)[\w.-]+\.go:\d+: `)
+	goroutine = regexp.MustCompile(`^goroutine \d+ \[([^,\]]+)`)
+	lockWait  = regexp.MustCompile(`Mutex|sync\.Cond|WaitGroup|semacquire`)
 )
 
 func main() {
@@ -64,30 +61,25 @@ func main() {
 		c.Usage("name one stage to check: go run ./scripts/check STAGE (--help for more)")
 	}
 	dir = strings.TrimPrefix(filepath.ToSlash(args[0]), "./")
-	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
-		found, err := stages.Find(c.Root, args[0])
-		if err != nil {
-			c.Usage("no stage %s: give a stage's folder, such as mystage or stage1-index", args[0])
-		}
+	if found, err := stages.Find(c.Root, path.Base(dir)); err == nil {
 		dir = found[0].Dir
 	}
 	if _, err := os.Stat(filepath.Join(dir, "main.go")); err != nil {
-		c.Usage("%s has no main.go: it is not a stage", dir)
+		c.Usage("no stage %s: give a stage's folder, such as mystage or stage1-index", args[0])
 	}
 	base, reference, err := stages.Against(c.Root, dir, *from)
+	if err != nil {
+		c.Usage("cannot tell what to compare %s with: %v", args[0], err)
+	}
 	if *against != "" {
 		reference = path.Base(*against)
 		if _, err := stages.Find(c.Root, reference); err != nil {
 			c.Usage("--against %s: no such stage", *against)
 		}
 	}
-	if err != nil {
-		c.Usage("cannot tell what to compare %s with: %v", args[0], err)
-	}
 	name, logs = path.Base(dir), filepath.Join("results", "check", path.Base(dir))
-	os.RemoveAll(logs)
 	tmp, err := os.MkdirTemp("", "userperf-check-")
-	c.Fatal(cmp.Or(err, os.MkdirAll(logs, 0o755)))
+	c.Fatal(cmp.Or(err, os.RemoveAll(logs), os.MkdirAll(logs, 0o755)))
 	c.Cleanup(func() { os.RemoveAll(tmp) })
 	binary = filepath.Join(tmp, "stage.test"+map[bool]string{true: ".exe"}[runtime.GOOS == "windows"]) // Windows runs no other
 	if *noCompare {
@@ -96,33 +88,19 @@ func main() {
 
 	next("go vet ./" + dir)
 	must(harness.Go("vet", "./"+dir), "go vet")
-	build := []string{"test", "-c", "-race", "-o", binary, "./" + dir}
+	build, with := []string{"test", "-c", "-race", "-o", binary, "./" + dir}, " with the race detector"
 	if err := harness.RaceCompiler(); err != nil { // a check with only go and git still checks
 		fmt.Printf("check: %v; the tests run without it, and a data race goes unseen\n", err)
-		build, underRace = slices.Delete(build, 2, 3), ""
+		build, underRace, with = slices.Delete(build, 2, 3), "", ""
 	}
-	next("build its tests" + strings.Replace(underRace, ", under -race", " with the race detector", 1))
+	next("build its tests" + with)
 	must(harness.Progress(func() string { return "still building" },
 		func() error { return harness.Go(build...) }), "the build of its tests")
-	list := exec.Command(binary, "-test.list", ".*")
-	list.Dir = dir
-	out, err := list.Output()
-	must(err, "the list of its tests")
-	tests := strings.Fields(string(out))
-	for _, t := range []string{"TestAPI", "TestDifferential", "FuzzDifferential"} {
-		if !slices.Contains(tests, t) {
-			failed("the shared suites: " + dir + " has no " + t + "; its stage_test.go must call apitest.Run, apitest.Differential and apitest.FuzzDifferential as stage0-linear/stage_test.go does")
-		}
-	}
 	shared, once := []string{"1", "3", "8"}, []string{strconv.Itoa(runtime.GOMAXPROCS(0))}
-	run("the conformance suite (TestAPI)", "conformance", shared, "-test.run=^TestAPI$")
-	run("the differential tests (TestDifferential)", "differential", shared, "-test.run=^TestDifferential$")
-	run("the fuzz seed corpora (Fuzz*)", "fuzz", once, "-test.run=^Fuzz")
-	if slices.ContainsFunc(tests, func(t string) bool { return !sharedTest.MatchString(t) }) {
-		run("the stage's own tests", "own", once, "-test.skip=^(TestAPI|TestDifferential|Fuzz.*)$")
-	} else {
-		next("the stage's own tests: none")
-	}
+	run("the conformance suite (TestAPI)", "conformance", "TestAPI", shared, "-test.run=^TestAPI$")
+	run("the differential tests (TestDifferential)", "differential", "TestDifferential", shared, "-test.run=^TestDifferential$")
+	run("the fuzz seed corpora (Fuzz*)", "fuzz", "FuzzDifferential", once, "-test.run=^Fuzz")
+	run("the stage's own tests", "own", "", once, "-test.skip=^(TestAPI|TestDifferential|Fuzz.*)$")
 	if *noCompare {
 		verdict("passed (no speed comparison: --no-compare)")
 		c.Exit(0)
@@ -146,28 +124,20 @@ func speed(base, reference string) {
 	compare.Stdout = io.MultiWriter(os.Stdout, log)
 	compare.Stderr = compare.Stdout
 	must(compare.Run(), "the comparison (compare)")
-	latest := func(s string) string { return filepath.Join("results", "compare", "latest", s+".txt") }
-	for role, s := range map[string]string{"origin": base, "mine": name, "reference": reference} {
-		if data, err := os.ReadFile(latest(s)); s != "" && err == nil {
-			c.Fatal(os.WriteFile(filepath.Join(logs, "speed-"+role+".txt"), data, 0o644))
-		}
+	mine := keep(name, "mine")
+	var again *results.File // compare's A/A label: its first stage, the origin, measured twice
+	if base != "" {
+		again, _ = results.Read(latest(base + ".again"))
 	}
-	read := func(s string) *results.File {
-		f, err := results.Read(latest(s))
-		must(err, "reading the comparison with "+s)
-		return f
-	}
-	mine := read(name)
-	again, _ := results.Read(latest(names[0] + ".again")) // compare's A/A label of its first stage
 	var summary []string
-	for _, s := range names {
-		if s == name {
+	for _, other := range [][2]string{{base, "origin"}, {reference, "reference"}} {
+		if other[0] == "" {
 			continue
 		}
-		aa := map[bool]*results.File{true: again}[s == names[0]]
-		verdict, err := results.Compare(read(s), aa, mine, row)
-		must(err, "reading the comparison with "+s)
-		summary = append(summary, verdict.Verdict(s))
+		verdict, err := results.Compare(keep(other[0], other[1]), again, mine, row)
+		must(err, "reading the comparison with "+other[0])
+		summary = append(summary, verdict.Verdict(other[0]))
+		again = nil // the reference has no A/A label of its own
 	}
 	if len(summary) == 0 {
 		verdict("passed (nothing to compare it with)")
@@ -184,10 +154,24 @@ func speed(base, reference string) {
 	verdict("passed: " + strings.Join(summary, ", ") + " (" + note + ")")
 }
 
+func latest(stage string) string { return filepath.Join("results", "compare", "latest", stage+".txt") }
+
+// keep reads the comparison's results of stage, and keeps a copy as
+// speed-ROLE.txt, which scripts/handin hands in.
+func keep(stage, role string) *results.File {
+	data, err := os.ReadFile(latest(stage))
+	must(err, "reading the comparison with "+stage)
+	c.Fatal(os.WriteFile(filepath.Join(logs, "speed-"+role+".txt"), data, 0o644))
+	f, err := results.Read(latest(stage))
+	must(err, "reading the comparison with "+stage)
+	return f
+}
+
 // run runs the race-enabled test binary in the stage's folder once at each
-// GOMAXPROCS of procs, its whole output kept in logs/log.log. At a failure
-// it shows what failed and stops with the verdict what.
-func run(what, log string, procs []string, args ...string) {
+// GOMAXPROCS of procs, its whole output kept in logs/log.log, and checks
+// that the shared suite, if any, ran. At a failure it sums up what failed
+// and stops with the verdict what.
+func run(what, log, suite string, procs []string, args ...string) {
 	next(what + underRace + map[bool]string{true: ", at GOMAXPROCS " + strings.Join(procs, ", ")}[len(procs) > 1])
 	logFile := filepath.Join(logs, log+".log")
 	f, err := os.Create(logFile)
@@ -202,19 +186,15 @@ func run(what, log string, procs []string, args ...string) {
 			// on more than one core they split every list here, so that a chunk's bug cannot hide.
 			cmd.Env = append(os.Environ(), "USERPERF_PARALLEL_MIN=2")
 		}
-		var shown bytes.Buffer
-		tests, err := testevents.Start(cmd, f, &shown, func(r *testevents.Run) string {
+		tests, err := testevents.Start(cmd, f, io.Discard, func(r *testevents.Run) string {
 			return fmt.Sprintf("GOMAXPROCS=%s: %d tests done", p, r.Tests.Load())
 		})
+		if suite != "" && err == nil && !slices.ContainsFunc(tests.Lines, func(e testevents.Event) bool { return e.Test == suite }) {
+			failed("the shared suites: " + dir + " has no " + suite + "; its stage_test.go must call apitest.Run, apitest.Differential and apitest.FuzzDifferential as stage0-linear/stage_test.go does")
+		}
 		if err == nil && !raced(tests) {
 			continue
 		}
-		lines := strings.SplitAfter(shown.String(), "\n")
-		if len(lines) > 150 {
-			fmt.Printf("   ... the first %d of %d lines of what failed are in %s\n", len(lines)-150, len(lines), logFile)
-			lines = lines[len(lines)-150:]
-		}
-		fmt.Print(strings.Join(lines, ""))
 		summarize(tests, logFile)
 		if raced(tests) {
 			what = "the race detector, in " + what

@@ -3,7 +3,6 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"fmt"
 	"io/fs"
 	"os"
@@ -88,7 +87,7 @@ func newStage(c *harness.Cmd, name, from string) {
 	}
 	out, err := harness.GoOutput("list", "-m", "-f", "{{.Dir}}")
 	c.Fatal(err)
-	modules := strings.Fields(filepath.ToSlash(out))
+	modules := strings.Split(strings.TrimSpace(filepath.ToSlash(out)), "\n") // a folder's name may hold a space
 	if slices.ContainsFunc(modules, func(m string) bool { return path.Base(m) == name }) {
 		c.Usage("'%s' is the folder name of a module of go.work; pick another", name)
 	} else if !slices.Contains(modules, filepath.ToSlash(filepath.Join(c.Root, from))) {
@@ -110,7 +109,7 @@ func newStage(c *harness.Cmd, name, from string) {
 			syncWorkspace(c)
 		}
 	})
-	c.Fatal(copyStage(from, name))
+	c.Fatal(os.CopyFS(name, os.DirFS(from)))
 	if _, err := os.Stat(filepath.Join(name, "stage_test.go")); err != nil {
 		c.Fatal(copyFile(filepath.Join("stage0-linear", "stage_test.go"), filepath.Join(name, "stage_test.go")))
 	}
@@ -136,9 +135,6 @@ func newStage(c *harness.Cmd, name, from string) {
 		}
 		return err
 	}))
-	if mainGo, _ := os.ReadFile(filepath.Join(name, "main.go")); !bytes.Contains(mainGo, []byte(`api.Main("`+name+`"`)) {
-		c.Fatal(fmt.Errorf("could not rename the stage in %s/main.go", name))
-	}
 	c.Fatal(os.WriteFile(filepath.Join(name, "README.md"), fmt.Appendf(nil, "# %s\n\nA stage of your own, made by `go run ./scripts/new-stage %s --from %s`: a copy of `%s`\n"+
 		"(whose chapter is [../%s/README.md](../%s/README.md)). Git ignores this folder; write your\n"+
 		"notes here: what the profile showed, what you changed, what the check said.\n", name, name, from, from, from, from), 0o644))
@@ -156,7 +152,6 @@ func newStage(c *harness.Cmd, name, from string) {
 		{"export GOWORK=$PWD/local.work", "once in each terminal: the go command sees your stage"},
 		{"go test ./" + name, "the shared suites (a side quest's start fails them until fixed)"},
 		{"go run ./scripts/profile " + name, "where the time goes"},
-		{"$EDITOR " + name + "/*.go", "make your change"},
 		{"go run ./scripts/check " + name, "the verdict: vet, suites, race detector, fuzz seeds, speed"},
 		{"go run ./scripts/compare " + compare, "a longer comparison"},
 		{"go run ./scripts/new-stage --remove " + name, "when you are done: the tree is as it was"},
@@ -191,38 +186,12 @@ func leaveOut(c *harness.Cmd, name, from, reference string) {
 	}
 }
 
-// copyStage copies the files of folder from that git tracks into to, or,
-// for a stage made here, which git does not track, all but the leftovers
-// of builds and tests.
-func copyStage(from, to string) error {
-	out, err := exec.Command("git", "-C", from, "ls-files", "-z").Output()
-	files := strings.Split(strings.TrimRight(string(out), "\x00"), "\x00")
-	if err != nil || len(out) == 0 {
-		files = nil
-		err = filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-			rel, _ := filepath.Rel(from, p)
-			leftover := strings.TrimSuffix(rel, ".exe") == filepath.Base(from) || strings.HasSuffix(p, ".test") || strings.HasSuffix(p, ".pprof") || strings.HasSuffix(p, ".prof")
-			if err == nil && d.Type().IsRegular() && !leftover {
-				files = append(files, rel)
-			}
-			return err
-		})
-	}
-	for _, f := range files {
-		if err == nil {
-			err = copyFile(filepath.Join(from, f), filepath.Join(to, f))
-		}
-	}
-	return err
-}
-
 func copyFile(from, to string) error {
 	data, err := os.ReadFile(from)
-	info, err2 := os.Stat(from)
-	if err = cmp.Or(err, err2, os.MkdirAll(filepath.Dir(to), 0o755)); err != nil {
+	if err != nil {
 		return err
 	}
-	return os.WriteFile(to, data, info.Mode().Perm())
+	return os.WriteFile(to, data, 0o644)
 }
 
 // syncWorkspace writes local.work, go.work and the stages made here, or
@@ -240,8 +209,5 @@ func syncWorkspace(c *harness.Cmd) {
 		copyFile("go.work.sum", "local.work.sum") // nothing to fetch again; none is fine
 	}
 	os.Setenv("GOWORK", filepath.Join(c.Root, "local.work"))
-	for i := range mine {
-		mine[i] = "./" + mine[i]
-	}
 	c.Fatal(harness.Go(append([]string{"work", "use"}, mine...)...))
 }
