@@ -4,7 +4,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path"
@@ -35,7 +34,6 @@ which git ignores, as does the stage: export GOWORK=$PWD/local.work (PowerShell:
 var (
 	validName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,39}$`)
 	mainName  = regexp.MustCompile(`api\.Main\("([^"]*)"`)
-	module    = regexp.MustCompile(`(?m)^module\s+(\S+)`)
 	reserved  = []string{"floor", "common", "scripts", "peers", "workshop", "solutions", "results", "docs", "bin", "handins"}
 )
 
@@ -59,10 +57,8 @@ func main() {
 			fmt.Println("no stage made by new-stage here")
 		}
 	case *remove:
-		if !validName.MatchString(name) {
-			c.Usage("--remove needs the name of a stage this command made")
-		} else if !slices.Contains(stages.Mine("."), name) {
-			c.Usage("--remove: %s was not made by new-stage (no %s/go.mod with an origin line); nothing removed", name, name)
+		if !slices.Contains(stages.Mine("."), name) {
+			c.Usage("--remove %q: not a stage made by new-stage (a folder whose go.mod has an origin line); nothing removed", name)
 		} else if out, _ := exec.Command("git", "ls-files", "--", name).Output(); len(out) > 0 {
 			c.Usage("--remove: git tracks files in %s/; nothing removed", name)
 		}
@@ -93,10 +89,9 @@ func newStage(c *harness.Cmd, name, from string) {
 	} else if !slices.Contains(modules, filepath.ToSlash(filepath.Join(c.Root, from))) {
 		c.Usage("--from %s: not a module of go.work; give the folder of a stage, such as stage1-index or workshop/quest6-cache", from)
 	}
-	mod, _ := os.ReadFile(filepath.Join(from, "go.mod"))
 	mainGo, _ := os.ReadFile(filepath.Join(from, "main.go"))
-	oldModule, oldMain := module.FindSubmatch(mod), mainName.FindSubmatch(mainGo)
-	if oldModule == nil || oldMain == nil {
+	oldMain := mainName.FindSubmatch(mainGo)
+	if oldMain == nil {
 		c.Usage("--from %s: its main.go does not start a stage with api.Main(\"NAME\", ...)", from)
 	}
 
@@ -118,42 +113,30 @@ func newStage(c *harness.Cmd, name, from string) {
 	// The module and its origin; the replace of common is one level up now.
 	goMod := filepath.Join(name, "go.mod")
 	c.Fatal(harness.Go("mod", "edit", "-module", "example.com/userperf/"+name, "-replace", "example.com/userperf/common=../common", goMod))
-	mod, err = os.ReadFile(goMod)
+	mod, err := os.ReadFile(goMod)
 	c.Fatal(err)
 	mod = regexp.MustCompile(`(?m)^// origin: .*\n`).ReplaceAll(mod, nil)
 	c.Fatal(os.WriteFile(goMod, fmt.Appendf(bytes.TrimRight(mod, "\n"), "\n\n// origin: %s (the stage this module started from; scripts/check reads this line)\n", from), 0o644))
-	rename := strings.NewReplacer(`api.Main("`+string(oldMain[1])+`"`, `api.Main("`+name+`"`,
-		"\n// Command "+string(oldMain[1])+" ", "\n// Command "+name+" ",
-		`"`+string(oldModule[1])+`"`, `"example.com/userperf/`+name+`"`, `"`+string(oldModule[1])+`/`, `"example.com/userperf/`+name+`/`)
-	c.Fatal(filepath.WalkDir(name, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !strings.HasSuffix(p, ".go") {
-			return err
-		}
-		code, err := os.ReadFile(p)
-		if err == nil {
-			err = os.WriteFile(p, []byte(rename.Replace("\n" + string(code))[1:]), 0o644)
-		}
-		return err
-	}))
-	c.Fatal(os.WriteFile(filepath.Join(name, "README.md"), fmt.Appendf(nil, "# %s\n\nA stage of your own, made by `go run ./scripts/new-stage %s --from %s`: a copy of `%s`\n"+
-		"(whose chapter is [../%s/README.md](../%s/README.md)). Git ignores this folder; write your\n"+
-		"notes here: what the profile showed, what you changed, what the check said.\n", name, name, from, from, from, from), 0o644))
+	// The stage's name is in main.go alone: no stage imports its own module.
+	old := string(oldMain[1])
+	rename := strings.NewReplacer(`api.Main("`+old+`"`, `api.Main("`+name+`"`, "// Command "+old+" ", "// Command "+name+" ")
+	c.Fatal(os.WriteFile(filepath.Join(name, "main.go"), []byte(rename.Replace(string(mainGo))), 0o644))
+	c.Fatal(os.WriteFile(filepath.Join(name, "README.md"), fmt.Appendf(nil, "# %s\n\nA copy of `%s` (its chapter: [../%s/README.md](../%s/README.md)), made by scripts/new-stage.\n"+
+		"Git ignores this folder. Your notes: what the profile showed, what you changed, what the check said.\n", name, from, from, from), 0o644))
 
 	syncWorkspace(c)
-	base, reference, err := stages.Against(c.Root, name, "")
+	_, reference, err := stages.Against(c.Root, name, "")
 	c.Fatal(err)
 	leaveOut(c, name, from, reference)
 	fmt.Println("== go vet ./" + name)
 	c.Fatal(harness.Go("vet", "./"+name))
 	made = true
 	fmt.Printf("\nmade %s/, a copy of %s, listed in local.work and kept out of git (git status shows nothing).\n\nNext, in the repository's folder:\n", name, from)
-	compare := strings.Join(slices.DeleteFunc([]string{base, name, reference}, func(s string) bool { return s == "" }), " ")
 	for _, next := range [][2]string{
 		{"export GOWORK=$PWD/local.work", "once in each terminal: the go command sees your stage"},
 		{"go test ./" + name, "the shared suites (a side quest's start fails them until fixed)"},
 		{"go run ./scripts/profile " + name, "where the time goes"},
 		{"go run ./scripts/check " + name, "the verdict: vet, suites, race detector, fuzz seeds, speed"},
-		{"go run ./scripts/compare " + compare, "a longer comparison"},
 		{"go run ./scripts/new-stage --remove " + name, "when you are done: the tree is as it was"},
 	} {
 		fmt.Printf("  %-50s %s\n", next[0], next[1])

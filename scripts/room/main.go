@@ -89,7 +89,7 @@ func room(dir string, paths []string, reference func(string) string, command str
 	var table strings.Builder
 	w := tabwriter.NewWriter(io.MultiWriter(os.Stdout, &table), 0, 0, 1, ' ', tabwriter.Debug)
 	fmt.Fprintf(w, "participant\tmachine\t%s\n", strings.Join(exercises, "\t"))
-	start, ref := map[string][]float64{}, map[string][]float64{}
+	speedups := map[string][]float64{} // by exercise and versus: "ex1 start", "ex1 ref"
 	var files []*results.File
 	for _, h := range hands {
 		cells, bars := []string{h.who, h.machine}, map[results.Measurement][]float64{}
@@ -102,7 +102,7 @@ func room(dir string, paths []string, reference func(string) string, command str
 			case verdict != "" && mine > 0:
 				cell = "ok"
 				if o := results.Median(h.sec[ex+" origin"]); o > 0 {
-					start[ex] = append(start[ex], o/mine)
+					speedups[ex+" start"] = append(speedups[ex+" start"], o/mine)
 					bars[results.Measurement{Bench: ex, Unit: "x"}] = []float64{o / mine}
 					cell += ", " + figures.Speedup(o/mine) + " vs start"
 				}
@@ -110,7 +110,7 @@ func room(dir string, paths []string, reference func(string) string, command str
 				if r := results.Median(h.sec[ex+" reference"]); r > 0 && measured != "" && want != "" && measured != want {
 					cell += fmt.Sprintf(", %s vs %s (not %s)", figures.Speedup(r/mine), measured, want)
 				} else if r > 0 {
-					ref[ex] = append(ref[ex], r/mine)
+					speedups[ex+" ref"] = append(speedups[ex+" ref"], r/mine)
 					cell += ", " + figures.Speedup(r/mine) + " vs ref"
 				}
 				if strings.Contains(verdict, "cannot tell on this machine") {
@@ -127,13 +127,10 @@ func room(dir string, paths []string, reference func(string) string, command str
 	median, spread := []string{"room median", "right answers only"}, []string{"room spread", ""}
 	for _, ex := range exercises {
 		var m, s []string
-		for _, r := range []struct {
-			versus string
-			v      []float64
-		}{{"start", start[ex]}, {"ref", ref[ex]}} {
-			if n := len(r.v); n > 0 {
-				m = append(m, fmt.Sprintf("%s vs %s (%d answer%s)", figures.Speedup(results.Median(r.v)), r.versus, n, map[bool]string{true: "s"}[n > 1]))
-				s = append(s, figures.Speedup(slices.Min(r.v))+" to "+figures.Speedup(slices.Max(r.v))+" vs "+r.versus)
+		for _, versus := range []string{"start", "ref"} {
+			if v := speedups[ex+" "+versus]; len(v) > 0 {
+				m = append(m, fmt.Sprintf("%s vs %s (%d answer%s)", figures.Speedup(results.Median(v)), versus, len(v), map[bool]string{true: "s"}[len(v) > 1]))
+				s = append(s, figures.Speedup(slices.Min(v))+" to "+figures.Speedup(slices.Max(v))+" vs "+versus)
 			}
 		}
 		median, spread = append(median, cmp.Or(strings.Join(m, ", "), "—")), append(spread, cmp.Or(strings.Join(s, ", "), "—"))
