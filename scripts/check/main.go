@@ -26,16 +26,13 @@ import (
 const usage = `
 check: one verdict on a stage, yours or the project's, in about two minutes.
 
-  go run ./scripts/check mystage                         every check, then its speed against its origin and the reference
-  go run ./scripts/check mystage --against stage5-materialized   another reference
-  go run ./scripts/check mystage --from stage2-noclone   another origin
-  go run ./scripts/check mystage --no-compare            correctness only
+  go run ./scripts/check mystage [--no-compare] [--from ORIGIN] [--against REFERENCE]
 
-go vet, then under the race detector the conformance suite and the differential tests at GOMAXPROCS 1,
-3 and 8, the fuzz seed corpora and the stage's own tests, up to the first failure (a test over 60 s,
-USERPERF_CHECK_TIMEOUT, fails); last, go run ./scripts/compare --rounds 6 --benchtime 100ms against
-its origin (the "// origin:" line of its go.mod) and the exercise's reference (its solution, else the
-next step). Each step's output, the verdict and the speed results go to results/check/STAGE/.
+go vet; under the race detector, the conformance suite and the differential tests at GOMAXPROCS 1, 3
+and 8, the fuzz seed corpora and the stage's own tests, up to the first failure (a test over 60 s,
+USERPERF_CHECK_TIMEOUT, fails); unless --no-compare, go run ./scripts/compare --rounds 6 --benchtime
+100ms against its origin (default: the "// origin:" line of its go.mod) and the exercise's reference
+(default: its solution, else the next step). Each step's output and the verdict: results/check/STAGE/.
 `
 
 const row = "ListByRole/users=10000/matches=100"
@@ -43,7 +40,7 @@ const row = "ListByRole/users=10000/matches=100"
 var (
 	c                       = harness.New("check", usage)
 	dir, name, logs, binary string
-	timeout                 = cmp.Or(os.Getenv("USERPERF_CHECK_TIMEOUT"), "60s") // a step takes seconds: a test running longer is stuck
+	timeout                 = cmp.Or(os.Getenv("USERPERF_CHECK_TIMEOUT"), "60s") // a test takes seconds: one running longer is stuck
 	step, steps             = 0, 7
 	underRace               = ", under -race" // "" where there is no C compiler for the race detector
 	start                   = time.Now()
@@ -78,10 +75,9 @@ func main() {
 		}
 	}
 	name, logs = path.Base(dir), filepath.Join("results", "check", path.Base(dir))
-	tmp, err := os.MkdirTemp("", "userperf-check-")
-	c.Fatal(cmp.Or(err, os.RemoveAll(logs), os.MkdirAll(logs, 0o755)))
-	c.Cleanup(func() { os.RemoveAll(tmp) })
-	binary = filepath.Join(tmp, "stage.test"+map[bool]string{true: ".exe"}[runtime.GOOS == "windows"]) // Windows runs no other
+	c.Fatal(cmp.Or(os.RemoveAll(logs), os.MkdirAll(logs, 0o755)))
+	binary = filepath.Join(c.Root, logs, "stage.test"+map[bool]string{true: ".exe"}[runtime.GOOS == "windows"]) // Windows runs no other
+	c.Cleanup(func() { os.Remove(binary) })
 	if *noCompare {
 		steps = 6
 	}
@@ -109,7 +105,7 @@ func main() {
 }
 
 // speed is the last step: the stage's speed against its origin and the
-// reference, measured by the compare command, whose results it keeps.
+// reference, measured by the compare command.
 func speed(base, reference string) {
 	names := slices.DeleteFunc([]string{base, name, reference}, func(s string) bool { return s == "" })
 	args := append([]string{"run", "./scripts/compare", "--rounds", "6", "--benchtime", "100ms", "--bench", "^BenchmarkListByRole$"}, names...)
@@ -167,10 +163,9 @@ func keep(stage, role string) *results.File {
 	return f
 }
 
-// run runs the race-enabled test binary in the stage's folder once at each
-// GOMAXPROCS of procs, its whole output kept in logs/log.log, and checks
-// that the shared suite, if any, ran. At a failure it sums up what failed
-// and stops with the verdict what.
+// run runs the test binary in the stage's folder once at each GOMAXPROCS of
+// procs, its output kept in logs/log.log, and fails with the verdict what
+// if a test failed, the race detector spoke, or the shared suite did not run.
 func run(what, log, suite string, procs []string, args ...string) {
 	next(what + underRace + map[bool]string{true: ", at GOMAXPROCS " + strings.Join(procs, ", ")}[len(procs) > 1])
 	logFile := filepath.Join(logs, log+".log")
@@ -221,16 +216,15 @@ func must(err error, what string) {
 	}
 }
 
-// raced reports whether the race detector spoke: a race in a goroutine
-// that outlives its test fails no test.
+// raced reports whether the race detector spoke: a race in a goroutine that
+// outlives its test fails no test.
 func raced(run *testevents.Run) bool {
 	return slices.ContainsFunc(run.Lines, func(e testevents.Event) bool { return e.Output == "WARNING: DATA RACE\n" })
 }
 
-// summarize writes what failed in run: the failing tests, a test's first
-// message with the lines under it (the request it sent), both sides of the
-// first data race, the first panic, and after a timeout the goroutines that
-// wait for a lock.
+// summarize writes what failed in run: the failing tests, the first message
+// with the lines under it (the request it sent), both sides of the first data
+// race, the first panic, and after a timeout the goroutines waiting for a lock.
 func summarize(run *testevents.Run, log string) {
 	fmt.Printf("\n-- what failed (the whole output: %s)\n", log)
 	for _, e := range run.Failed {
@@ -272,9 +266,8 @@ func summarize(run *testevents.Run, log string) {
 	}
 }
 
-// lockWaits names, after a test timed out, the goroutines that wait for a
-// lock, by the lock and the line of the stage's code that asked for it: a
-// deadlock, when nothing else runs.
+// lockWaits counts the goroutines of a timed-out test's dump that wait for a
+// lock, by the lock and the line of the stage that asked for it.
 func lockWaits(dump []string, test string) {
 	fmt.Printf("   %s ran over %s: usually a deadlock. Goroutines waiting for a lock, where the stage asked for it:\n", cmp.Or(test, "a test"), timeout)
 	waits := map[string]int{}

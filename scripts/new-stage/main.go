@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -24,11 +23,11 @@ new-stage: a stage of your own, copied from an existing one, to change and check
   go run ./scripts/new-stage --list                                 the stages this command made
   go run ./scripts/new-stage --remove mystage                       delete one and undo what made it
 
-NAME is 1 to 40 lowercase letters, digits and dashes, starting with a letter. It copies the origin
-(--from, default stage0-linear) but its README.md and the tests that the exercise changes, renames
-the module, records the origin in go.mod for check, runs go vet, and lists the stage in local.work,
-which git ignores, as does the stage: export GOWORK=$PWD/local.work (PowerShell: $env:GOWORK =
-"$PWD\local.work"). An error or Ctrl-C undoes it all. After a git pull that changed go.work, run --list.
+NAME: 1 to 40 lowercase letters, digits and dashes, starting with a letter. The copy leaves out the
+README.md and the tests that the exercise changes, records its origin in go.mod for check, passes go
+vet, and is listed in local.work, which git ignores as it ignores the stage: export
+GOWORK=$PWD/local.work (PowerShell: $env:GOWORK = "$PWD\local.work"). An error or Ctrl-C undoes it
+all. After a git pull that changed go.work, run --list.
 `
 
 var (
@@ -81,18 +80,11 @@ func newStage(c *harness.Cmd, name, from string) {
 	} else if _, err := os.Lstat(name); err == nil {
 		c.Usage("%s already exists; pick another name, or --remove %s if this command made it", name, name)
 	}
-	out, err := harness.GoOutput("list", "-m", "-f", "{{.Dir}}")
-	c.Fatal(err)
-	modules := strings.Split(strings.TrimSpace(filepath.ToSlash(out)), "\n") // a folder's name may hold a space
-	if slices.ContainsFunc(modules, func(m string) bool { return path.Base(m) == name }) {
-		c.Usage("'%s' is the folder name of a module of go.work; pick another", name)
-	} else if !slices.Contains(modules, filepath.ToSlash(filepath.Join(c.Root, from))) {
-		c.Usage("--from %s: not a module of go.work; give the folder of a stage, such as stage1-index or workshop/quest6-cache", from)
-	}
+	// A name that another stage of the workspace has fails stages.Against below, which undoes the copy.
 	mainGo, _ := os.ReadFile(filepath.Join(from, "main.go"))
 	oldMain := mainName.FindSubmatch(mainGo)
 	if oldMain == nil {
-		c.Usage("--from %s: its main.go does not start a stage with api.Main(\"NAME\", ...)", from)
+		c.Usage("--from %s: not a stage's folder, such as stage1-index or workshop/quest6-cache (no main.go with api.Main(\"NAME\", ...))", from)
 	}
 
 	c.Fatal(os.Mkdir(name, 0o755))
@@ -121,8 +113,7 @@ func newStage(c *harness.Cmd, name, from string) {
 	old := string(oldMain[1])
 	rename := strings.NewReplacer(`api.Main("`+old+`"`, `api.Main("`+name+`"`, "// Command "+old+" ", "// Command "+name+" ")
 	c.Fatal(os.WriteFile(filepath.Join(name, "main.go"), []byte(rename.Replace(string(mainGo))), 0o644))
-	c.Fatal(os.WriteFile(filepath.Join(name, "README.md"), fmt.Appendf(nil, "# %s\n\nA copy of `%s` (its chapter: [../%s/README.md](../%s/README.md)), made by scripts/new-stage.\n"+
-		"Git ignores this folder. Your notes: what the profile showed, what you changed, what the check said.\n", name, from, from, from), 0o644))
+	os.Remove(filepath.Join(name, "README.md")) // the origin's chapter, if it has one: not the copy's
 
 	syncWorkspace(c)
 	_, reference, err := stages.Against(c.Root, name, "")
@@ -131,22 +122,14 @@ func newStage(c *harness.Cmd, name, from string) {
 	fmt.Println("== go vet ./" + name)
 	c.Fatal(harness.Go("vet", "./"+name))
 	made = true
-	fmt.Printf("\nmade %s/, a copy of %s, listed in local.work and kept out of git (git status shows nothing).\n\nNext, in the repository's folder:\n", name, from)
-	for _, next := range [][2]string{
-		{"export GOWORK=$PWD/local.work", "once in each terminal: the go command sees your stage"},
-		{"go test ./" + name, "the shared suites (a side quest's start fails them until fixed)"},
-		{"go run ./scripts/profile " + name, "where the time goes"},
-		{"go run ./scripts/check " + name, "the verdict: vet, suites, race detector, fuzz seeds, speed"},
-		{"go run ./scripts/new-stage --remove " + name, "when you are done: the tree is as it was"},
-	} {
-		fmt.Printf("  %-50s %s\n", next[0], next[1])
-	}
+	fmt.Printf("\nmade %s/, a copy of %s, listed in local.work and kept out of git (git status shows nothing).\n", name, from)
+	fmt.Printf("Next: export GOWORK=$PWD/local.work (once in each terminal), go test ./%[1]s, change it, go run ./scripts/check %[1]s;\n"+
+		"at the end, go run ./scripts/new-stage --remove %[1]s (WORKSHOP.md says more)\n", name)
 }
 
-// leaveOut removes the origin's own tests that do not hold once the exercise
-// is solved: those that its reference lacks or has in another version. They
-// test what the exercise changes (stage 4's chunks and its list encoder in a
-// copy meant to encode once, a side quest's bug), and would fail a right answer.
+// leaveOut removes the origin's tests that its reference lacks or has in
+// another version: they test what the exercise changes (stage 4's chunks,
+// a side quest's bug), and would fail a right answer.
 func leaveOut(c *harness.Cmd, name, from, reference string) {
 	found, err := stages.Find(c.Root, reference)
 	if reference == "" || err != nil {

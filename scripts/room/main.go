@@ -67,10 +67,10 @@ type handIn struct {
 	stage                map[string]string    // by stage and role: the stage measured, if the file says
 }
 
-// room prints the room's table of every hand-in file in paths and draws its
-// chart into dir. Each speed-up divides times measured on one machine, a
-// participant's own, so no time is ever compared across machines.
-// reference is the stage that solves the exercise started at a stage.
+// room prints the room's table of the hand-in files paths and draws its chart
+// into dir. Each speed-up divides times of one participant's machine: no time
+// is compared across machines. reference is the stage that solves the
+// exercise started at a stage.
 func room(dir string, paths []string, reference func(string) string, command string) error {
 	var hands []*handIn
 	seen, commits := map[string]bool{}, map[string]int{}
@@ -141,10 +141,9 @@ func room(dir string, paths []string, reference func(string) string, command str
 	commit := slices.MaxFunc(slices.Sorted(maps.Keys(commits)), func(a, b string) int { return commits[a] - commits[b] })
 	files[0].Config = map[string]string{"machine-cpu": "each participant's own machine", "go-version": "their Go",
 		"date": time.Now().UTC().Format(time.RFC3339), "commit": commit, "command": command}
-	fmt.Println("\nWRONG: a check failed, and its speed does not count; \"vs start\" and \"vs ref\" divide CPU times (wall times where" +
-		" a system gives none) measured on one machine: above 1x is faster;\n(cannot tell): a difference of the check was under its floor," +
-		" the noise of that machine; ask for a check on a quieter machine;\n\"vs STAGE (not REF)\": measured against another reference than the exercise's, left out of the median;" +
-		" (N answers): the right answers a median counts.")
+	fmt.Println("\nWRONG: a check failed, and its speed does not count; \"vs start\" and \"vs ref\" divide CPU times (else wall times) of one machine:" +
+		" above 1x is faster;\n(cannot tell): under the floor, the noise of that machine: ask for a check on a quieter one; \"vs STAGE (not REF)\":" +
+		" against another reference than the exercise's, left out of the median; (N answers): the right answers a median counts.")
 	if err := errors.Join(os.MkdirAll(dir, 0o755), os.WriteFile(filepath.Join(dir, "table.txt"), []byte(table.String()), 0o644)); err != nil {
 		return err
 	}
@@ -160,8 +159,7 @@ func room(dir string, paths []string, reference func(string) string, command str
 var procs = regexp.MustCompile(`-[0-9]+$`)
 
 // readHandIn reads a hand-in file: its header line by line (benchfmt would
-// need a result to carry it), then the results of the headline by stage
-// and role, with the stage each role measured where the file names it.
+// need a result to carry it), then the headline's results by stage and role.
 func readHandIn(path string) (*handIn, error) {
 	f, err := os.Open(path)
 	if err != nil {
