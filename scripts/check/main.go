@@ -41,11 +41,10 @@ var (
 	c                       = harness.New("check", usage)
 	dir, name, logs, binary string
 	timeout                 = cmp.Or(os.Getenv("USERPERF_CHECK_TIMEOUT"), "60s") // a test takes seconds: one running longer is stuck
-	step, steps             = 0, 7
+	step                    = 0
 	underRace               = ", under -race" // "" where there is no C compiler for the race detector
 	start                   = time.Now()
 
-	message   = regexp.MustCompile(`^(\s+)[\w.-]+\.go:\d+: `)
 	goroutine = regexp.MustCompile(`^goroutine \d+ \[([^,\]]+)`)
 	lockWait  = regexp.MustCompile(`Mutex|sync\.Cond|WaitGroup|semacquire`)
 )
@@ -78,9 +77,6 @@ func main() {
 	c.Fatal(cmp.Or(os.RemoveAll(logs), os.MkdirAll(logs, 0o755)))
 	binary = filepath.Join(c.Root, logs, "stage.test"+map[bool]string{true: ".exe"}[runtime.GOOS == "windows"]) // Windows runs no other
 	c.Cleanup(func() { os.Remove(binary) })
-	if *noCompare {
-		steps = 6
-	}
 
 	next("go vet ./" + dir)
 	must(harness.Go("vet", "./"+dir), "go vet")
@@ -98,6 +94,7 @@ func main() {
 	run("the fuzz seed corpora (Fuzz*)", "fuzz", "FuzzDifferential", once, "-test.run=^Fuzz")
 	run("the stage's own tests", "own", "", once, "-test.skip=^(TestAPI|TestDifferential|Fuzz.*)$")
 	if *noCompare {
+		next("the speed: not measured (--no-compare)")
 		verdict("passed (no speed comparison: --no-compare)")
 		c.Exit(0)
 	}
@@ -181,7 +178,8 @@ func run(what, log, suite string, procs []string, args ...string) {
 			// on more than one core they split every list here, so that a chunk's bug cannot hide.
 			cmd.Env = append(os.Environ(), "USERPERF_PARALLEL_MIN=2")
 		}
-		tests, err := testevents.Start(cmd, f, io.Discard, func(r *testevents.Run) string {
+		var shown strings.Builder
+		tests, err := testevents.Start(cmd, f, &shown, func(r *testevents.Run) string {
 			return fmt.Sprintf("GOMAXPROCS=%s: %d tests done", p, r.Tests.Load())
 		})
 		if suite != "" && err == nil && !slices.ContainsFunc(tests.Lines, func(e testevents.Event) bool { return e.Test == suite }) {
@@ -190,6 +188,8 @@ func run(what, log, suite string, procs []string, args ...string) {
 		if err == nil && !raced(tests) {
 			continue
 		}
+		lines := strings.SplitAfter(shown.String(), "\n")
+		fmt.Print(strings.Join(lines[:min(150, len(lines))], "")) // the first message, and the race, are at the top
 		summarize(tests, logFile)
 		if raced(tests) {
 			what = "the race detector, in " + what
@@ -199,7 +199,7 @@ func run(what, log, suite string, procs []string, args ...string) {
 	fmt.Printf("   ok (%s so far)\n", harness.Elapsed(start))
 }
 
-func next(what string) { step++; fmt.Printf("== check %d/%d: %s\n", step, steps, what) }
+func next(what string) { step++; fmt.Printf("== check %d/7: %s\n", step, what) }
 
 // verdict prints the last line, and keeps it for scripts/handin.
 func verdict(text string) {
@@ -222,57 +222,32 @@ func raced(run *testevents.Run) bool {
 	return slices.ContainsFunc(run.Lines, func(e testevents.Event) bool { return e.Output == "WARNING: DATA RACE\n" })
 }
 
-// summarize writes what failed in run: the failing tests, the first message
-// with the lines under it (the request it sent), both sides of the first data
-// race, the first panic, and after a timeout the goroutines waiting for a lock.
+// summarize ends what failed in run, under the failed tests' output: their
+// names, the first panic, and after a timeout the goroutines waiting for a lock.
 func summarize(run *testevents.Run, log string) {
 	fmt.Printf("\n-- what failed (the whole output: %s)\n", log)
 	for _, e := range run.Failed {
 		fmt.Printf("   --- FAIL: %s\n", e.Test)
 	}
-	text := make([]string, len(run.Lines))
-	for i, e := range run.Lines {
-		text[i] = strings.TrimRight(e.Output, "\n")
+	i := slices.IndexFunc(run.Lines, func(e testevents.Event) bool {
+		return strings.HasPrefix(e.Output, "panic: ") || strings.HasPrefix(e.Output, "fatal error: ")
+	})
+	if i >= 0 {
+		fmt.Printf("   %s", run.Lines[i].Output)
 	}
-	if i := slices.IndexFunc(run.Lines, func(e testevents.Event) bool { return e.Test != "" && message.MatchString(e.Output) }); i >= 0 {
-		indent := len(message.FindStringSubmatch(text[i])[1])
-		for n, l := range text[i:min(len(text), i+14)] {
-			if n > 0 && len(l)-len(strings.TrimLeft(l, " \t")) <= indent {
-				break
-			}
-			fmt.Printf("   %s\n", l[indent:])
-		}
-	}
-	// Each side of the race is an access and its stack: its first three frames
-	// show where, up to the stacks of the goroutines' creation.
-	if i := slices.Index(text, "WARNING: DATA RACE"); i >= 0 {
-		frame := 0
-		for _, l := range text[i:] {
-			if strings.HasPrefix(l, "Goroutine ") || strings.HasPrefix(l, "=====") {
-				break
-			} else if frame++; !strings.HasPrefix(l, " ") {
-				frame = 0
-			}
-			if l != "" && frame <= 6 {
-				fmt.Printf("   %s\n", l)
-			}
-		}
-	}
-	if i := slices.IndexFunc(text, func(l string) bool { return strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ") }); i >= 0 {
-		fmt.Printf("   %s\n", text[i])
-		if strings.HasPrefix(text[i], "panic: test timed out") {
-			lockWaits(text, run.Lines[i].Test)
-		}
+	if i >= 0 && strings.HasPrefix(run.Lines[i].Output, "panic: test timed out") {
+		lockWaits(run.Lines, run.Lines[i].Test)
 	}
 }
 
 // lockWaits counts the goroutines of a timed-out test's dump that wait for a
 // lock, by the lock and the line of the stage that asked for it.
-func lockWaits(dump []string, test string) {
+func lockWaits(dump []testevents.Event, test string) {
 	fmt.Printf("   %s ran over %s: usually a deadlock. Goroutines waiting for a lock, where the stage asked for it:\n", cmp.Or(test, "a test"), timeout)
 	waits := map[string]int{}
 	lock, fn := "", ""
-	for _, l := range dump {
+	for _, e := range dump {
+		l := strings.TrimRight(e.Output, "\n")
 		if m := goroutine.FindStringSubmatch(l); m != nil {
 			lock = map[bool]string{true: m[1]}[lockWait.MatchString(m[1])]
 		} else if lock != "" && !strings.HasPrefix(l, "\t") {

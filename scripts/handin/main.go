@@ -21,9 +21,8 @@ handin: your workshop results in one file, to hand to the instructor.
 
   go run ./scripts/handin "Ada Lovelace"
 
-It takes each stage's verdict and speed from your last check of it (go run ./scripts/check, run
-again first if the stage changed since) and writes them with your name and the machine to
-results/handin/<name>.txt, the file to send; the instructor runs go run ./scripts/room on them.
+Each stage's verdict and speeds from your last go run ./scripts/check of it (run again if the stage
+changed since), with your name and machine, in results/handin/<name>.txt: the file to send.
 `
 
 var validName = regexp.MustCompile(`^[[:alnum:]][[:alnum:] ._-]{0,39}$`)

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -41,11 +40,7 @@ func main() {
 	from := c.Flags.String("from", "stage0-linear", "")
 	remove := c.Flags.Bool("remove", false, "")
 	list := c.Flags.Bool("list", false, "")
-	args := c.Parse()
-	if len(args) > 1 {
-		c.Usage("one NAME at a time (got %s)", strings.Join(args, " and "))
-	}
-	name := strings.Join(args, "")
+	name := strings.Join(c.Parse(), " ") // more than one is not a valid name
 	switch {
 	case *list:
 		syncWorkspace(c)
@@ -58,8 +53,6 @@ func main() {
 	case *remove:
 		if !slices.Contains(stages.Mine("."), name) {
 			c.Usage("--remove %q: not a stage made by new-stage (a folder whose go.mod has an origin line); nothing removed", name)
-		} else if out, _ := exec.Command("git", "ls-files", "--", name).Output(); len(out) > 0 {
-			c.Usage("--remove: git tracks files in %s/; nothing removed", name)
 		}
 		c.Fatal(os.RemoveAll(name))
 		syncWorkspace(c)

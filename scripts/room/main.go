@@ -30,10 +30,9 @@ room: the workshop's room in one table, from everyone's file of go run ./scripts
 
   go run ./scripts/room handins/*.txt      (it expands the patterns itself: Windows' shell does not)
 
-A row per participant: per stage, "WRONG: <the check that failed>", or "ok" with its speed-up against
-the stage it started from (vs start) and the exercise's reference (vs ref), each measured on the
-participant's own machine; then the room's median and spread of each. Writes results/room/table.txt
-and the chart results/room/room.svg, under the current folder.
+Per participant and stage, "WRONG: <the check that failed>", or "ok" with its speed-ups against its
+start (vs start) and the exercise's reference (vs ref) on the participant's own machine; then the
+room's median and spread. Writes results/room/table.txt and results/room/room.svg here.
 `
 
 func main() {
