@@ -4,7 +4,6 @@ package main
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"maps"
 	"os"
 	"os/exec"
@@ -32,7 +31,8 @@ go vet; under the race detector, the conformance suite and the differential test
 and 8, the fuzz seed corpora and the stage's own tests, up to the first failure (a test over 60 s,
 USERPERF_CHECK_TIMEOUT, fails); unless --no-compare, go run ./scripts/compare --rounds 6 --benchtime
 100ms against its origin (default: the "// origin:" line of its go.mod) and the exercise's reference
-(default: its solution, else the next step). Each step's output and the verdict: results/check/STAGE/.
+(default: its solution, else the next step). The tests' output, the speeds and the verdict go to
+results/check/STAGE/.
 `
 
 const row = "ListByRole/users=10000/matches=100"
@@ -111,12 +111,7 @@ func speed(base, reference string) {
 		line = append(line, harness.Quote(a))
 	}
 	next("the speed: " + strings.Join(line, " "))
-	log, err := os.Create(filepath.Join(logs, "compare.log"))
-	c.Fatal(err)
-	compare := exec.Command("go", args...)
-	compare.Stdout = io.MultiWriter(os.Stdout, log)
-	compare.Stderr = compare.Stdout
-	must(compare.Run(), "the comparison (compare)")
+	must(harness.Go(args...), "the comparison (compare)") // its results: results/compare/latest/
 	mine := keep(name, "mine")
 	var again *results.File // compare's A/A label: its first stage, the origin, measured twice
 	if base != "" {
@@ -199,7 +194,10 @@ func run(what, log, suite string, procs []string, args ...string) {
 	fmt.Printf("   ok (%s so far)\n", harness.Elapsed(start))
 }
 
-func next(what string) { step++; fmt.Printf("== check %d/7: %s\n", step, what) }
+func next(what string) {
+	step++
+	fmt.Printf("== check %d/7: %s\n", step, what)
+}
 
 // verdict prints the last line, and keeps it for scripts/handin.
 func verdict(text string) {
@@ -207,7 +205,10 @@ func verdict(text string) {
 	c.Fatal(os.WriteFile(filepath.Join(logs, "verdict.txt"), []byte(text+"\n"), 0o644))
 }
 
-func failed(what string) { verdict("FAILED: " + what + ", see above"); c.Exit(1) }
+func failed(what string) {
+	verdict("FAILED: " + what + ", see above")
+	c.Exit(1)
+}
 
 func must(err error, what string) {
 	if err != nil {

@@ -22,9 +22,9 @@ new-stage: a stage of your own, copied from an existing one, to change and check
   go run ./scripts/new-stage --list                                 the stages this command made
   go run ./scripts/new-stage --remove mystage                       delete one and undo what made it
 
-NAME: 1 to 40 lowercase letters, digits and dashes, starting with a letter. The copy leaves out the
-README.md and the tests that the exercise changes, records its origin in go.mod for check, passes go
-vet, and is listed in local.work, which git ignores as it ignores the stage: export
+NAME: 1 to 40 lowercase letters, digits and dashes, starting with a letter. The copy, without the
+README.md and the tests that the exercise changes, records its origin in go.mod, passes go vet, and is
+listed in local.work, a copy of go.work that git ignores, as it ignores the stage: export
 GOWORK=$PWD/local.work (PowerShell: $env:GOWORK = "$PWD\local.work"). An error or Ctrl-C undoes it
 all. After a git pull that changed go.work, run --list.
 `
