@@ -60,10 +60,9 @@ func main() {
 
 // handIn is one participant's file from scripts/handin.
 type handIn struct {
-	who, machine, commit string
-	verdict              map[string]string    // by stage: "passed: ..." or "FAILED: ..."
-	sec                  map[string][]float64 // by stage and role ("ex1 mine"): sec/op of the headline
-	stage                map[string]string    // by stage and role: the stage measured, if the file says
+	config map[string]string    // its header: participant, machine-cpu, commit, verdict-STAGE ("passed: ...", "FAILED: ...")
+	sec    map[string][]float64 // by stage and role ("ex1 mine"): sec/op of the headline
+	stage  map[string]string    // by stage and role: the stage measured, if the file says
 }
 
 // room prints the room's table of the hand-in files paths and draws its chart
@@ -79,9 +78,11 @@ func room(dir string, paths []string, reference func(string) string, command str
 			return err
 		}
 		hands = append(hands, h)
-		commits[h.commit]++
-		for s := range h.verdict {
-			seen[s] = true
+		commits[h.config["commit"]]++
+		for key := range h.config {
+			if stage, ok := strings.CutPrefix(key, "verdict-"); ok {
+				seen[stage] = true
+			}
 		}
 	}
 	exercises := slices.Sorted(maps.Keys(seen))
@@ -91,9 +92,10 @@ func room(dir string, paths []string, reference func(string) string, command str
 	speedups := map[string][]float64{} // by exercise and versus: "ex1 start", "ex1 ref"
 	var files []*results.File
 	for _, h := range hands {
-		cells, bars := []string{h.who, h.machine}, map[results.Measurement][]float64{}
+		cells := []string{h.config["participant"], h.config["machine-cpu"] + ", " + h.config["machine-cores"] + " cores"}
+		bars := map[results.Measurement][]float64{}
 		for _, ex := range exercises {
-			verdict, mine := h.verdict[ex], results.Median(h.sec[ex+" mine"])
+			verdict, mine := h.config["verdict-"+ex], results.Median(h.sec[ex+" mine"])
 			cell := "—"
 			switch {
 			case strings.HasPrefix(verdict, "FAILED"):
@@ -121,7 +123,7 @@ func room(dir string, paths []string, reference func(string) string, command str
 			cells = append(cells, cell)
 		}
 		fmt.Fprintln(w, strings.Join(cells, "\t"))
-		files = append(files, results.NewFile(h.who, nil, bars))
+		files = append(files, results.NewFile(h.config["participant"], nil, bars))
 	}
 	median, spread := []string{"room median", "right answers only"}, []string{"room spread", ""}
 	for _, ex := range exercises {
@@ -165,18 +167,13 @@ func readHandIn(path string) (*handIn, error) {
 		return nil, err
 	}
 	defer f.Close()
-	h := &handIn{verdict: map[string]string{}, sec: map[string][]float64{}, stage: map[string]string{}}
-	config := map[string]string{}
+	h := &handIn{config: map[string]string{}, sec: map[string][]float64{}, stage: map[string]string{}}
 	for lines := bufio.NewScanner(f); lines.Scan() && !strings.HasPrefix(lines.Text(), "Benchmark"); {
 		if key, value, ok := strings.Cut(lines.Text(), ": "); ok {
-			config[key] = value
-			if stage, ok := strings.CutPrefix(key, "verdict-"); ok {
-				h.verdict[stage] = value
-			}
+			h.config[key] = value
 		}
 	}
-	h.who, h.machine, h.commit = config["participant"], config["machine-cpu"]+", "+config["machine-cores"]+" cores", config["commit"]
-	if h.who == "" {
+	if h.config["participant"] == "" {
 		return nil, fmt.Errorf("%s: no participant line: not a file of scripts/handin", path)
 	}
 	in := benchfmt.Files{Paths: []string{path}}
