@@ -181,13 +181,13 @@ func run(what, log, suite string, procs []string, args ...string) {
 		if suite != "" && err == nil && !slices.ContainsFunc(tests.Lines, func(e testevents.Event) bool { return e.Test == suite }) {
 			failed("the shared suites: " + dir + " has no " + suite + "; its stage_test.go must call apitest.Run, apitest.Differential and apitest.FuzzDifferential as stage0-linear/stage_test.go does")
 		}
-		if err == nil && !raced(tests) {
+		if err == nil && !tests.Raced {
 			continue
 		}
 		lines := strings.SplitAfter(shown.String(), "\n")
 		fmt.Print(strings.Join(lines[:min(150, len(lines))], "")) // the first message, and the race, are at the top
 		summarize(tests, logFile)
-		if raced(tests) {
+		if tests.Raced {
 			what = "the race detector, in " + what
 		}
 		failed(what + map[bool]string{true: " at GOMAXPROCS=" + p}[len(procs) > 1])
@@ -216,12 +216,6 @@ func must(err error, what string) {
 		fmt.Fprintln(os.Stderr, err)
 		failed(what)
 	}
-}
-
-// raced reports whether the race detector spoke: a race in a goroutine that
-// outlives its test fails no test.
-func raced(run *testevents.Run) bool {
-	return slices.ContainsFunc(run.Lines, func(e testevents.Event) bool { return e.Output == "WARNING: DATA RACE\n" })
 }
 
 // summarize ends what failed in run, under the failed tests' output: their

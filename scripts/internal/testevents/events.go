@@ -24,6 +24,7 @@ type Run struct {
 	Lines       []Event      // every line of output, in order, with the test that printed it
 	Failed      []Event      // the end of each test that failed
 	Tests, Pkgs atomic.Int32 // how many have ended so far
+	Raced       bool         // whether the race detector spoke: a race in a goroutine that outlives its test fails none
 }
 
 // noise are the packages' lines that go test prints only with -v or -bench.
@@ -56,6 +57,7 @@ func (r *Run) read(in io.Reader, log, shown io.Writer) error {
 		case e.Output != "":
 			io.WriteString(log, e.Output)
 			r.Lines = append(r.Lines, e)
+			r.Raced = r.Raced || e.Output == "WARNING: DATA RACE\n"
 			if e.Test == "" && !noise.MatchString(e.Output) {
 				io.WriteString(shown, e.Output)
 			} else if e.Test != "" && !strings.HasPrefix(e.Output, "=== ") {
