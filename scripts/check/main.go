@@ -27,12 +27,11 @@ check: one verdict on a stage, yours or the project's, in about two minutes.
 
   go run ./scripts/check mystage [--no-compare] [--from ORIGIN] [--against REFERENCE]
 
-go vet; under the race detector, the conformance suite and the differential tests at GOMAXPROCS 1, 3
-and 8, the fuzz seed corpora and the stage's own tests, up to the first failure (a test over 60 s,
-USERPERF_CHECK_TIMEOUT, fails); unless --no-compare, go run ./scripts/compare --rounds 6 --benchtime
-100ms against its origin (default: the "// origin:" line of its go.mod) and the exercise's reference
-(default: its solution, else the next step). The tests' output, the speeds and the verdict go to
-results/check/STAGE/.
+go vet; under -race, the conformance suite and the differential tests (GOMAXPROCS 1, 3 and 8), the fuzz
+seed corpora and the stage's own tests, up to the first failure or a test over 60 s (USERPERF_CHECK_TIMEOUT);
+then go run ./scripts/compare --rounds 6 --benchtime 100ms against its origin (default: its go.mod's
+"// origin:") and the exercise's reference (default: its solution, else the next step). Each test step's
+output, the speeds and the verdict: results/check/STAGE/.
 `
 
 const row = "ListByRole/users=10000/matches=100"
@@ -102,8 +101,7 @@ func main() {
 	c.Exit(0) // which removes the test binary
 }
 
-// speed is the last step: the stage's speed against its origin and the
-// reference, measured by the compare command.
+// speed is the last step: the stage against its origin and its reference.
 func speed(base, reference string) {
 	names := slices.DeleteFunc([]string{base, name, reference}, func(s string) bool { return s == "" })
 	args := append([]string{"run", "./scripts/compare", "--rounds", "6", "--benchtime", "100ms", "--bench", "^BenchmarkListByRole$"}, names...)
@@ -145,8 +143,7 @@ func speed(base, reference string) {
 
 func latest(stage string) string { return filepath.Join("results", "compare", "latest", stage+".txt") }
 
-// keep reads the comparison's results of stage, and keeps a copy as
-// speed-ROLE.txt, which scripts/handin hands in.
+// keep reads compare's results of stage, copied to speed-ROLE.txt for scripts/handin.
 func keep(stage, role string) *results.File {
 	data, err := os.ReadFile(latest(stage))
 	must(err, "reading the comparison with "+stage)
@@ -156,9 +153,8 @@ func keep(stage, role string) *results.File {
 	return f
 }
 
-// run runs the test binary in the stage's folder once at each GOMAXPROCS of
-// procs, its output kept in logs/log.log, and fails with the verdict what
-// if a test failed, the race detector spoke, or the shared suite did not run.
+// run runs the test binary at each GOMAXPROCS of procs, its output kept in logs/log.log, and
+// fails with the verdict what if a test failed, the race detector spoke, or suite did not run.
 func run(what, log, suite string, procs []string, args ...string) {
 	next(what + underRace + map[bool]string{true: ", at GOMAXPROCS " + strings.Join(procs, ", ")}[len(procs) > 1])
 	logFile := filepath.Join(logs, log+".log")
@@ -236,8 +232,7 @@ func summarize(run *testevents.Run, log string) {
 	}
 }
 
-// lockWaits counts the goroutines of a timed-out test's dump that wait for a
-// lock, by the lock and the line of the stage that asked for it.
+// lockWaits counts the goroutines of a timeout's dump by the lock they wait for and where the stage asked.
 func lockWaits(dump []testevents.Event, test string) {
 	fmt.Printf("   %s ran over %s: usually a deadlock. Goroutines waiting for a lock, where the stage asked for it:\n", cmp.Or(test, "a test"), timeout)
 	waits := map[string]int{}

@@ -1,5 +1,4 @@
-// Command handin puts a participant's workshop results in one file; the
-// usage below says how.
+// Command handin puts a participant's workshop results in one file; the usage below says how.
 package main
 
 import (
@@ -68,8 +67,7 @@ func main() {
 	fmt.Printf("\n%swrote %s: send this one file to the instructor\n", shown.String(), out)
 }
 
-// changedSince reports whether a file of folder dir is newer than file, or
-// there is no file.
+// changedSince reports whether a file of folder dir is newer than file, or there is no file.
 func changedSince(dir, file string) bool {
 	kept, err := os.Stat(file)
 	files, _ := filepath.Glob(filepath.Join(dir, "*")) // a pattern without errors

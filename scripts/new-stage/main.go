@@ -120,9 +120,8 @@ func newStage(c *harness.Cmd, name, from string) {
 		"at the end, go run ./scripts/new-stage --remove %[1]s (WORKSHOP.md says more)\n", name)
 }
 
-// leaveOut removes the origin's tests that its reference lacks or has in
-// another version: they test what the exercise changes (stage 4's chunks,
-// a side quest's bug), and would fail a right answer.
+// leaveOut removes the origin's tests that its reference lacks or has in another version: they
+// test what the exercise changes (stage 4's chunks, a side quest's bug) and would fail a right answer.
 func leaveOut(c *harness.Cmd, name, from, reference string) {
 	found, err := stages.Find(c.Root, reference)
 	if reference == "" || err != nil {
@@ -153,8 +152,7 @@ func copyFile(from, to string) error {
 	return os.WriteFile(to, data, 0o644)
 }
 
-// syncWorkspace writes local.work, go.work and the stages made here, or
-// removes it when there are none; the go command reads it from here on.
+// syncWorkspace writes local.work, go.work and the stages made here (none: no file), for the go command.
 func syncWorkspace(c *harness.Cmd) {
 	mine := stages.Mine(".")
 	if len(mine) == 0 {

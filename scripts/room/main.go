@@ -1,5 +1,4 @@
-// Command room puts the workshop's room in one table and one chart, from
-// everyone's hand-in file; the usage below says how.
+// Command room puts everyone's hand-in file in one table and one chart; the usage below says how.
 package main
 
 import (
@@ -65,10 +64,8 @@ type handIn struct {
 	stage  map[string]string    // by stage and role: the stage measured, if the file says
 }
 
-// room prints the room's table of the hand-in files paths and draws its chart
-// into dir. Each speed-up divides times of one participant's machine: no time
-// is compared across machines. reference is the stage that solves the
-// exercise started at a stage.
+// room prints the table of the hand-in files paths and draws its chart into dir; reference is the
+// stage that solves the exercise started at a stage. No time is compared across two machines.
 func room(dir string, paths []string, reference func(string) string, command string) error {
 	var hands []*handIn
 	seen, commits := map[string]bool{}, map[string]int{}

@@ -1,6 +1,5 @@
-// Package testevents reads the events of go test -json and go tool test2json,
-// which say which test printed each line and how each ended: no command greps
-// test output.
+// Package testevents reads the events of go test -json and go tool test2json, which say which
+// test printed each line and how each ended: no command greps test output.
 package testevents
 
 import (
@@ -30,9 +29,8 @@ type Run struct {
 // noise are the packages' lines that go test prints only with -v or -bench.
 var noise = regexp.MustCompile(`^(PASS\n|goos: |goarch: |pkg: |cpu: )`)
 
-// Start runs cmd, which prints events, saying how far it is by status every
-// 15 seconds. Every line goes to log; the packages' own lines, the build's
-// errors and a failed test's whole output also go to shown.
+// Start runs cmd, which prints events, saying how far it is by status every 15 seconds. Every line
+// goes to log; the packages' own lines, the build's errors and a failed test's output go to shown.
 func Start(cmd *exec.Cmd, log, shown io.Writer, status func(*Run) string) (*Run, error) {
 	r := &Run{}
 	events, err := cmd.StdoutPipe()
