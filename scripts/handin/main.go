@@ -1,16 +1,13 @@
-// Command handin puts a participant's workshop results in one file; the
-// usage below says how.
+// Command handin puts a participant's workshop results in one file; the usage below says how.
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"example.com/userperf/scripts/internal/harness"
@@ -23,9 +20,8 @@ handin: your workshop results in one file, to hand to the instructor.
 
   go run ./scripts/handin "Ada Lovelace"
 
-It takes each stage's verdict and speed from your last check of it (go run ./scripts/check, run
-again first if the stage changed since) and writes them with your name and the machine to
-results/handin/<name>.txt, the file to send; the instructor runs go run ./scripts/room on them.
+Each stage's verdict and speeds from your last go run ./scripts/check of it (run again if the stage
+changed since), with your name and machine, in results/handin/<name>.txt: the file to send.
 `
 
 var validName = regexp.MustCompile(`^[[:alnum:]][[:alnum:] ._-]{0,39}$`)
@@ -45,9 +41,7 @@ func main() {
 		checked := filepath.Join("results", "check", s)
 		if changedSince(s, filepath.Join(checked, "verdict.txt")) {
 			fmt.Printf("== %s: not checked since it last changed: go run ./scripts/check %s\n", s, s)
-			check := exec.Command("go", "run", "./scripts/check", s)
-			check.Stdout, check.Stderr = os.Stdout, os.Stderr
-			check.Run() // a failed check is handed in as failed
+			harness.Go("run", "./scripts/check", s) // a failed check is handed in as failed
 		}
 		verdict, _ := os.ReadFile(filepath.Join(checked, "verdict.txt"))
 		fmt.Fprintf(&verdicts, "verdict-%s: %s\n", s, strings.TrimSpace(string(verdict)))
@@ -73,21 +67,12 @@ func main() {
 	fmt.Printf("\n%swrote %s: send this one file to the instructor\n", shown.String(), out)
 }
 
-// changedSince reports whether a file of folder dir is newer than file, or
-// there is no file.
+// changedSince reports whether a file of folder dir is newer than file, or there is no file.
 func changedSince(dir, file string) bool {
 	kept, err := os.Stat(file)
-	if err != nil {
-		return true
-	}
-	changed := errors.New("changed")
-	return filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil // what cannot be read is no change
-		}
-		if info, err := d.Info(); err == nil && info.ModTime().After(kept.ModTime()) {
-			return changed
-		}
-		return nil
-	}) == changed
+	files, _ := filepath.Glob(filepath.Join(dir, "*")) // a pattern without errors
+	return err != nil || slices.ContainsFunc(files, func(f string) bool {
+		info, err := os.Stat(f)
+		return err == nil && info.ModTime().After(kept.ModTime())
+	})
 }

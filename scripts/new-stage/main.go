@@ -3,12 +3,8 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"fmt"
-	"io/fs"
 	"os"
-	"os/exec"
-	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -26,17 +22,16 @@ new-stage: a stage of your own, copied from an existing one, to change and check
   go run ./scripts/new-stage --list                                 the stages this command made
   go run ./scripts/new-stage --remove mystage                       delete one and undo what made it
 
-NAME is 1 to 40 lowercase letters, digits and dashes, starting with a letter. It copies the origin
-(--from, default stage0-linear) but its README.md and the tests that the exercise changes, renames
-the module, records the origin in go.mod for check, runs go vet, and lists the stage in local.work,
-which git ignores, as does the stage: export GOWORK=$PWD/local.work (PowerShell: $env:GOWORK =
-"$PWD\local.work"). An error or Ctrl-C undoes it all. After a git pull that changed go.work, run --list.
+NAME: 1 to 40 lowercase letters, digits and dashes, starting with a letter. The copy, without the
+README.md and the tests that the exercise changes, records its origin in go.mod, passes go vet, and is
+listed in local.work, a copy of go.work that git ignores, as it ignores the stage: export
+GOWORK=$PWD/local.work (PowerShell: $env:GOWORK = "$PWD\local.work"). An error or Ctrl-C undoes it
+all. After a git pull that changed go.work, run --list.
 `
 
 var (
 	validName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,39}$`)
 	mainName  = regexp.MustCompile(`api\.Main\("([^"]*)"`)
-	module    = regexp.MustCompile(`(?m)^module\s+(\S+)`)
 	reserved  = []string{"floor", "common", "scripts", "peers", "workshop", "solutions", "results", "docs", "bin", "handins"}
 )
 
@@ -45,11 +40,7 @@ func main() {
 	from := c.Flags.String("from", "stage0-linear", "")
 	remove := c.Flags.Bool("remove", false, "")
 	list := c.Flags.Bool("list", false, "")
-	args := c.Parse()
-	if len(args) > 1 {
-		c.Usage("one NAME at a time (got %s)", strings.Join(args, " and "))
-	}
-	name := strings.Join(args, "")
+	name := strings.Join(c.Parse(), " ") // more than one is not a valid name
 	switch {
 	case *list:
 		syncWorkspace(c)
@@ -60,12 +51,8 @@ func main() {
 			fmt.Println("no stage made by new-stage here")
 		}
 	case *remove:
-		if !validName.MatchString(name) {
-			c.Usage("--remove needs the name of a stage this command made")
-		} else if !slices.Contains(stages.Mine("."), name) {
-			c.Usage("--remove: %s was not made by new-stage (no %s/go.mod with an origin line); nothing removed", name, name)
-		} else if out, _ := exec.Command("git", "ls-files", "--", name).Output(); len(out) > 0 {
-			c.Usage("--remove: git tracks files in %s/; nothing removed", name)
+		if !slices.Contains(stages.Mine("."), name) {
+			c.Usage("--remove %q: not a stage made by new-stage (a folder whose go.mod has an origin line); nothing removed", name)
 		}
 		c.Fatal(os.RemoveAll(name))
 		syncWorkspace(c)
@@ -86,19 +73,11 @@ func newStage(c *harness.Cmd, name, from string) {
 	} else if _, err := os.Lstat(name); err == nil {
 		c.Usage("%s already exists; pick another name, or --remove %s if this command made it", name, name)
 	}
-	out, err := harness.GoOutput("list", "-m", "-f", "{{.Dir}}")
-	c.Fatal(err)
-	modules := strings.Fields(filepath.ToSlash(out))
-	if slices.ContainsFunc(modules, func(m string) bool { return path.Base(m) == name }) {
-		c.Usage("'%s' is the folder name of a module of go.work; pick another", name)
-	} else if !slices.Contains(modules, filepath.ToSlash(filepath.Join(c.Root, from))) {
-		c.Usage("--from %s: not a module of go.work; give the folder of a stage, such as stage1-index or workshop/quest6-cache", from)
-	}
-	mod, _ := os.ReadFile(filepath.Join(from, "go.mod"))
+	// A name that another stage of the workspace has fails stages.Against below, which undoes the copy.
 	mainGo, _ := os.ReadFile(filepath.Join(from, "main.go"))
-	oldModule, oldMain := module.FindSubmatch(mod), mainName.FindSubmatch(mainGo)
-	if oldModule == nil || oldMain == nil {
-		c.Usage("--from %s: its main.go does not start a stage with api.Main(\"NAME\", ...)", from)
+	oldMain := mainName.FindSubmatch(mainGo)
+	if oldMain == nil {
+		c.Usage("--from %s: not a stage's folder, such as stage1-index or workshop/quest6-cache (no main.go with api.Main(\"NAME\", ...))", from)
 	}
 
 	c.Fatal(os.Mkdir(name, 0o755))
@@ -110,7 +89,7 @@ func newStage(c *harness.Cmd, name, from string) {
 			syncWorkspace(c)
 		}
 	})
-	c.Fatal(copyStage(from, name))
+	c.Fatal(os.CopyFS(name, os.DirFS(from)))
 	if _, err := os.Stat(filepath.Join(name, "stage_test.go")); err != nil {
 		c.Fatal(copyFile(filepath.Join("stage0-linear", "stage_test.go"), filepath.Join(name, "stage_test.go")))
 	}
@@ -119,56 +98,30 @@ func newStage(c *harness.Cmd, name, from string) {
 	// The module and its origin; the replace of common is one level up now.
 	goMod := filepath.Join(name, "go.mod")
 	c.Fatal(harness.Go("mod", "edit", "-module", "example.com/userperf/"+name, "-replace", "example.com/userperf/common=../common", goMod))
-	mod, err = os.ReadFile(goMod)
+	mod, err := os.ReadFile(goMod)
 	c.Fatal(err)
 	mod = regexp.MustCompile(`(?m)^// origin: .*\n`).ReplaceAll(mod, nil)
 	c.Fatal(os.WriteFile(goMod, fmt.Appendf(bytes.TrimRight(mod, "\n"), "\n\n// origin: %s (the stage this module started from; scripts/check reads this line)\n", from), 0o644))
-	rename := strings.NewReplacer(`api.Main("`+string(oldMain[1])+`"`, `api.Main("`+name+`"`,
-		"\n// Command "+string(oldMain[1])+" ", "\n// Command "+name+" ",
-		`"`+string(oldModule[1])+`"`, `"example.com/userperf/`+name+`"`, `"`+string(oldModule[1])+`/`, `"example.com/userperf/`+name+`/`)
-	c.Fatal(filepath.WalkDir(name, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !strings.HasSuffix(p, ".go") {
-			return err
-		}
-		code, err := os.ReadFile(p)
-		if err == nil {
-			err = os.WriteFile(p, []byte(rename.Replace("\n" + string(code))[1:]), 0o644)
-		}
-		return err
-	}))
-	if mainGo, _ := os.ReadFile(filepath.Join(name, "main.go")); !bytes.Contains(mainGo, []byte(`api.Main("`+name+`"`)) {
-		c.Fatal(fmt.Errorf("could not rename the stage in %s/main.go", name))
-	}
-	c.Fatal(os.WriteFile(filepath.Join(name, "README.md"), fmt.Appendf(nil, "# %s\n\nA stage of your own, made by `go run ./scripts/new-stage %s --from %s`: a copy of `%s`\n"+
-		"(whose chapter is [../%s/README.md](../%s/README.md)). Git ignores this folder; write your\n"+
-		"notes here: what the profile showed, what you changed, what the check said.\n", name, name, from, from, from, from), 0o644))
+	// The stage's name is in main.go alone: no stage imports its own module.
+	old := string(oldMain[1])
+	rename := strings.NewReplacer(`api.Main("`+old+`"`, `api.Main("`+name+`"`, "// Command "+old+" ", "// Command "+name+" ")
+	c.Fatal(os.WriteFile(filepath.Join(name, "main.go"), []byte(rename.Replace(string(mainGo))), 0o644))
+	os.Remove(filepath.Join(name, "README.md")) // the origin's chapter, if it has one: not the copy's
 
 	syncWorkspace(c)
-	base, reference, err := stages.Against(c.Root, name, "")
+	_, reference, err := stages.Against(c.Root, name, "")
 	c.Fatal(err)
 	leaveOut(c, name, from, reference)
 	fmt.Println("== go vet ./" + name)
 	c.Fatal(harness.Go("vet", "./"+name))
 	made = true
-	fmt.Printf("\nmade %s/, a copy of %s, listed in local.work and kept out of git (git status shows nothing).\n\nNext, in the repository's folder:\n", name, from)
-	compare := strings.Join(slices.DeleteFunc([]string{base, name, reference}, func(s string) bool { return s == "" }), " ")
-	for _, next := range [][2]string{
-		{"export GOWORK=$PWD/local.work", "once in each terminal: the go command sees your stage"},
-		{"go test ./" + name, "the shared suites (a side quest's start fails them until fixed)"},
-		{"go run ./scripts/profile " + name, "where the time goes"},
-		{"$EDITOR " + name + "/*.go", "make your change"},
-		{"go run ./scripts/check " + name, "the verdict: vet, suites, race detector, fuzz seeds, speed"},
-		{"go run ./scripts/compare " + compare, "a longer comparison"},
-		{"go run ./scripts/new-stage --remove " + name, "when you are done: the tree is as it was"},
-	} {
-		fmt.Printf("  %-50s %s\n", next[0], next[1])
-	}
+	fmt.Printf("\nmade %s/, a copy of %s, listed in local.work and kept out of git (git status shows nothing).\n", name, from)
+	fmt.Printf("Next: export GOWORK=$PWD/local.work (once in each terminal), go test ./%[1]s, change it, go run ./scripts/check %[1]s;\n"+
+		"at the end, go run ./scripts/new-stage --remove %[1]s (WORKSHOP.md says more)\n", name)
 }
 
-// leaveOut removes the origin's own tests that do not hold once the exercise
-// is solved: those that its reference lacks or has in another version. They
-// test what the exercise changes (stage 4's chunks and its list encoder in a
-// copy meant to encode once, a side quest's bug), and would fail a right answer.
+// leaveOut removes the origin's tests that its reference lacks or has in another version: they
+// test what the exercise changes (stage 4's chunks, a side quest's bug) and would fail a right answer.
 func leaveOut(c *harness.Cmd, name, from, reference string) {
 	found, err := stages.Find(c.Root, reference)
 	if reference == "" || err != nil {
@@ -191,42 +144,15 @@ func leaveOut(c *harness.Cmd, name, from, reference string) {
 	}
 }
 
-// copyStage copies the files of folder from that git tracks into to, or,
-// for a stage made here, which git does not track, all but the leftovers
-// of builds and tests.
-func copyStage(from, to string) error {
-	out, err := exec.Command("git", "-C", from, "ls-files", "-z").Output()
-	files := strings.Split(strings.TrimRight(string(out), "\x00"), "\x00")
-	if err != nil || len(out) == 0 {
-		files = nil
-		err = filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-			rel, _ := filepath.Rel(from, p)
-			leftover := strings.TrimSuffix(rel, ".exe") == filepath.Base(from) || strings.HasSuffix(p, ".test") || strings.HasSuffix(p, ".pprof") || strings.HasSuffix(p, ".prof")
-			if err == nil && d.Type().IsRegular() && !leftover {
-				files = append(files, rel)
-			}
-			return err
-		})
-	}
-	for _, f := range files {
-		if err == nil {
-			err = copyFile(filepath.Join(from, f), filepath.Join(to, f))
-		}
-	}
-	return err
-}
-
 func copyFile(from, to string) error {
 	data, err := os.ReadFile(from)
-	info, err2 := os.Stat(from)
-	if err = cmp.Or(err, err2, os.MkdirAll(filepath.Dir(to), 0o755)); err != nil {
+	if err != nil {
 		return err
 	}
-	return os.WriteFile(to, data, info.Mode().Perm())
+	return os.WriteFile(to, data, 0o644)
 }
 
-// syncWorkspace writes local.work, go.work and the stages made here, or
-// removes it when there are none; the go command reads it from here on.
+// syncWorkspace writes local.work, go.work and the stages made here (none: no file), for the go command.
 func syncWorkspace(c *harness.Cmd) {
 	mine := stages.Mine(".")
 	if len(mine) == 0 {
@@ -240,8 +166,5 @@ func syncWorkspace(c *harness.Cmd) {
 		copyFile("go.work.sum", "local.work.sum") // nothing to fetch again; none is fine
 	}
 	os.Setenv("GOWORK", filepath.Join(c.Root, "local.work"))
-	for i := range mine {
-		mine[i] = "./" + mine[i]
-	}
 	c.Fatal(harness.Go(append([]string{"work", "use"}, mine...)...))
 }

@@ -1,5 +1,4 @@
-// Command room puts the workshop's room in one table and one chart, from
-// everyone's hand-in file; the usage below says how.
+// Command room puts everyone's hand-in file in one table and one chart; the usage below says how.
 package main
 
 import (
@@ -30,10 +29,9 @@ room: the workshop's room in one table, from everyone's file of go run ./scripts
 
   go run ./scripts/room handins/*.txt      (it expands the patterns itself: Windows' shell does not)
 
-A row per participant: per stage, "WRONG: <the check that failed>", or "ok" with its speed-up against
-the stage it started from (vs start) and the exercise's reference (vs ref), each measured on the
-participant's own machine; then the room's median and spread of each. Writes results/room/table.txt
-and the chart results/room/room.svg, under the current folder.
+Per participant and stage, "WRONG: <the check that failed>", or "ok" with its speed-ups against its
+start (vs start) and the exercise's reference (vs ref) on the participant's own machine; then the
+room's median and spread. Writes results/room/table.txt and results/room/room.svg here.
 `
 
 func main() {
@@ -61,16 +59,13 @@ func main() {
 
 // handIn is one participant's file from scripts/handin.
 type handIn struct {
-	who, machine, commit string
-	verdict              map[string]string    // by stage: "passed: ..." or "FAILED: ..."
-	sec                  map[string][]float64 // by stage and role ("ex1 mine"): sec/op of the headline
-	stage                map[string]string    // by stage and role: the stage measured, if the file says
+	config map[string]string    // its header: participant, machine-cpu, commit, verdict-STAGE ("passed: ...", "FAILED: ...")
+	sec    map[string][]float64 // by stage and role ("ex1 mine"): sec/op of the headline
+	stage  map[string]string    // by stage and role: the stage measured, if the file says
 }
 
-// room prints the room's table of every hand-in file in paths and draws its
-// chart into dir. Each speed-up divides times measured on one machine, a
-// participant's own, so no time is ever compared across machines.
-// reference is the stage that solves the exercise started at a stage.
+// room prints the table of the hand-in files paths and draws its chart into dir; reference is the
+// stage that solves the exercise started at a stage. No time is compared across two machines.
 func room(dir string, paths []string, reference func(string) string, command string) error {
 	var hands []*handIn
 	seen, commits := map[string]bool{}, map[string]int{}
@@ -80,21 +75,24 @@ func room(dir string, paths []string, reference func(string) string, command str
 			return err
 		}
 		hands = append(hands, h)
-		commits[h.commit]++
-		for s := range h.verdict {
-			seen[s] = true
+		commits[h.config["commit"]]++
+		for key := range h.config {
+			if stage, ok := strings.CutPrefix(key, "verdict-"); ok {
+				seen[stage] = true
+			}
 		}
 	}
 	exercises := slices.Sorted(maps.Keys(seen))
 	var table strings.Builder
 	w := tabwriter.NewWriter(io.MultiWriter(os.Stdout, &table), 0, 0, 1, ' ', tabwriter.Debug)
 	fmt.Fprintf(w, "participant\tmachine\t%s\n", strings.Join(exercises, "\t"))
-	start, ref := map[string][]float64{}, map[string][]float64{}
+	speedups := map[string][]float64{} // by exercise and versus: "ex1 start", "ex1 ref"
 	var files []*results.File
 	for _, h := range hands {
-		cells, bars := []string{h.who, h.machine}, map[results.Measurement][]float64{}
+		cells := []string{h.config["participant"], h.config["machine-cpu"] + ", " + h.config["machine-cores"] + " cores"}
+		bars := map[results.Measurement][]float64{}
 		for _, ex := range exercises {
-			verdict, mine := h.verdict[ex], results.Median(h.sec[ex+" mine"])
+			verdict, mine := h.config["verdict-"+ex], results.Median(h.sec[ex+" mine"])
 			cell := "—"
 			switch {
 			case strings.HasPrefix(verdict, "FAILED"):
@@ -102,7 +100,7 @@ func room(dir string, paths []string, reference func(string) string, command str
 			case verdict != "" && mine > 0:
 				cell = "ok"
 				if o := results.Median(h.sec[ex+" origin"]); o > 0 {
-					start[ex] = append(start[ex], o/mine)
+					speedups[ex+" start"] = append(speedups[ex+" start"], o/mine)
 					bars[results.Measurement{Bench: ex, Unit: "x"}] = []float64{o / mine}
 					cell += ", " + results.Times(o/mine) + " vs start"
 				}
@@ -110,7 +108,7 @@ func room(dir string, paths []string, reference func(string) string, command str
 				if r := results.Median(h.sec[ex+" reference"]); r > 0 && measured != "" && want != "" && measured != want {
 					cell += fmt.Sprintf(", %s vs %s (not %s)", results.Times(r/mine), measured, want)
 				} else if r > 0 {
-					ref[ex] = append(ref[ex], r/mine)
+					speedups[ex+" ref"] = append(speedups[ex+" ref"], r/mine)
 					cell += ", " + results.Times(r/mine) + " vs ref"
 				}
 				if strings.Contains(verdict, "cannot tell on this machine") {
@@ -122,18 +120,15 @@ func room(dir string, paths []string, reference func(string) string, command str
 			cells = append(cells, cell)
 		}
 		fmt.Fprintln(w, strings.Join(cells, "\t"))
-		files = append(files, results.NewFile(h.who, nil, bars))
+		files = append(files, results.NewFile(h.config["participant"], nil, bars))
 	}
 	median, spread := []string{"room median", "right answers only"}, []string{"room spread", ""}
 	for _, ex := range exercises {
 		var m, s []string
-		for _, r := range []struct {
-			versus string
-			v      []float64
-		}{{"start", start[ex]}, {"ref", ref[ex]}} {
-			if n := len(r.v); n > 0 {
-				m = append(m, fmt.Sprintf("%s vs %s (%d answer%s)", results.Times(results.Median(r.v)), r.versus, n, map[bool]string{true: "s"}[n > 1]))
-				s = append(s, results.Times(slices.Min(r.v))+" to "+results.Times(slices.Max(r.v))+" vs "+r.versus)
+		for _, versus := range []string{"start", "ref"} {
+			if v := speedups[ex+" "+versus]; len(v) > 0 {
+				m = append(m, fmt.Sprintf("%s vs %s (%d answer%s)", results.Times(results.Median(v)), versus, len(v), map[bool]string{true: "s"}[len(v) > 1]))
+				s = append(s, results.Times(slices.Min(v))+" to "+results.Times(slices.Max(v))+" vs "+versus)
 			}
 		}
 		median, spread = append(median, cmp.Or(strings.Join(m, ", "), "—")), append(spread, cmp.Or(strings.Join(s, ", "), "—"))
@@ -144,10 +139,9 @@ func room(dir string, paths []string, reference func(string) string, command str
 	commit := slices.MaxFunc(slices.Sorted(maps.Keys(commits)), func(a, b string) int { return commits[a] - commits[b] })
 	files[0].Config = map[string]string{"machine-cpu": "each participant's own machine", "go-version": "their Go",
 		"date": time.Now().UTC().Format(time.RFC3339), "commit": commit, "command": command}
-	fmt.Println("\nWRONG: a check failed, and its speed does not count; \"vs start\" and \"vs ref\" divide CPU times (wall times where" +
-		" a system gives none) measured on one machine: above 1x is faster;\n(cannot tell): a difference of the check was under its floor," +
-		" the noise of that machine; ask for a check on a quieter machine;\n\"vs STAGE (not REF)\": measured against another reference than the exercise's, left out of the median;" +
-		" (N answers): the right answers a median counts.")
+	fmt.Println("\nWRONG: a check failed, and its speed does not count; \"vs start\" and \"vs ref\" divide CPU times (else wall times) of one machine:" +
+		" above 1x is faster;\n(cannot tell): under the floor, the noise of that machine: ask for a check on a quieter one; \"vs STAGE (not REF)\":" +
+		" against another reference than the exercise's, left out of the median; (N answers): the right answers a median counts.")
 	if err := errors.Join(os.MkdirAll(dir, 0o755), os.WriteFile(filepath.Join(dir, "table.txt"), []byte(table.String()), 0o644)); err != nil {
 		return err
 	}
@@ -163,26 +157,20 @@ func room(dir string, paths []string, reference func(string) string, command str
 var procs = regexp.MustCompile(`-[0-9]+$`)
 
 // readHandIn reads a hand-in file: its header line by line (benchfmt would
-// need a result to carry it), then the results of the headline by stage
-// and role, with the stage each role measured where the file names it.
+// need a result to carry it), then the headline's results by stage and role.
 func readHandIn(path string) (*handIn, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	h := &handIn{verdict: map[string]string{}, sec: map[string][]float64{}, stage: map[string]string{}}
-	config := map[string]string{}
+	h := &handIn{config: map[string]string{}, sec: map[string][]float64{}, stage: map[string]string{}}
 	for lines := bufio.NewScanner(f); lines.Scan() && !strings.HasPrefix(lines.Text(), "Benchmark"); {
 		if key, value, ok := strings.Cut(lines.Text(), ": "); ok {
-			config[key] = value
-			if stage, ok := strings.CutPrefix(key, "verdict-"); ok {
-				h.verdict[stage] = value
-			}
+			h.config[key] = value
 		}
 	}
-	h.who, h.machine, h.commit = config["participant"], config["machine-cpu"]+", "+config["machine-cores"]+" cores", config["commit"]
-	if h.who == "" {
+	if h.config["participant"] == "" {
 		return nil, fmt.Errorf("%s: no participant line: not a file of scripts/handin", path)
 	}
 	in := benchfmt.Files{Paths: []string{path}}

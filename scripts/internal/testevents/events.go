@@ -1,6 +1,5 @@
-// Package testevents reads what go test -json and go tool test2json print:
-// one event a line, saying which test printed each line and how each test
-// and package ended, so that no command greps test output.
+// Package testevents reads the events of go test -json and go tool test2json, which say which
+// test printed each line and how each ended: no command greps test output.
 package testevents
 
 import (
@@ -24,15 +23,14 @@ type Run struct {
 	Lines       []Event      // every line of output, in order, with the test that printed it
 	Failed      []Event      // the end of each test that failed
 	Tests, Pkgs atomic.Int32 // how many have ended so far
+	Raced       bool         // whether the race detector spoke: a race in a goroutine that outlives its test fails none
 }
 
 // noise are the packages' lines that go test prints only with -v or -bench.
 var noise = regexp.MustCompile(`^(PASS\n|goos: |goarch: |pkg: |cpu: )`)
 
-// Start runs cmd, which prints events, and says every 15 seconds how far it
-// is by status. Every line of output goes to log, and to shown what says how
-// it ended: the packages' own lines, the build's errors and a failed test's
-// whole output.
+// Start runs cmd, which prints events, saying how far it is by status every 15 seconds. Every line
+// goes to log; the packages' own lines, the build's errors and a failed test's output go to shown.
 func Start(cmd *exec.Cmd, log, shown io.Writer, status func(*Run) string) (*Run, error) {
 	r := &Run{}
 	events, err := cmd.StdoutPipe()
@@ -57,6 +55,7 @@ func (r *Run) read(in io.Reader, log, shown io.Writer) error {
 		case e.Output != "":
 			io.WriteString(log, e.Output)
 			r.Lines = append(r.Lines, e)
+			r.Raced = r.Raced || e.Output == "WARNING: DATA RACE\n"
 			if e.Test == "" && !noise.MatchString(e.Output) {
 				io.WriteString(shown, e.Output)
 			} else if e.Test != "" && !strings.HasPrefix(e.Output, "=== ") {
