@@ -179,7 +179,8 @@ func completeRun(root, kind string, list []stages.Stage, wanted []results.Measur
 			return slices.ContainsFunc(files, func(f *results.File) bool { return f.Name == name })
 		})
 		for _, m := range wanted {
-			if !slices.ContainsFunc(files, func(f *results.File) bool { return len(f.Values(m.Bench, m.Unit)) > 0 }) {
+			lacking := !slices.ContainsFunc(files, func(f *results.File) bool { return len(f.Values(m.Bench, m.Unit)) > 0 })
+			if lacking && !slices.Contains(missing, "Benchmark"+m.Bench) { // a benchmark is wanted in several units
 				missing = append(missing, "Benchmark"+m.Bench)
 			}
 		}
