@@ -39,11 +39,12 @@ func main() {
 	checkOnly := c.Flags.Bool("check", false, "")
 	file := c.Flags.String("file", "", "")
 	name := c.Flags.String("name", "", "")
-	args := c.Parse()
-	if len(args) > 0 && args[0] == "block" {
-		if *name == "" && *file != "" || len(args) == 1 {
-			c.Usage("usage: go run ./scripts/report block [--file FILE.md --name NAME] -- BENCHSTAT_ARGS...")
-		}
+	switch args := c.Parse(); {
+	case len(args) > 0 && args[0] != "block":
+		c.Usage("unknown argument %s (--help lists them)", args[0])
+	case len(args) == 1 || len(args) > 0 && *name == "" && *file != "":
+		c.Usage("usage: go run ./scripts/report block [--file FILE.md --name NAME] -- BENCHSTAT_ARGS...")
+	case len(args) > 0:
 		block, err := figures.BenchstatBlock(args[1:])
 		if err == nil && *file == "" {
 			_, err = fmt.Print(block)
@@ -52,22 +53,16 @@ func main() {
 		}
 		c.Fatal(err)
 		return
-	} else if len(args) > 0 {
-		c.Usage("unknown argument %s (--help lists them)", args[0])
-	}
-	if *withProfiles && !*checkOnly {
+	case !*checkOnly:
 		list, err := stages.Shown(c.Root)
-		c.Fatal(err)
 		for _, s := range list {
-			if s.Name != stages.Floor {
+			if *withProfiles && s.Name != stages.Floor {
 				profile := exec.Command("go", "run", "./scripts/profile", s.Name)
 				profile.Stderr = os.Stderr // its progress; the tables go to the chapter
 				c.Fatal(profile.Run())
 			}
 		}
-	}
-	if !*checkOnly {
-		c.Fatal(generate(".")) // the root, where Parse moved: the paths it names are short
+		c.Fatal(cmp.Or(err, generate("."))) // the root, where Parse moved: the paths it names are short
 	}
 	ok, err := provenance.Check(os.Stdout, c.Root)
 	switch {
@@ -87,35 +82,34 @@ func generate(root string) error {
 	if err != nil {
 		return err
 	}
-	compare, err1 := completeRun(root, "compare", list, wanted())
+	compare, err1 := completeRun(root, "compare", list, wanted)
 	load, err2 := completeRun(root, "load", list, nil)
-	mixed, err3 := completeRun(root, "compare", list, mixedWanted())
-	if err := errors.Join(err1, err2, err3); err != nil {
-		return err
+	mixed, err3 := completeRun(root, "compare", list, figures.MixedWanted())
+	var readme []provenance.Block
+	add := func(name string, content func() (string, error)) {
+		text, err := content()
+		err1 = errors.Join(err1, err)
+		readme = append(readme, provenance.Block{Name: name, Content: text})
 	}
 	charts := filepath.Join(root, "docs", "charts")
-	var readme []provenance.Block
 	if mixed != nil {
-		chart, err := chartsBlock(charts, []figures.Chart{figures.MixedChart(mixed)}, mixed, nil)
-		if err != nil {
-			return err
-		}
-		readme = append(readme, provenance.Block{Name: "mixed", Content: figures.MixedTable(mixed) + chart})
+		add("mixed", func() (string, error) {
+			chart, err := chartsBlock(charts, []figures.Chart{figures.MixedChart(mixed)}, mixed, nil)
+			return figures.MixedTable(mixed) + chart, err
+		})
 	}
 	if compare != nil {
-		block, err := chartsBlock(charts, figures.Charts(compare, load), compare, load)
-		if err != nil {
-			return err
-		}
-		readme = append(readme, provenance.Block{Name: "stages", Content: stagesTable(root, list, compare)},
-			provenance.Block{Name: "charts", Content: block})
+		add("stages", func() (string, error) { return stagesTable(root, list, compare), nil })
+		add("charts", func() (string, error) { return chartsBlock(charts, figures.Charts(compare, load), compare, load) })
 	}
 	if load != nil {
-		table, err := os.ReadFile(filepath.Join(filepath.Dir(load[0].Path), "table.md"))
-		if err != nil {
-			return err
-		}
-		readme = append(readme, provenance.Block{Name: "load", Content: strings.TrimSpace(string(table)) + "\n\n" + provenance.Line(load[0].Config) + "\n"})
+		add("load", func() (string, error) {
+			table, err := os.ReadFile(filepath.Join(filepath.Dir(load[0].Path), "table.md"))
+			return strings.TrimSpace(string(table)) + "\n\n" + provenance.Line(load[0].Config) + "\n", err
+		})
+	}
+	if err := errors.Join(err1, err2, err3); err != nil {
+		return err
 	}
 	update(filepath.Join(root, "README.md"), readme...)
 	for _, s := range list {
@@ -142,28 +136,6 @@ func generate(root string) error {
 	return nil
 }
 
-// wanted are the benchmarks that a compare run must hold for the tables and
-// charts: the stages table's columns and the charts' second result size.
-func wanted() []results.Measurement {
-	list := []results.Measurement{{Bench: figures.Headline, Unit: "sec/op"}, {Bench: "ListByRole/users=10000/matches=1000", Unit: "sec/op"}}
-	for _, c := range columns {
-		list = append(list, c.Measurement)
-	}
-	return list
-}
-
-// mixedWanted are the results that the mixed block needs: every share of
-// writes and client count of BenchmarkMixed, which a run measures apart.
-func mixedWanted() []results.Measurement {
-	var wanted []results.Measurement
-	for _, c := range figures.MixedClients {
-		for _, w := range figures.MixedWrites {
-			wanted = append(wanted, results.Measurement{Bench: figures.MixedBench(w, c), Unit: "sec/op"})
-		}
-	}
-	return wanted
-}
-
 // completeRun reads the newest run in results/kind that measured every stage
 // of list and benchmark of wanted, or nil: a partial run, as a chapter or a
 // check makes, would shrink the tables. It says what it passed over.
@@ -184,14 +156,13 @@ func completeRun(root, kind string, list []stages.Stage, wanted []results.Measur
 				missing = append(missing, "Benchmark"+m.Bench)
 			}
 		}
-		if len(missing) > 0 {
-			skipped = cmp.Or(skipped, fmt.Sprintf("%s did not measure %s", run, strings.Join(missing, ", ")))
-			continue
+		if len(missing) == 0 {
+			if skipped != "" {
+				fmt.Fprintf(os.Stderr, "report: %s; the figures are from %s, the latest run that measured them all\n", skipped, run)
+			}
+			return files, nil
 		}
-		if skipped != "" {
-			fmt.Fprintf(os.Stderr, "report: %s; the figures are from %s, the latest run that measured them all\n", skipped, run)
-		}
-		return files, nil
+		skipped = cmp.Or(skipped, fmt.Sprintf("%s did not measure %s", run, strings.Join(missing, ", ")))
 	}
 	fmt.Fprintf(os.Stderr, "report: warning: no run in results/%s measured every stage and benchmark (%s): its figures are left as they are\n",
 		kind, cmp.Or(skipped, "there is none"))
@@ -234,6 +205,11 @@ var columns = []struct {
 	{"held/user", results.Measurement{Bench: figures.BuildBench, Unit: figures.HeldUnit}, figures.ByteSize},
 }
 
+// wanted are the benchmarks that a compare run must hold for the tables and
+// charts: the stages table's columns and the charts' second result size.
+var wanted = []results.Measurement{{Bench: figures.Headline, Unit: "sec/op"}, {Bench: "ListByRole/users=10000/matches=1000", Unit: "sec/op"},
+	columns[0].Measurement, columns[1].Measurement, columns[2].Measurement, columns[3].Measurement}
+
 // stagesTable is the README's table, a row per stage, and its caption.
 func stagesTable(root string, list []stages.Stage, files []*results.File) string {
 	byName := map[string]stages.Stage{} // none for results that outlived their stage
@@ -250,8 +226,8 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 	for i, f := range files {
 		s, cpu := byName[f.Name], f.Values(figures.Headline, "cpu-sec/op")
 		readme, change := chapter(root, s)
-		row := []string{f.Name, change, "—", median(f, figures.Headline, "sec/op", results.Duration),
-			median(f, figures.Headline, "cpu-sec/op", results.Duration), "—", "—", "—"}
+		row := []string{f.Name, change, "—", figures.Median(f, figures.Headline, "sec/op", results.Duration),
+			figures.Median(f, figures.Headline, "cpu-sec/op", results.Duration), "—", "—", "—"}
 		if readme != "" {
 			row[0] = fmt.Sprintf("[%s](%s/README.md)", f.Name, s.Dir)
 		}
@@ -261,8 +237,7 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 		// Only a step builds on the one before it; a learner's stage and
 		// the floor are compared with the first stage, or with nothing.
 		if stages.IsStep(f.Name) && previous != nil {
-			row[2] = diffSize(root, byName[previous.Name].Dir, s.Dir)
-			row[6] = speedup(previous, f)
+			row[2], row[6] = diffSize(root, byName[previous.Name].Dir, s.Dir), speedup(previous, f)
 		}
 		if stages.IsStep(f.Name) {
 			previous = f
@@ -271,7 +246,7 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 			row[7] = speedup(files[0], f)
 		}
 		for _, c := range columns {
-			row = append(row, median(f, c.Bench, c.Unit, c.format))
+			row = append(row, figures.Median(f, c.Bench, c.Unit, c.format))
 		}
 		rows = append(rows, "| "+strings.Join(row, " | ")+" |")
 	}
@@ -289,14 +264,6 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 		"`%s` of `Benchmark%s` (the heap the stage holds per user).\n%s\n",
 		len(files[0].Values(figures.Headline, "sec/op")), figures.Headline, unitName, figures.ThroughEcho,
 		figures.WriteBench, figures.HeldUnit, figures.BuildBench, provenance.Line(files[0].Config))
-}
-
-// median is f's median of bench in unit, formatted, or "—" if f has none.
-func median(f *results.File, bench, unit string, format func(float64) string) string {
-	if v, ok := f.Median(bench, unit); ok {
-		return format(v)
-	}
-	return "—"
 }
 
 // speedup is how many times faster f is than base, "~" where this run cannot
@@ -333,7 +300,6 @@ func chapter(root string, s stages.Stage) (readme, change string) {
 	}
 	return readme, ""
 }
-
 // diffSize is the non-test Go code that differs between folders a and b as git
 // diff --no-index counts it, "5 files, 157 lines" added plus removed, or "?".
 func diffSize(root, a, b string) string {

@@ -80,6 +80,17 @@ func MixedBench(writes, clients int) string {
 	return fmt.Sprintf("Mixed/users=10000/writes=%d/clients=%d", writes, clients)
 }
 
+// MixedWanted are the results that the mixed block needs: every share of
+// writes and client count of BenchmarkMixed, which a run measures apart.
+func MixedWanted() (wanted []results.Measurement) {
+	for _, c := range MixedClients {
+		for _, w := range MixedWrites {
+			wanted = append(wanted, results.Measurement{Bench: MixedBench(w, c), Unit: "sec/op"})
+		}
+	}
+	return wanted
+}
+
 // MixedTable is a markdown table of the medians of BenchmarkMixed: a row
 // per stage, a column per share of writes and client count, and for 16
 // clients the mean time a read waited; under it, where each step stops
@@ -96,10 +107,10 @@ func MixedTable(files []*results.File) string {
 		row := "| " + f.Name + " |"
 		for _, c := range MixedClients {
 			for _, w := range MixedWrites {
-				row += " " + median(f, MixedBench(w, c), "sec/op") + " |"
+				row += " " + Median(f, MixedBench(w, c), "sec/op", results.Duration) + " |"
 			}
 		}
-		rows = append(rows, row+" "+median(f, MixedBench(50, 16), "read-wait-sec/op")+" |")
+		rows = append(rows, row+" "+Median(f, MixedBench(50, 16), "read-wait-sec/op", results.Duration)+" |")
 	}
 	var found []string
 	for _, clients := range MixedClients {
@@ -116,10 +127,10 @@ func MixedTable(files []*results.File) string {
 		unitName + "; ringed on the chart):\n\n" + strings.Join(found, "\n") + "\n\n"
 }
 
-// median is f's median at bench in unit as a duration, or "—".
-func median(f *results.File, bench, unit string) string {
+// Median is f's median of bench in unit, formatted, or "—" if f has none.
+func Median(f *results.File, bench, unit string, format func(float64) string) string {
 	if v, ok := f.Median(bench, unit); ok {
-		return results.Duration(v)
+		return format(v)
 	}
 	return "—"
 }
