@@ -75,11 +75,13 @@ func UpdateFile(path string, update ...Block) error {
 	return errors.Join(err, os.WriteFile(path, []byte(doc), 0o644))
 }
 
-// harness is the code that measures besides the stages: the commands that
-// run benchmarks and servers, and what they share. The report, the workshop's
-// commands, the tests, prose and pictures do not change a measurement.
+// harness is the code that measures besides the stages: what builds and
+// runs the benchmarks and the servers, and the commands that call it. Which
+// stages a run shows, and reading, drawing and checking results (results,
+// figures, profiles, provenance, report), the workshop's commands, the
+// tests, prose and pictures do not change a measurement.
 var harness = []string{
-	":(glob)common/**", ":(glob)peers/**", ":(glob)scripts/internal/**",
+	":(glob)common/**", ":(glob)peers/**", ":(glob)scripts/internal/harness/**", ":(glob)scripts/internal/stageserver/**",
 	":(glob)scripts/compare/**", ":(glob)scripts/serialize/**", ":(glob)scripts/profile/**", ":(glob)scripts/load/**",
 	":(exclude,glob)**/*.md", ":(exclude,glob)**/*.svg", ":(exclude,glob)scripts/**/*_test.go",
 }

@@ -35,7 +35,7 @@ func List(root string) ([]Stage, error) {
 		if _, err := os.Stat(filepath.Join(root, dir, "stage_test.go")); err != nil {
 			continue
 		}
-		if _, found := find(list, path.Base(dir)); found {
+		if slices.ContainsFunc(list, func(s Stage) bool { return s.Name == path.Base(dir) }) {
 			return nil, fmt.Errorf("the workspace has two stages named %s; rename one folder", path.Base(dir))
 		}
 		list = append(list, Stage{Name: path.Base(dir), Dir: dir})
@@ -52,13 +52,12 @@ func Shown(root string) ([]Stage, error) {
 }
 
 // Find returns the stages with names, in that order; an unknown name is an error.
-func Find(root string, names ...string) ([]Stage, error) {
+func Find(root string, names ...string) (found []Stage, err error) {
 	list, err := List(root)
-	var found []Stage
 	var unknown []string
 	for _, name := range names {
-		if s, ok := find(list, name); ok {
-			found = append(found, s)
+		if i := slices.IndexFunc(list, func(s Stage) bool { return s.Name == name }); i >= 0 {
+			found = append(found, list[i])
 		} else {
 			unknown = append(unknown, name)
 		}
@@ -69,17 +68,8 @@ func Find(root string, names ...string) ([]Stage, error) {
 	return found, err
 }
 
-func find(list []Stage, name string) (Stage, bool) {
-	i := slices.IndexFunc(list, func(s Stage) bool { return s.Name == name })
-	if i < 0 {
-		return Stage{}, false
-	}
-	return list[i], true
-}
-
 // Names are the names of list.
-func Names(list []Stage) []string {
-	var names []string
+func Names(list []Stage) (names []string) {
 	for _, s := range list {
 		names = append(names, s.Name)
 	}
@@ -109,12 +99,11 @@ var step = regexp.MustCompile(`^stage([0-9]+)-`)
 
 // number is N in stageN-name, or -1 for any other name.
 func number(name string) int {
-	m := step.FindStringSubmatch(name)
-	if m == nil {
-		return -1
+	if m := step.FindStringSubmatch(name); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
 	}
-	n, _ := strconv.Atoi(m[1])
-	return n
+	return -1
 }
 
 // Reference returns the stage of list that solves the exercise starting at name,
@@ -143,8 +132,8 @@ func Against(root, dir, from string) (base, reference string, err error) {
 	if origin == "" {
 		origin, exercise = "stage0-linear", false
 	}
-	if s, ok := find(list, origin); ok {
-		origin = s.Dir
+	if i := slices.IndexFunc(list, func(s Stage) bool { return s.Name == origin }); i >= 0 {
+		origin = list[i].Dir
 	}
 	// A chain is a few folders long; the bound stops a loop of origin lines.
 	for walk, n := path.Clean(origin), 0; walk != "" && n < 10; walk, n = Origin(root, walk), n+1 {
@@ -168,17 +157,15 @@ var originLine = regexp.MustCompile(`(?m)^// origin: (\S+)`)
 // Origin returns the folder that the "// origin:" line of dir/go.mod names (scripts/new-stage writes it), or "".
 func Origin(root, dir string) string {
 	mod, _ := os.ReadFile(filepath.Join(root, dir, "go.mod"))
-	m := originLine.FindSubmatch(mod)
-	if m == nil {
-		return ""
+	if m := originLine.FindSubmatch(mod); m != nil {
+		return path.Clean(string(m[1]))
 	}
-	return path.Clean(string(m[1]))
+	return ""
 }
 
 // Mine returns the folders at root that scripts/new-stage made, with an origin line.
-func Mine(root string) []string {
+func Mine(root string) (mine []string) {
 	mods, _ := filepath.Glob(filepath.Join(root, "*", "go.mod")) // a pattern without errors
-	var mine []string
 	for _, mod := range mods {
 		if dir := filepath.Base(filepath.Dir(mod)); Origin(root, dir) != "" {
 			mine = append(mine, dir)
