@@ -86,27 +86,19 @@ func generate(root string) error {
 	load, err2 := completeRun(root, "load", list, nil)
 	mixed, err3 := completeRun(root, "compare", list, figures.MixedWanted())
 	var readme []provenance.Block
-	add := func(name string, content func() (string, error)) {
-		text, err := content()
-		err1 = errors.Join(err1, err)
-		readme = append(readme, provenance.Block{Name: name, Content: text})
-	}
-	charts := filepath.Join(root, "docs", "charts")
 	if mixed != nil {
-		add("mixed", func() (string, error) {
-			chart, err := chartsBlock(charts, []figures.Chart{figures.MixedChart(mixed)}, mixed, nil)
-			return figures.MixedTable(mixed) + chart, err
-		})
+		chart, err := chartsBlock(root, []figures.Chart{figures.MixedChart(mixed)}, mixed, nil)
+		readme, err1 = append(readme, provenance.Block{Name: "mixed", Content: figures.MixedTable(mixed) + chart}), errors.Join(err1, err)
 	}
 	if compare != nil {
-		add("stages", func() (string, error) { return stagesTable(root, list, compare), nil })
-		add("charts", func() (string, error) { return chartsBlock(charts, figures.Charts(compare, load), compare, load) })
+		charts, err := chartsBlock(root, figures.Charts(compare, load), compare, load)
+		readme = append(readme, provenance.Block{Name: "stages", Content: stagesTable(root, list, compare)}, provenance.Block{Name: "charts", Content: charts})
+		err1 = errors.Join(err1, err)
 	}
 	if load != nil {
-		add("load", func() (string, error) {
-			table, err := os.ReadFile(filepath.Join(filepath.Dir(load[0].Path), "table.md"))
-			return strings.TrimSpace(string(table)) + "\n\n" + provenance.Line(load[0].Config) + "\n", err
-		})
+		table, err := os.ReadFile(filepath.Join(filepath.Dir(load[0].Path), "table.md"))
+		readme = append(readme, provenance.Block{Name: "load", Content: strings.TrimSpace(string(table)) + "\n\n" + provenance.Line(load[0].Config) + "\n"})
+		err1 = errors.Join(err1, err)
 	}
 	if err := errors.Join(err1, err2, err3); err != nil {
 		return err
@@ -169,12 +161,12 @@ func completeRun(root, kind string, list []stages.Stage, wanted []results.Measur
 	return nil, nil
 }
 
-// chartsBlock draws charts into dir, and shows those that had results to
-// draw, with the provenance of their results.
-func chartsBlock(dir string, charts []figures.Chart, compare, load []*results.File) (string, error) {
+// chartsBlock draws charts into docs/charts, and shows those that had
+// results to draw, with the provenance of their results.
+func chartsBlock(root string, charts []figures.Chart, compare, load []*results.File) (string, error) {
 	var b strings.Builder
 	for _, c := range charts {
-		if drawn, err := c.Save(dir); err != nil {
+		if drawn, err := c.Save(filepath.Join(root, "docs", "charts")); err != nil {
 			return "", err
 		} else if drawn {
 			fmt.Fprintf(&b, "![%s](docs/charts/%s)\n\n", c.Title, c.File)
@@ -300,6 +292,7 @@ func chapter(root string, s stages.Stage) (readme, change string) {
 	}
 	return readme, ""
 }
+
 // diffSize is the non-test Go code that differs between folders a and b as git
 // diff --no-index counts it, "5 files, 157 lines" added plus removed, or "?".
 func diffSize(root, a, b string) string {

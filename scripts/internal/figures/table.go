@@ -105,10 +105,8 @@ func MixedTable(files []*results.File) string {
 	rows := []string{head + " read wait, 50%, 16 |", align + "---:|"}
 	for _, f := range files {
 		row := "| " + f.Name + " |"
-		for _, c := range MixedClients {
-			for _, w := range MixedWrites {
-				row += " " + Median(f, MixedBench(w, c), "sec/op", results.Duration) + " |"
-			}
+		for _, m := range MixedWanted() {
+			row += " " + Median(f, m.Bench, m.Unit, results.Duration) + " |"
 		}
 		rows = append(rows, row+" "+Median(f, MixedBench(50, 16), "read-wait-sec/op", results.Duration)+" |")
 	}

@@ -3,6 +3,7 @@
 package profiles
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -41,10 +42,8 @@ func Write(w io.Writer, dirs, names []string, n int, markdown bool) error {
 		if err != nil {
 			return err
 		}
-		for _, file := range []string{"cpu", "mem"} {
-			if err := foldFile(filepath.Join(dir, file+".pprof"), folded(dir, file), bench.Config["pkg"]); err != nil {
-				return err
-			}
+		if err := errors.Join(fold(dir, "cpu", bench.Config["pkg"]), fold(dir, "mem", bench.Config["pkg"])); err != nil {
+			return err
 		}
 		configs = append(configs, bench.Config)
 	}
@@ -92,10 +91,19 @@ var (
 	typeArgs = regexp.MustCompile(`\[.*\]`)
 )
 
-// fold rewrites a profile of the package mainPkg as legend says. Named
-// main.findByRole, not example.com/userperf/stage0-linear.findByRole, each
-// stage's functions line up with the others' for pprof's -diff_base.
-func fold(p *profile.Profile, mainPkg string) {
+// fold writes the folded form of dir's profile file (cpu or mem) of the
+// package mainPkg, as legend says. Named main.findByRole, not
+// example.com/userperf/stage0-linear.findByRole, each stage's functions line
+// up with the others' for pprof's -diff_base.
+func fold(dir, file, mainPkg string) error {
+	data, err := os.ReadFile(filepath.Join(dir, file+".pprof"))
+	if err != nil {
+		return err
+	}
+	p, err := profile.ParseData(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(dir, file+".pprof"), err)
+	}
 	for _, fn := range p.Function {
 		name, ok := strings.CutPrefix(fn.Name, mainPkg+".")
 		if ok {
@@ -105,22 +113,6 @@ func fold(p *profile.Profile, mainPkg string) {
 	}
 	p.PruneFrom(ownGoroutines)
 	p.Prune(runtimeCode, sliceGrowth)
-}
-
-// foldFile writes the folded form of the profile in from to to.
-func foldFile(from, to, mainPkg string) error {
-	data, err := os.ReadFile(from)
-	if err != nil {
-		return err
-	}
-	p, err := profile.ParseData(data)
-	if err != nil {
-		return fmt.Errorf("%s: %w", from, err)
-	}
-	fold(p, mainPkg)
-	out, err := os.Create(to)
-	if err != nil {
-		return err
-	}
-	return errors.Join(p.Write(out), out.Close())
+	var out bytes.Buffer
+	return errors.Join(p.Write(&out), os.WriteFile(folded(dir, file), out.Bytes(), 0o644))
 }

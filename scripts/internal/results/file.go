@@ -9,11 +9,11 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
-	"golang.org/x/perf/benchproc"
 	"golang.org/x/perf/benchunit"
 
 	"example.com/userperf/scripts/internal/stages"
@@ -56,17 +56,14 @@ func Read(path string) (*File, error) {
 	return files[0], err
 }
 
-// read reads paths with one benchfmt.Files, as benchstat does, and names a
-// benchmark by .fullname without /gomaxprocs, alike on any machine.
+// gomaxprocs is the suffix of a benchmark's name that differs from machine to machine (-8).
+var gomaxprocs = regexp.MustCompile(`-[0-9]+$`)
+
+// read reads paths with one benchfmt.Files, as benchstat does.
 func read(paths []string) ([]*File, error) {
 	files := make([]*File, len(paths))
 	for i, p := range paths {
 		files[i] = &File{strings.TrimSuffix(filepath.Base(p), ".txt"), p, map[string]string{}, map[Measurement][]float64{}}
-	}
-	var parser benchproc.ProjectionParser
-	name, err := parser.Parse(".fullname,/gomaxprocs", nil)
-	if err != nil {
-		return files, err
 	}
 	in := benchfmt.Files{Paths: paths}
 	for in.Scan() {
@@ -79,9 +76,8 @@ func read(paths []string) ([]*File, error) {
 				f.Config[c.Key] = strings.TrimSpace(string(c.Value))
 			}
 			delete(f.Config, ".file")
-			bench := name.Project(rec).Get(name.Fields()[0])
 			for _, v := range rec.Values {
-				m := Measurement{bench, v.Unit}
+				m := Measurement{gomaxprocs.ReplaceAllString(string(rec.Name), ""), v.Unit}
 				f.samples[m] = append(f.samples[m], v.Value)
 			}
 		}
@@ -94,9 +90,7 @@ func WriteFile(path string, header []byte, results []*benchfmt.Result) error {
 	b := bytes.NewBuffer(slices.Concat(bytes.TrimRight(header, "\n"), []byte("\n\n")))
 	w := benchfmt.NewWriter(b)
 	for _, r := range results {
-		if err := w.Write(r); err != nil {
-			return err
-		}
+		w.Write(r) // a result into a buffer: no error
 	}
 	return os.WriteFile(path, b.Bytes(), 0o644)
 }
