@@ -143,9 +143,8 @@ func completeRun(root, kind string, list []stages.Stage, wanted []results.Measur
 			return slices.ContainsFunc(files, func(f *results.File) bool { return f.Name == name })
 		})
 		for _, m := range wanted {
-			lacking := !slices.ContainsFunc(files, func(f *results.File) bool { return len(f.Values(m.Bench, m.Unit)) > 0 })
-			if lacking && !slices.Contains(missing, "Benchmark"+m.Bench) { // a benchmark is wanted in several units
-				missing = append(missing, "Benchmark"+m.Bench)
+			if !slices.ContainsFunc(files, func(f *results.File) bool { return len(f.Values(m.Bench, m.Unit)) > 0 }) {
+				missing = append(missing, "Benchmark"+m.Bench+" in "+m.Unit)
 			}
 		}
 		if len(missing) == 0 {
@@ -228,10 +227,10 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 		}
 		// Only a step builds on the one before it; a learner's stage and
 		// the floor are compared with the first stage, or with nothing.
-		if stages.IsStep(f.Name) && previous != nil {
-			row[2], row[6] = diffSize(root, byName[previous.Name].Dir, s.Dir), speedup(previous, f)
-		}
 		if stages.IsStep(f.Name) {
+			if previous != nil {
+				row[2], row[6] = diffSize(root, byName[previous.Name].Dir, s.Dir), speedup(previous, f)
+			}
 			previous = f
 		}
 		if i > 0 && f.Name != stages.Floor {

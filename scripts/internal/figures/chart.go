@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -268,12 +269,8 @@ func addLines(p *plot.Plot, files []*results.File, pn panel, height func(*result
 		for i, s := range pn.series {
 			if h, _, ok := height(f, s); ok {
 				xys = append(xys, plotter.XY{X: float64(i), Y: h})
-			}
-		}
-		for _, c := range pn.rings {
-			if c.step == f.Name && c.at >= 0 {
-				if h, _, ok := height(f, pn.series[c.at]); ok {
-					rings = append(rings, plotter.XY{X: float64(c.at), Y: h})
+				if slices.ContainsFunc(pn.rings, func(c crossover) bool { return c.step == f.Name && c.at == i }) {
+					rings = append(rings, xys[len(xys)-1])
 				}
 			}
 		}
