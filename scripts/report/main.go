@@ -128,9 +128,8 @@ func generate(root string) error {
 	return nil
 }
 
-// completeRun reads the newest run in results/kind that measured every stage
-// of list and benchmark of wanted, or nil: a partial run, as a chapter or a
-// check makes, would shrink the tables. It says what it passed over.
+// completeRun reads the newest run in results/kind that measured every stage of list and benchmark of
+// wanted, or nil: a partial run, as a chapter or a check makes, would shrink the tables.
 func completeRun(root, kind string, list []stages.Stage, wanted []results.Measurement) ([]*results.File, error) {
 	runs, _ := filepath.Glob(filepath.Join(root, "results", kind, "2*")) // the stamps, not latest
 	skipped := ""
@@ -184,16 +183,15 @@ func update(path string, blocks ...provenance.Block) {
 	}
 }
 
-// columns are the stages table's medians after its speed-ups.
+// columns are the stages table's medians after its speed-ups: allocs/op, through Echo, write, held/user.
 var columns = []struct {
-	head string
 	results.Measurement
 	format func(float64) string
 }{
-	{"allocs/op", results.Measurement{Bench: figures.Headline, Unit: "allocs/op"}, figures.Count},
-	{"through Echo", results.Measurement{Bench: figures.ThroughEcho, Unit: "sec/op"}, results.Duration},
-	{"write", results.Measurement{Bench: figures.WriteBench, Unit: "sec/op"}, results.Duration},
-	{"held/user", results.Measurement{Bench: figures.BuildBench, Unit: figures.HeldUnit}, figures.ByteSize},
+	{results.Measurement{Bench: figures.Headline, Unit: "allocs/op"}, figures.Count},
+	{results.Measurement{Bench: figures.ThroughEcho, Unit: "sec/op"}, results.Duration},
+	{results.Measurement{Bench: figures.WriteBench, Unit: "sec/op"}, results.Duration},
+	{results.Measurement{Bench: figures.BuildBench, Unit: figures.HeldUnit}, figures.ByteSize},
 }
 
 // wanted are the benchmarks that a compare run must hold for the tables and
@@ -207,12 +205,8 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 	for _, s := range list {
 		byName[s.Name] = s
 	}
-	head := "| stage | change | diff | time/op | CPU/op | spread | speed-up vs previous | speed-up vs " + files[0].Name + " |"
-	align := "|---|---|---:|---:|---:|---|---:|---:|"
-	for _, c := range columns {
-		head, align = head+" "+c.head+" |", align+"---:|"
-	}
-	rows := []string{head, align}
+	rows := []string{"| stage | change | diff | time/op | CPU/op | spread | speed-up vs previous | speed-up vs " + files[0].Name +
+		" | allocs/op | through Echo | write | held/user |", "|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|"}
 	var previous *results.File // the last step
 	for i, f := range files {
 		s, cpu := byName[f.Name], f.Values(figures.Headline, "cpu-sec/op")
@@ -271,9 +265,8 @@ func speedup(base, f *results.File) string {
 	return results.Times(c.Ratio)
 }
 
-// chapter is the README.md of s, or "" if it has none (the floor), and what s
-// changes: the chapter's title says it ("# Stage 1: an index"), else the
-// package comment ("Command floor is the limit...: ...").
+// chapter is the README.md of s, or "" if it has none (the floor), and what s changes: the chapter's
+// title says it ("# Stage 1: an index"), else the package comment ("Command floor is the limit...: ...").
 func chapter(root string, s stages.Stage) (readme, change string) {
 	dir := filepath.Join(root, filepath.FromSlash(s.Dir))
 	doc, err := os.ReadFile(filepath.Join(dir, "README.md"))

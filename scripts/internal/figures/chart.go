@@ -41,9 +41,8 @@ type Chart struct {
 	panels      []panel
 }
 
-// The benchmarks of the README's table and charts: the case study's main
-// request, the same through Echo (where the floor compares), a write, and
-// the heap per user.
+// The benchmarks of the README's table and charts: the main request, the same
+// through Echo (where the floor compares), a write, and the heap per user.
 const (
 	Headline    = "ListByRole/users=10000/matches=100"
 	ThroughEcho = "ServeHTTP/users=10000/matches=100"
@@ -102,9 +101,8 @@ func Charts(compare, load []*results.File) []Chart {
 	return append(all, Chart{"http-percentiles.svg", "HTTP latency at a fixed rate, per stage: the median of each round's percentiles", load, http})
 }
 
-// MixedChart is time per request against the share of writes, a line per
-// stage, in a panel per client count, with a ring where a step stops paying
-// (as MixedTable decides it).
+// MixedChart is time per request against the share of writes, a line per stage and a panel
+// per client count, with a ring where a step stops paying (as MixedTable decides it).
 func MixedChart(files []*results.File) Chart {
 	var panels []panel
 	for _, clients := range MixedClients {

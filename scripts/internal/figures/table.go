@@ -141,9 +141,8 @@ type crossover struct {
 	at             int
 }
 
-// crossovers are, with clients, each step's crossover against the step
-// before it: the first share of writes at which it is not decided faster
-// by benchstat's test and the run's floor (results.Compare).
+// crossovers are, with clients, each step's crossover against the step before: the first share
+// of writes at which it is not decided faster by benchstat's test and the run's floor (results.Compare).
 func crossovers(files []*results.File, clients int) (found []crossover) {
 	steps := slices.DeleteFunc(slices.Clone(files), func(f *results.File) bool { return !stages.IsStep(f.Name) })
 	for i := 1; i < len(steps); i++ {

@@ -31,10 +31,9 @@ const legend = "The runtime's work for a function (allocating, ==, copy, preempt
 	"marking (runtime.gcBgMarkWorker) and sweeping (runtime.bgsweep), which no code here calls, count as one " +
 	"row each. go tool pprof on cpu.pprof shows the runtime unfolded."
 
-// Write writes the tables names, n functions each, of one stage's profiles in
-// dirs[0], or of the change in each function's share from dirs[0] to dirs[1]
-// (pprof's -normalize -diff_base), in code blocks if markdown. It folds the
-// profiles there first; bench.txt names the benchmark, its package and provenance.
+// Write writes the tables names, n functions each, of one stage's profiles in dirs[0], or of the change
+// in each function's share from dirs[0] to dirs[1] (pprof's -normalize -diff_base), in code blocks if
+// markdown. It folds the profiles there first; bench.txt names the benchmark, its package and provenance.
 func Write(w io.Writer, dirs, names []string, n int, markdown bool) error {
 	var configs []map[string]string
 	for _, dir := range dirs {
@@ -91,10 +90,9 @@ var (
 	typeArgs = regexp.MustCompile(`\[.*\]`)
 )
 
-// fold writes the folded form of dir's profile file (cpu or mem) of the
-// package mainPkg, as legend says. Named main.findByRole, not
-// example.com/userperf/stage0-linear.findByRole, each stage's functions line
-// up with the others' for pprof's -diff_base.
+// fold writes the folded form of dir's profile file (cpu or mem) of the package mainPkg, as legend says.
+// Named main.findByRole, not example.com/userperf/stage0-linear.findByRole, each stage's functions
+// line up with the others' for pprof's -diff_base.
 func fold(dir, file, mainPkg string) error {
 	data, err := os.ReadFile(filepath.Join(dir, file+".pprof"))
 	if err != nil {
