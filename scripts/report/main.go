@@ -86,27 +86,19 @@ func generate(root string) error {
 	load, err2 := completeRun(root, "load", list, nil)
 	mixed, err3 := completeRun(root, "compare", list, figures.MixedWanted())
 	var readme []provenance.Block
-	add := func(name string, content func() (string, error)) {
-		text, err := content()
-		err1 = errors.Join(err1, err)
-		readme = append(readme, provenance.Block{Name: name, Content: text})
-	}
-	charts := filepath.Join(root, "docs", "charts")
 	if mixed != nil {
-		add("mixed", func() (string, error) {
-			chart, err := chartsBlock(charts, []figures.Chart{figures.MixedChart(mixed)}, mixed, nil)
-			return figures.MixedTable(mixed) + chart, err
-		})
+		chart, err := chartsBlock(root, []figures.Chart{figures.MixedChart(mixed)}, mixed, nil)
+		readme, err1 = append(readme, provenance.Block{Name: "mixed", Content: figures.MixedTable(mixed) + chart}), errors.Join(err1, err)
 	}
 	if compare != nil {
-		add("stages", func() (string, error) { return stagesTable(root, list, compare), nil })
-		add("charts", func() (string, error) { return chartsBlock(charts, figures.Charts(compare, load), compare, load) })
+		charts, err := chartsBlock(root, figures.Charts(compare, load), compare, load)
+		readme = append(readme, provenance.Block{Name: "stages", Content: stagesTable(root, list, compare)}, provenance.Block{Name: "charts", Content: charts})
+		err1 = errors.Join(err1, err)
 	}
 	if load != nil {
-		add("load", func() (string, error) {
-			table, err := os.ReadFile(filepath.Join(filepath.Dir(load[0].Path), "table.md"))
-			return strings.TrimSpace(string(table)) + "\n\n" + provenance.Line(load[0].Config) + "\n", err
-		})
+		table, err := os.ReadFile(filepath.Join(filepath.Dir(load[0].Path), "table.md"))
+		readme = append(readme, provenance.Block{Name: "load", Content: strings.TrimSpace(string(table)) + "\n\n" + provenance.Line(load[0].Config) + "\n"})
+		err1 = errors.Join(err1, err)
 	}
 	if err := errors.Join(err1, err2, err3); err != nil {
 		return err
@@ -136,9 +128,8 @@ func generate(root string) error {
 	return nil
 }
 
-// completeRun reads the newest run in results/kind that measured every stage
-// of list and benchmark of wanted, or nil: a partial run, as a chapter or a
-// check makes, would shrink the tables. It says what it passed over.
+// completeRun reads the newest run in results/kind that measured every stage of list and benchmark of
+// wanted, or nil: a partial run, as a chapter or a check makes, would shrink the tables.
 func completeRun(root, kind string, list []stages.Stage, wanted []results.Measurement) ([]*results.File, error) {
 	runs, _ := filepath.Glob(filepath.Join(root, "results", kind, "2*")) // the stamps, not latest
 	skipped := ""
@@ -151,9 +142,8 @@ func completeRun(root, kind string, list []stages.Stage, wanted []results.Measur
 			return slices.ContainsFunc(files, func(f *results.File) bool { return f.Name == name })
 		})
 		for _, m := range wanted {
-			lacking := !slices.ContainsFunc(files, func(f *results.File) bool { return len(f.Values(m.Bench, m.Unit)) > 0 })
-			if lacking && !slices.Contains(missing, "Benchmark"+m.Bench) { // a benchmark is wanted in several units
-				missing = append(missing, "Benchmark"+m.Bench)
+			if !slices.ContainsFunc(files, func(f *results.File) bool { return len(f.Values(m.Bench, m.Unit)) > 0 }) {
+				missing = append(missing, "Benchmark"+m.Bench+" in "+m.Unit)
 			}
 		}
 		if len(missing) == 0 {
@@ -169,12 +159,12 @@ func completeRun(root, kind string, list []stages.Stage, wanted []results.Measur
 	return nil, nil
 }
 
-// chartsBlock draws charts into dir, and shows those that had results to
-// draw, with the provenance of their results.
-func chartsBlock(dir string, charts []figures.Chart, compare, load []*results.File) (string, error) {
+// chartsBlock draws charts into docs/charts, and shows those that had
+// results to draw, with the provenance of their results.
+func chartsBlock(root string, charts []figures.Chart, compare, load []*results.File) (string, error) {
 	var b strings.Builder
 	for _, c := range charts {
-		if drawn, err := c.Save(dir); err != nil {
+		if drawn, err := c.Save(filepath.Join(root, "docs", "charts")); err != nil {
 			return "", err
 		} else if drawn {
 			fmt.Fprintf(&b, "![%s](docs/charts/%s)\n\n", c.Title, c.File)
@@ -193,16 +183,15 @@ func update(path string, blocks ...provenance.Block) {
 	}
 }
 
-// columns are the stages table's medians after its speed-ups.
+// columns are the stages table's medians after its speed-ups: allocs/op, through Echo, write, held/user.
 var columns = []struct {
-	head string
 	results.Measurement
 	format func(float64) string
 }{
-	{"allocs/op", results.Measurement{Bench: figures.Headline, Unit: "allocs/op"}, figures.Count},
-	{"through Echo", results.Measurement{Bench: figures.ThroughEcho, Unit: "sec/op"}, results.Duration},
-	{"write", results.Measurement{Bench: figures.WriteBench, Unit: "sec/op"}, results.Duration},
-	{"held/user", results.Measurement{Bench: figures.BuildBench, Unit: figures.HeldUnit}, figures.ByteSize},
+	{results.Measurement{Bench: figures.Headline, Unit: "allocs/op"}, figures.Count},
+	{results.Measurement{Bench: figures.ThroughEcho, Unit: "sec/op"}, results.Duration},
+	{results.Measurement{Bench: figures.WriteBench, Unit: "sec/op"}, results.Duration},
+	{results.Measurement{Bench: figures.BuildBench, Unit: figures.HeldUnit}, figures.ByteSize},
 }
 
 // wanted are the benchmarks that a compare run must hold for the tables and
@@ -216,12 +205,8 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 	for _, s := range list {
 		byName[s.Name] = s
 	}
-	head := "| stage | change | diff | time/op | CPU/op | spread | speed-up vs previous | speed-up vs " + files[0].Name + " |"
-	align := "|---|---|---:|---:|---:|---|---:|---:|"
-	for _, c := range columns {
-		head, align = head+" "+c.head+" |", align+"---:|"
-	}
-	rows := []string{head, align}
+	rows := []string{"| stage | change | diff | time/op | CPU/op | spread | speed-up vs previous | speed-up vs " + files[0].Name +
+		" | allocs/op | through Echo | write | held/user |", "|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|"}
 	var previous *results.File // the last step
 	for i, f := range files {
 		s, cpu := byName[f.Name], f.Values(figures.Headline, "cpu-sec/op")
@@ -236,10 +221,10 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 		}
 		// Only a step builds on the one before it; a learner's stage and
 		// the floor are compared with the first stage, or with nothing.
-		if stages.IsStep(f.Name) && previous != nil {
-			row[2], row[6] = diffSize(root, byName[previous.Name].Dir, s.Dir), speedup(previous, f)
-		}
 		if stages.IsStep(f.Name) {
+			if previous != nil {
+				row[2], row[6] = diffSize(root, byName[previous.Name].Dir, s.Dir), speedup(previous, f)
+			}
 			previous = f
 		}
 		if i > 0 && f.Name != stages.Floor {
@@ -280,9 +265,8 @@ func speedup(base, f *results.File) string {
 	return results.Times(c.Ratio)
 }
 
-// chapter is the README.md of s, or "" if it has none (the floor), and what s
-// changes: the chapter's title says it ("# Stage 1: an index"), else the
-// package comment ("Command floor is the limit...: ...").
+// chapter is the README.md of s, or "" if it has none (the floor), and what s changes: the chapter's
+// title says it ("# Stage 1: an index"), else the package comment ("Command floor is the limit...: ...").
 func chapter(root string, s stages.Stage) (readme, change string) {
 	dir := filepath.Join(root, filepath.FromSlash(s.Dir))
 	doc, err := os.ReadFile(filepath.Join(dir, "README.md"))
@@ -300,6 +284,7 @@ func chapter(root string, s stages.Stage) (readme, change string) {
 	}
 	return readme, ""
 }
+
 // diffSize is the non-test Go code that differs between folders a and b as git
 // diff --no-index counts it, "5 files, 157 lines" added plus removed, or "?".
 func diffSize(root, a, b string) string {

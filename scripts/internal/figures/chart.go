@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -40,9 +41,8 @@ type Chart struct {
 	panels      []panel
 }
 
-// The benchmarks of the README's table and charts: the case study's main
-// request, the same through Echo (where the floor compares), a write, and
-// the heap per user.
+// The benchmarks of the README's table and charts: the main request, the same
+// through Echo (where the floor compares), a write, and the heap per user.
 const (
 	Headline    = "ListByRole/users=10000/matches=100"
 	ThroughEcho = "ServeHTTP/users=10000/matches=100"
@@ -59,7 +59,7 @@ type panel struct {
 	format        func(float64) string
 	series        []series
 	lines         bool
-	rings         map[string]int // lines: the stages whose point at that series is ringed
+	rings         []crossover // lines: a ring where a step stops paying
 }
 
 // series is a bar per stage, or a point of each line: the median of bench in unit.
@@ -101,9 +101,8 @@ func Charts(compare, load []*results.File) []Chart {
 	return append(all, Chart{"http-percentiles.svg", "HTTP latency at a fixed rate, per stage: the median of each round's percentiles", load, http})
 }
 
-// MixedChart is time per request against the share of writes, a line per
-// stage, in a panel per client count, with a ring where a step stops paying
-// (as MixedTable decides it).
+// MixedChart is time per request against the share of writes, a line per stage and a panel
+// per client count, with a ring where a step stops paying (as MixedTable decides it).
 func MixedChart(files []*results.File) Chart {
 	var panels []panel
 	for _, clients := range MixedClients {
@@ -111,13 +110,8 @@ func MixedChart(files []*results.File) Chart {
 		for _, w := range MixedWrites {
 			points = append(points, series{fmt.Sprintf("%d%%", w), MixedBench(w, clients), "sec/op"})
 		}
-		rings := map[string]int{}
-		for _, c := range crossovers(files, clients) {
-			if c.at >= 0 {
-				rings[c.step] = c.at
-			}
-		}
-		panels = append(panels, panel{clientsName(clients), "median time per request, log scale", true, results.Duration, points, true, rings})
+		panels = append(panels, panel{clientsName(clients), "median time per request, log scale", true, results.Duration, points, true,
+			crossovers(files, clients)})
 	}
 	return Chart{"mixed.svg", "Time per request against the share of writes, per stage (10,000 users)", files, panels}
 }
@@ -168,56 +162,66 @@ func (c Chart) Save(dir string) (bool, error) {
 	return true, errors.Join(os.MkdirAll(dir, 0o755), os.WriteFile(filepath.Join(dir, c.File), []byte(svg), 0o644))
 }
 
-// heightFunc is f's median at s and the height a panel draws it at, if it can.
-type heightFunc func(f *results.File, s series) (height, median float64, ok bool)
-
 // plotPanel draws pn, or nil without results. On a log scale a figure is
 // drawn as its logarithm, above the power of ten under the smallest figure:
 // a bar starts at zero, which a log axis cannot show.
 func plotPanel(files []*results.File, pn panel) *plot.Plot {
-	p := plot.New()
-	p.Title.Text, p.Y.Label.Text = pn.title, pn.yLabel
-	p.Legend.Top, p.Legend.TextStyle.Font.Size = true, 9
-	p.Y.Label.TextStyle.Font.Size, p.X.Tick.Label.Font.Size = 10, 9
-	base := math.Inf(1)
+	base, drawn := math.Inf(1), false
 	for _, f := range files {
 		for _, s := range pn.series {
-			if v, _ := f.Median(s.bench, s.unit); v > 0 {
+			v, ok := f.Median(s.bench, s.unit)
+			if ok && v > 0 {
 				base = min(base, math.Floor(math.Log10(v)))
 			}
+			drawn = drawn || ok && (v > 0 || !pn.logScale)
 		}
 	}
-	height := func(f *results.File, s series) (float64, float64, bool) {
+	if !drawn {
+		return nil
+	}
+	height := func(f *results.File, s series) (h, median float64, ok bool) {
 		v, ok := f.Median(s.bench, s.unit)
 		if !pn.logScale {
 			return v, v, ok
 		}
 		return math.Log10(v) - base, v, ok && v > 0
 	}
-	add := addBars
+	p := plot.New()
+	p.Title.Text, p.Y.Label.Text = pn.title, pn.yLabel
+	p.Legend.Top, p.Legend.TextStyle.Font.Size = true, 9
+	p.Y.Label.TextStyle.Font.Size, p.X.Tick.Label.Font.Size = 10, 9
 	if pn.lines {
-		add = addLines
-	}
-	if !add(p, files, pn, height) {
-		return nil
-	}
-	if pn.logScale { // and room above the highest figure for the labels and the legend
-		p.Y.Tick.Marker, p.Y.Max = powersOfTen{base, pn.format}, p.Y.Max+1.5
+		addLines(p, files, pn, height)
 	} else {
-		p.Y.Max *= 1.25
+		addBars(p, files, pn, height)
 	}
+	if !pn.logScale {
+		p.Y.Max *= 1.25
+		return p
+	}
+	// Ticks at the powers of ten, without needless zeros (10ms, not 10.00ms),
+	// and room above the highest figure for the labels and the legend.
+	p.Y.Tick.Marker = plot.TickerFunc(func(min, max float64) (ticks []plot.Tick) {
+		for power := math.Ceil(min); power <= max; power++ {
+			label := zeroFraction.ReplaceAllString(pn.format(math.Pow(10, power+base)), "$1$2")
+			ticks = append(ticks, plot.Tick{Value: power, Label: label})
+		}
+		return ticks
+	})
+	p.Y.Max += 1.5
 	return p
 }
 
-// addBars adds pn's bars, each labelled with its figure, and reports whether there were any.
-func addBars(p *plot.Plot, files []*results.File, pn panel, height heightFunc) bool {
+var zeroFraction = regexp.MustCompile(`^(\d+)\.0+(\D|$)`)
+
+// addBars adds pn's bars, each labelled with its figure.
+func addBars(p *plot.Plot, files []*results.File, pn panel, height func(*results.File, series) (float64, float64, bool)) {
 	var names []string
 	for _, f := range files {
 		names = append(names, strings.ReplaceAll(f.Name, "-", "\n")) // no long name runs into the next
 	}
 	p.NominalX(names...)
 	const width = vg.Length(14)
-	shown := false
 	for k, s := range pn.series {
 		heights := make(plotter.Values, len(files)) // 0 where a stage has no result
 		var labels plotter.XYLabels
@@ -244,14 +248,12 @@ func addBars(p *plot.Plot, files []*results.File, pn panel, height heightFunc) b
 		if s.label != "" {
 			p.Legend.Add(s.label, b)
 		}
-		shown = true
 	}
-	return shown
 }
 
 // addLines adds a line per stage through its medians at pn's series, and
-// pn's rings, and reports whether there were any lines.
-func addLines(p *plot.Plot, files []*results.File, pn panel, height heightFunc) bool {
+// a ring where pn's crossovers say a step stops paying.
+func addLines(p *plot.Plot, files []*results.File, pn panel, height func(*results.File, series) (float64, float64, bool)) {
 	p.X.Label.Text, p.Legend.Left = "share of writes", true
 	var names []string
 	for _, s := range pn.series {
@@ -265,43 +267,21 @@ func addLines(p *plot.Plot, files []*results.File, pn panel, height heightFunc) 
 		for i, s := range pn.series {
 			if h, _, ok := height(f, s); ok {
 				xys = append(xys, plotter.XY{X: float64(i), Y: h})
-			}
-		}
-		if i, ringed := pn.rings[f.Name]; ringed {
-			if h, _, ok := height(f, pn.series[i]); ok {
-				rings = append(rings, plotter.XY{X: float64(i), Y: h})
+				if slices.ContainsFunc(pn.rings, func(c crossover) bool { return c.step == f.Name && c.at == i }) {
+					rings = append(rings, xys[len(xys)-1])
+				}
 			}
 		}
 		if len(xys) > 0 {
 			named = append(named, f.Name, xys)
 		}
 	}
-	if err := plotutil.AddLinePoints(p, named...); err != nil || len(named) == 0 {
-		return false // err is for NaN or infinite medians, which samples never have
-	}
+	plotutil.AddLinePoints(p, named...)                                       // its error is for NaN or infinite medians, which samples never have
 	if ring, err := plotter.NewScatter(rings); err == nil && len(rings) > 0 { // finite, as the lines' points are
 		ring.Shape, ring.Radius, ring.Color = draw.RingGlyph{}, vg.Points(7), color.Black
 		p.Add(ring)
 		p.Legend.Add("where a step stops paying (see the table)", ring)
 	}
-	return true
-}
-
-// powersOfTen marks an axis of logarithms (shifted down by base) at the
-// powers of ten, formatted without needless zeros: 10ms, not 10.00ms.
-type powersOfTen struct {
-	base   float64
-	format func(float64) string
-}
-
-var zeroFraction = regexp.MustCompile(`^(\d+)\.0+(\D|$)`)
-
-func (t powersOfTen) Ticks(min, max float64) (ticks []plot.Tick) {
-	for power := math.Ceil(min); power <= max; power++ {
-		label := zeroFraction.ReplaceAllString(t.format(math.Pow(10, power+t.base)), "$1$2")
-		ticks = append(ticks, plot.Tick{Value: power, Label: label})
-	}
-	return ticks
 }
 
 // Count formats a count: 215.

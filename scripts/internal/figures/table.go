@@ -34,10 +34,9 @@ func Benchstat(args []string) (string, error) {
 
 // BenchstatBlock is a generated block of benchstat's tables of args, with
 // the command and the provenance of the result files among args (path or
-// label=path): one line if they were measured together, else one per file
-// after its label.
+// label=path): one line if they were measured together, else one per file.
 func BenchstatBlock(args []string) (string, error) {
-	var files []*results.File
+	var each, lines []string // each file's label and provenance line; the lines alone
 	for _, arg := range args {
 		eq := strings.Index(arg, "=")
 		label, input := arg[:max(eq, 0)], arg[eq+1:]
@@ -48,22 +47,18 @@ func BenchstatBlock(args []string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		f.Name = cmp.Or(label, f.Name)
-		files = append(files, f)
+		lines = append(lines, provenance.Line(f.Config))
+		each = append(each, cmp.Or(label, f.Name)+": "+lines[len(lines)-1])
 	}
-	if len(files) == 0 {
+	if len(lines) == 0 {
 		return "", fmt.Errorf("no result file among the benchstat arguments %q", args)
 	}
 	tables, err := Benchstat(args)
 	if err != nil {
 		return "", err
 	}
-	var each []string
-	for _, f := range files {
-		each = append(each, f.Name+": "+provenance.Line(f.Config))
-	}
-	if !slices.ContainsFunc(files, func(f *results.File) bool { return provenance.Line(f.Config) != provenance.Line(files[0].Config) }) {
-		each = []string{provenance.Line(files[0].Config)}
+	if len(slices.Compact(lines)) == 1 { // measured together
+		each = lines[:1]
 	}
 	return tables + "\n\n" + strings.Join(each, "\n\n") + "\n", nil
 }
@@ -91,10 +86,9 @@ func MixedWanted() (wanted []results.Measurement) {
 	return wanted
 }
 
-// MixedTable is a markdown table of the medians of BenchmarkMixed: a row
-// per stage, a column per share of writes and client count, and for 16
-// clients the mean time a read waited; under it, where each step stops
-// paying against the one before it, with each client count.
+// MixedTable is a markdown table of the medians of BenchmarkMixed, a row
+// per stage, and for 16 clients the mean time a read waited; under it, where
+// each step stops paying against the one before it, with each client count.
 func MixedTable(files []*results.File) string {
 	head, align := "| stage |", "|---|"
 	for _, c := range MixedClients {
@@ -105,10 +99,8 @@ func MixedTable(files []*results.File) string {
 	rows := []string{head + " read wait, 50%, 16 |", align + "---:|"}
 	for _, f := range files {
 		row := "| " + f.Name + " |"
-		for _, c := range MixedClients {
-			for _, w := range MixedWrites {
-				row += " " + Median(f, MixedBench(w, c), "sec/op", results.Duration) + " |"
-			}
+		for _, m := range MixedWanted() {
+			row += " " + Median(f, m.Bench, m.Unit, results.Duration) + " |"
 		}
 		rows = append(rows, row+" "+Median(f, MixedBench(50, 16), "read-wait-sec/op", results.Duration)+" |")
 	}
@@ -149,9 +141,8 @@ type crossover struct {
 	at             int
 }
 
-// crossovers are, with clients, each step's crossover against the step
-// before it: the first share of writes at which it is not decided faster
-// by benchstat's test and the run's floor (results.Compare).
+// crossovers are, with clients, each step's crossover against the step before: the first share
+// of writes at which it is not decided faster by benchstat's test and the run's floor (results.Compare).
 func crossovers(files []*results.File, clients int) (found []crossover) {
 	steps := slices.DeleteFunc(slices.Clone(files), func(f *results.File) bool { return !stages.IsStep(f.Name) })
 	for i := 1; i < len(steps); i++ {

@@ -1,9 +1,9 @@
 package figures
 
 import (
-	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -63,11 +63,9 @@ func TestMixedTable(t *testing.T) {
 // index of that share of writes, on the panel of its client count.
 func TestMixedChartRings(t *testing.T) {
 	chart := MixedChart(mixedFiles())
-	for i, want := range []map[string]int{
-		{"stage2-noclone": 2, "stage4-append": 0},
-		{"stage2-noclone": 1, "stage4-append": 0},
-	} {
-		if got := chart.panels[i].rings; !maps.Equal(got, want) {
+	for i, at := range [][]int{{2, -1, 0}, {1, -1, 0}} {
+		want := []crossover{{"stage2-noclone", "stage1-index", at[0]}, {"stage3-parallel", "stage2-noclone", at[1]}, {"stage4-append", "stage3-parallel", at[2]}}
+		if got := chart.panels[i].rings; !slices.Equal(got, want) {
 			t.Errorf("panel %q rings %v, want %v", chart.panels[i].title, got, want)
 		}
 	}

@@ -3,6 +3,7 @@
 package profiles
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -30,10 +31,9 @@ const legend = "The runtime's work for a function (allocating, ==, copy, preempt
 	"marking (runtime.gcBgMarkWorker) and sweeping (runtime.bgsweep), which no code here calls, count as one " +
 	"row each. go tool pprof on cpu.pprof shows the runtime unfolded."
 
-// Write writes the tables names, n functions each, of one stage's profiles in
-// dirs[0], or of the change in each function's share from dirs[0] to dirs[1]
-// (pprof's -normalize -diff_base), in code blocks if markdown. It folds the
-// profiles there first; bench.txt names the benchmark, its package and provenance.
+// Write writes the tables names, n functions each, of one stage's profiles in dirs[0], or of the change
+// in each function's share from dirs[0] to dirs[1] (pprof's -normalize -diff_base), in code blocks if
+// markdown. It folds the profiles there first; bench.txt names the benchmark, its package and provenance.
 func Write(w io.Writer, dirs, names []string, n int, markdown bool) error {
 	var configs []map[string]string
 	for _, dir := range dirs {
@@ -41,10 +41,8 @@ func Write(w io.Writer, dirs, names []string, n int, markdown bool) error {
 		if err != nil {
 			return err
 		}
-		for _, file := range []string{"cpu", "mem"} {
-			if err := foldFile(filepath.Join(dir, file+".pprof"), folded(dir, file), bench.Config["pkg"]); err != nil {
-				return err
-			}
+		if err := errors.Join(fold(dir, "cpu", bench.Config["pkg"]), fold(dir, "mem", bench.Config["pkg"])); err != nil {
+			return err
 		}
 		configs = append(configs, bench.Config)
 	}
@@ -92,10 +90,18 @@ var (
 	typeArgs = regexp.MustCompile(`\[.*\]`)
 )
 
-// fold rewrites a profile of the package mainPkg as legend says. Named
-// main.findByRole, not example.com/userperf/stage0-linear.findByRole, each
-// stage's functions line up with the others' for pprof's -diff_base.
-func fold(p *profile.Profile, mainPkg string) {
+// fold writes the folded form of dir's profile file (cpu or mem) of the package mainPkg, as legend says.
+// Named main.findByRole, not example.com/userperf/stage0-linear.findByRole, each stage's functions
+// line up with the others' for pprof's -diff_base.
+func fold(dir, file, mainPkg string) error {
+	data, err := os.ReadFile(filepath.Join(dir, file+".pprof"))
+	if err != nil {
+		return err
+	}
+	p, err := profile.ParseData(data)
+	if err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(dir, file+".pprof"), err)
+	}
 	for _, fn := range p.Function {
 		name, ok := strings.CutPrefix(fn.Name, mainPkg+".")
 		if ok {
@@ -105,22 +111,6 @@ func fold(p *profile.Profile, mainPkg string) {
 	}
 	p.PruneFrom(ownGoroutines)
 	p.Prune(runtimeCode, sliceGrowth)
-}
-
-// foldFile writes the folded form of the profile in from to to.
-func foldFile(from, to, mainPkg string) error {
-	data, err := os.ReadFile(from)
-	if err != nil {
-		return err
-	}
-	p, err := profile.ParseData(data)
-	if err != nil {
-		return fmt.Errorf("%s: %w", from, err)
-	}
-	fold(p, mainPkg)
-	out, err := os.Create(to)
-	if err != nil {
-		return err
-	}
-	return errors.Join(p.Write(out), out.Close())
+	var out bytes.Buffer
+	return errors.Join(p.Write(&out), os.WriteFile(folded(dir, file), out.Bytes(), 0o644))
 }

@@ -1,6 +1,5 @@
-// Package results reads and writes the result files (Go benchmark format,
-// one per stage, headed by internal/harness's configuration lines) and
-// decides between two of them.
+// Package results reads and writes the result files (Go benchmark format, one per stage,
+// headed by internal/harness's configuration lines) and decides between two of them.
 package results
 
 import (
@@ -9,11 +8,11 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
 	"golang.org/x/perf/benchfmt"
-	"golang.org/x/perf/benchproc"
 	"golang.org/x/perf/benchunit"
 
 	"example.com/userperf/scripts/internal/stages"
@@ -40,9 +39,16 @@ func ReadDir(dir string) ([]*File, error) {
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("%s: no stage results (*.txt)", dir)
 	}
-	files, err := read(paths)
+	var files []*File
+	for _, p := range paths {
+		f, err := Read(p)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, f)
+	}
 	slices.SortFunc(files, func(a, b *File) int { return stages.Compare(a.Name, b.Name) })
-	return files, err
+	return files, nil
 }
 
 // NewFile is a file made by a program, not read: the room's speed-ups.
@@ -50,43 +56,29 @@ func NewFile(name string, config map[string]string, samples map[Measurement][]fl
 	return &File{name, "", config, samples}
 }
 
-// Read reads one result file.
-func Read(path string) (*File, error) {
-	files, err := read([]string{path})
-	return files[0], err
-}
+// gomaxprocs is the suffix of a benchmark's name that differs from machine to machine (-8).
+var gomaxprocs = regexp.MustCompile(`-[0-9]+$`)
 
-// read reads paths with one benchfmt.Files, as benchstat does, and names a
-// benchmark by .fullname without /gomaxprocs, alike on any machine.
-func read(paths []string) ([]*File, error) {
-	files := make([]*File, len(paths))
-	for i, p := range paths {
-		files[i] = &File{strings.TrimSuffix(filepath.Base(p), ".txt"), p, map[string]string{}, map[Measurement][]float64{}}
-	}
-	var parser benchproc.ProjectionParser
-	name, err := parser.Parse(".fullname,/gomaxprocs", nil)
-	if err != nil {
-		return files, err
-	}
-	in := benchfmt.Files{Paths: paths}
+// Read reads one result file with benchfmt, as benchstat does.
+func Read(path string) (*File, error) {
+	f := &File{strings.TrimSuffix(filepath.Base(path), ".txt"), path, map[string]string{}, map[Measurement][]float64{}}
+	in := benchfmt.Files{Paths: []string{path}}
 	for in.Scan() {
 		switch rec := in.Result().(type) {
 		case *benchfmt.SyntaxError:
-			return files, rec
+			return f, rec
 		case *benchfmt.Result:
-			f := files[slices.Index(paths, rec.GetConfig(".file"))]
 			for _, c := range rec.Config {
 				f.Config[c.Key] = strings.TrimSpace(string(c.Value))
 			}
 			delete(f.Config, ".file")
-			bench := name.Project(rec).Get(name.Fields()[0])
 			for _, v := range rec.Values {
-				m := Measurement{bench, v.Unit}
+				m := Measurement{gomaxprocs.ReplaceAllString(string(rec.Name), ""), v.Unit}
 				f.samples[m] = append(f.samples[m], v.Value)
 			}
 		}
 	}
-	return files, in.Err()
+	return f, in.Err()
 }
 
 // WriteFile writes header, configuration lines (machine.txt), then results to path.
@@ -94,9 +86,7 @@ func WriteFile(path string, header []byte, results []*benchfmt.Result) error {
 	b := bytes.NewBuffer(slices.Concat(bytes.TrimRight(header, "\n"), []byte("\n\n")))
 	w := benchfmt.NewWriter(b)
 	for _, r := range results {
-		if err := w.Write(r); err != nil {
-			return err
-		}
+		w.Write(r) // a result into a buffer: no error
 	}
 	return os.WriteFile(path, b.Bytes(), 0o644)
 }
@@ -110,8 +100,7 @@ func (f *File) Median(bench, unit string) (float64, bool) {
 	return Median(v), len(v) > 0
 }
 
-// Median is the centre that benchstat prints for values, or 0 for none:
-// their median, as it assumes nothing of their distribution.
+// Median is the centre that benchstat prints for values (assuming nothing of their distribution), or 0 for none.
 func Median(values []float64) float64 {
 	if len(values) == 0 {
 		return 0

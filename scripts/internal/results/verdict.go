@@ -28,10 +28,9 @@ type Comparison struct {
 	Label          string  // how widely the other's samples spread
 }
 
-// Compare compares other with base at bench. The floor is the wider
-// confidence interval of the two, as a share of its median; again, if not
-// nil, is base's binary measured a second time, interleaved (the A/A label),
-// so its interval and its distance from base count too: they differ by noise alone.
+// Compare compares other with base at bench. The floor is the wider confidence interval of the
+// two, as a share of its median; again, if not nil, is base's binary measured a second time,
+// interleaved (the A/A label), so its interval and its distance from base count too: noise alone.
 func Compare(base, again, other *File, bench string) (Comparison, error) {
 	unit, name := Deciding(bench, base, other)
 	a, b := base.Values(bench, unit), other.Values(bench, unit)
@@ -50,9 +49,8 @@ func Compare(base, again, other *File, bench string) (Comparison, error) {
 	return Comparison{unit, name, ratio, floor, test.P < test.Alpha && beyond, Label(b)}, nil
 }
 
-// Verdict says c against the stage named base in a line: "2.3x faster than
-// stage0-linear", or slower, or "no difference from stage0-linear: cannot
-// tell on this machine"; then the unit, the floor and the spread.
+// Verdict says c against the stage named base in a line: "2.3x faster than stage0-linear", or slower,
+// or "no difference from stage0-linear: cannot tell on this machine"; then the unit, floor and spread.
 func (c Comparison) Verdict(base string) string {
 	line := fmt.Sprintf("no difference from %s: cannot tell on this machine", base)
 	switch {
