@@ -86,18 +86,20 @@ func generate(root string) error {
 	load, err2 := completeRun(root, "load", list, nil)
 	mixed, err3 := completeRun(root, "compare", list, figures.MixedWanted())
 	var readme []provenance.Block
+	add := func(name, text string, charts []figures.Chart, files []*results.File) {
+		block, err := chartsBlock(root, name, text, charts, files)
+		readme, err1 = append(readme, block), errors.Join(err1, err)
+	}
 	if mixed != nil {
-		chart, err := chartsBlock(root, []figures.Chart{figures.MixedChart(mixed)}, mixed, nil)
-		readme, err1 = append(readme, provenance.Block{Name: "mixed", Content: figures.MixedTable(mixed) + chart}), errors.Join(err1, err)
+		add("mixed", figures.MixedTable(mixed), []figures.Chart{figures.MixedChart(mixed)}, mixed)
 	}
 	if compare != nil {
-		charts, err := chartsBlock(root, figures.Charts(compare, load), compare, load)
-		readme = append(readme, provenance.Block{Name: "stages", Content: stagesTable(root, list, compare)}, provenance.Block{Name: "charts", Content: charts})
-		err1 = errors.Join(err1, err)
+		readme = append(readme, provenance.Block{Name: "stages", Content: stagesTable(root, list, compare)})
+		add("charts", "", figures.Charts(compare), compare)
 	}
 	if load != nil {
 		table, err := os.ReadFile(filepath.Join(filepath.Dir(load[0].Path), "table.md"))
-		readme = append(readme, provenance.Block{Name: "load", Content: strings.TrimSpace(string(table)) + "\n\n" + provenance.Line(load[0].Config) + "\n"})
+		add("load", strings.TrimSpace(string(table))+"\n\n", []figures.Chart{figures.LoadChart(load)}, load)
 		err1 = errors.Join(err1, err)
 	}
 	if err := errors.Join(err1, err2, err3); err != nil {
@@ -159,21 +161,17 @@ func completeRun(root, kind string, list []stages.Stage, wanted []results.Measur
 	return nil, nil
 }
 
-// chartsBlock draws charts into docs/charts, and shows those that had
-// results to draw, with the provenance of their results.
-func chartsBlock(root string, charts []figures.Chart, compare, load []*results.File) (string, error) {
-	var b strings.Builder
+// chartsBlock is the generated block name: text, then the charts, drawn
+// into docs/charts, that had results to draw, then the provenance of files.
+func chartsBlock(root, name, text string, charts []figures.Chart, files []*results.File) (provenance.Block, error) {
 	for _, c := range charts {
 		if drawn, err := c.Save(filepath.Join(root, "docs", "charts")); err != nil {
-			return "", err
+			return provenance.Block{}, err
 		} else if drawn {
-			fmt.Fprintf(&b, "![%s](docs/charts/%s)\n\n", c.Title, c.File)
+			text += fmt.Sprintf("![%s](docs/charts/%s)\n\n", c.Title, c.File)
 		}
 	}
-	if load == nil {
-		return b.String() + provenance.Line(compare[0].Config) + "\n", nil
-	}
-	return b.String() + "Benchmarks: " + provenance.Line(compare[0].Config) + "\n\nHTTP: " + provenance.Line(load[0].Config) + "\n", nil
+	return provenance.Block{Name: name, Content: text + provenance.Line(files[0].Config) + "\n"}, nil
 }
 
 // update replaces blocks in a markdown file, and warns of missing markers (a chapter being written).

@@ -65,11 +65,8 @@ type panel struct {
 // series is a bar per stage, or a point of each line: the median of bench in unit.
 type series struct{ label, bench, unit string }
 
-// Charts are the README's charts that the results allow; load may be nil.
-func Charts(compare, load []*results.File) []Chart {
-	time := func(title string, s ...series) panel {
-		return panel{title: title, yLabel: "median time, log scale", logScale: true, format: results.Duration, series: s}
-	}
+// Charts are the README's charts of a compare run.
+func Charts(compare []*results.File) []Chart {
 	at10000 := func(unit string) []series {
 		return []series{{"100 matches", Headline, unit}, {"1,000 matches", "ListByRole/users=10000/matches=1000", unit}}
 	}
@@ -77,28 +74,34 @@ func Charts(compare, load []*results.File) []Chart {
 	for _, n := range []int{1000, 10000, 100000, 1000000} {
 		users = append(users, series{fmt.Sprintf("%d users", n), fmt.Sprintf("ListByRole/users=%d/matches=100", n), "sec/op"})
 	}
-	all := []Chart{
-		{"time-per-stage.svg", "Time per request, per stage (ListByRole, 10,000 users)", compare, []panel{time("", at10000("sec/op")...)}},
+	return []Chart{
+		{"time-per-stage.svg", "Time per request, per stage (ListByRole, 10,000 users)", compare, []panel{timePanel("", at10000("sec/op")...)}},
 		{"allocs-per-stage.svg", "Allocations per request, per stage (ListByRole, 10,000 users)", compare,
 			[]panel{{yLabel: "median allocations", format: Count, series: at10000("allocs/op")}}},
-		{"time-vs-users.svg", "Time against the number of users (ListByRole, 100 matches)", compare, []panel{time("", users...)}},
+		{"time-vs-users.svg", "Time against the number of users (ListByRole, 100 matches)", compare, []panel{timePanel("", users...)}},
 		{"writes-and-memory.svg", "Cost of a write and heap held per user, per stage (10,000 users)", compare, []panel{
-			time("Time of one Add and one Delete", series{"", WriteBench, "sec/op"}),
+			timePanel("Time of one Add and one Delete", series{"", WriteBench, "sec/op"}),
 			{title: "Heap held per user", yLabel: "median bytes", format: ByteSize, series: []series{{"", BuildBench, HeldUnit}}},
 		}},
 	}
-	if load == nil {
-		return all
-	}
+}
+
+// timePanel is a panel of the median times of series, on a log scale.
+func timePanel(title string, s ...series) panel {
+	return panel{title: title, yLabel: "median time, log scale", logScale: true, format: results.Duration, series: s}
+}
+
+// LoadChart is the latencies at a fixed rate of a load run, a panel per test.
+func LoadChart(load []*results.File) Chart {
 	var http []panel
 	for _, m := range load[0].Measurements() {
 		var rate, matches int
 		if _, err := fmt.Sscanf(m.Bench, "HTTPFixedRate/rate=%d/matches=%d", &rate, &matches); err == nil && m.Unit == "p50-sec" {
-			http = append(http, time(fmt.Sprintf("%d matches at %d requests/s", matches, rate),
+			http = append(http, timePanel(fmt.Sprintf("%d matches at %d requests/s", matches, rate),
 				series{"p50", m.Bench, "p50-sec"}, series{"p95", m.Bench, "p95-sec"}, series{"p99", m.Bench, "p99-sec"}))
 		}
 	}
-	return append(all, Chart{"http-percentiles.svg", "HTTP latency at a fixed rate, per stage: the median of each round's percentiles", load, http})
+	return Chart{"http-percentiles.svg", "HTTP latency at a fixed rate, per stage: the median of each round's percentiles", load, http}
 }
 
 // MixedChart is time per request against the share of writes, a line per stage and a panel

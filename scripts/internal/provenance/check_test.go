@@ -100,20 +100,37 @@ func TestFreshFiguresPass(t *testing.T) {
 func TestCodeChangedAfterTheFigures(t *testing.T) {
 	for _, changed := range [][]string{
 		{"stage0-linear/store.go"},
-		{"scripts/compare/main.go", "scripts/internal/stageserver/server.go"}, // the harness, not its tests
+		{"scripts/compare/main.go", "scripts/internal/harness/rounds.go"}, // the harness, not its tests
 	} {
 		r := newRepo(t)
 		measured := r.figures()
 		for _, file := range changed {
 			r.write(file, "// changed\n")
 		}
-		r.write("scripts/internal/stageserver/server_test.go", "package stageserver\n")
+		r.write("scripts/internal/harness/rounds_test.go", "package harness\n")
 		r.commit()
 		why := "measured at " + measured + "; changed since: " + strings.Join(changed, ", ")
 		want := []string{"stale: README.md, block stages: " + why, "stale: docs/charts/time.svg: " + why}
 		if ok, printed := r.check(); ok || !slices.Equal(printed, want) {
 			t.Errorf("after changing %s: OK %v, printed\n%s\nwant\n%s", changed, ok, strings.Join(printed, "\n"), strings.Join(want, "\n"))
 		}
+	}
+}
+
+// A change to the code of load alone leaves the figures of compare as they
+// are, but not those of load, nor a block that names no command.
+func TestAnotherCommandsCode(t *testing.T) {
+	r := newRepo(t)
+	measured := r.figures()
+	load := Line(map[string]string{"commit": measured, "command": "go run ./scripts/load --quick"})
+	r.write("LOAD.md", "<!-- BEGIN GENERATED: load -->\n"+load+"\n<!-- END GENERATED: load -->\n"+
+		"<!-- BEGIN GENERATED: typed -->\ncommit `"+measured+"`\n<!-- END GENERATED: typed -->\n")
+	r.write("scripts/internal/stageserver/server.go", "package stageserver\n")
+	r.commit()
+	why := "measured at " + measured + "; changed since: scripts/internal/stageserver/server.go"
+	want := []string{"stale: LOAD.md, block load: " + why, "stale: LOAD.md, block typed: " + why}
+	if ok, printed := r.check(); ok || !slices.Equal(printed, want) {
+		t.Errorf("OK %v, printed\n%s\nwant\n%s", ok, strings.Join(printed, "\n"), strings.Join(want, "\n"))
 	}
 }
 
