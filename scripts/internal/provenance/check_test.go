@@ -117,23 +117,6 @@ func TestCodeChangedAfterTheFigures(t *testing.T) {
 	}
 }
 
-// A change to the code of load alone leaves the figures of compare as they
-// are, but not those of load, nor a block that names no command.
-func TestAnotherCommandsCode(t *testing.T) {
-	r := newRepo(t)
-	measured := r.figures()
-	load := Line(map[string]string{"commit": measured, "command": "go run ./scripts/load --quick"})
-	r.write("LOAD.md", "<!-- BEGIN GENERATED: load -->\n"+load+"\n<!-- END GENERATED: load -->\n"+
-		"<!-- BEGIN GENERATED: typed -->\ncommit `"+measured+"`\n<!-- END GENERATED: typed -->\n")
-	r.write("scripts/internal/stageserver/server.go", "package stageserver\n")
-	r.commit()
-	why := "measured at " + measured + "; changed since: scripts/internal/stageserver/server.go"
-	want := []string{"stale: LOAD.md, block load: " + why, "stale: LOAD.md, block typed: " + why}
-	if ok, printed := r.check(); ok || !slices.Equal(printed, want) {
-		t.Errorf("OK %v, printed\n%s\nwant\n%s", ok, strings.Join(printed, "\n"), strings.Join(want, "\n"))
-	}
-}
-
 func TestUncommittedMeasuredCode(t *testing.T) {
 	r := newRepo(t)
 	r.figures()

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,11 +43,10 @@ func Line(config map[string]string) string {
 	return fmt.Sprintf("Measured on %s, %s, %s, %s, by `%s`.", machine, get("go-version"), date, commit, get("command"))
 }
 
-// commitValue is a header's commit: "8899ddb", maybe followed by Uncommitted;
-// recordedCommit, a figure's, and the command in its line if it follows.
+// commitValue is a header's commit: "8899ddb", maybe followed by Uncommitted; recordedCommit, a figure's.
 var (
 	commitValue    = regexp.MustCompile(`^([0-9a-f]{4,40})( ` + regexp.QuoteMeta(Uncommitted) + `)?$`)
-	recordedCommit = regexp.MustCompile("commit `([0-9a-f]{4,40})`( " + regexp.QuoteMeta(Uncommitted) + ")?(?:, by `[^`]*?go run ./scripts/([a-z-]+))?")
+	recordedCommit = regexp.MustCompile("commit `([0-9a-f]{4,40})`( " + regexp.QuoteMeta(Uncommitted) + ")?")
 )
 
 // Block is the text between <!-- BEGIN GENERATED: name --> and <!-- END GENERATED: name -->.
@@ -83,30 +81,9 @@ func UpdateFile(path string, update ...Block) error {
 // figures, profiles, provenance, report), the workshop's commands, the
 // tests, prose and pictures do not change a measurement.
 var harness = []string{
-	":(glob)common/**", ":(glob)peers/**", ":(glob)scripts/internal/harness/**",
+	":(glob)common/**", ":(glob)peers/**", ":(glob)scripts/internal/harness/**", ":(glob)scripts/internal/stageserver/**",
+	":(glob)scripts/compare/**", ":(glob)scripts/serialize/**", ":(glob)scripts/profile/**", ":(glob)scripts/load/**",
 	":(exclude,glob)**/*.md", ":(exclude,glob)**/*.svg", ":(exclude,glob)scripts/**/*_test.go",
-}
-
-// own is the code that one measuring command alone runs: it makes stale
-// the figures that name that command, and those that name none.
-var own = map[string][]string{
-	"compare": {":(glob)scripts/compare/**"}, "serialize": {":(glob)scripts/serialize/**"}, "profile": {":(glob)scripts/profile/**"},
-	"load": {":(glob)scripts/load/**", ":(glob)scripts/internal/stageserver/**"},
-}
-
-// only is specs without the code of the measuring commands other than command, if it is one.
-func only(specs []string, command string) []string {
-	if _, ok := own[command]; !ok {
-		return specs
-	}
-	return slices.DeleteFunc(slices.Clone(specs), func(spec string) bool {
-		for name, theirs := range own {
-			if name != command && slices.Contains(theirs, spec) {
-				return true
-			}
-		}
-		return false
-	})
 }
 
 // measured returns the git pathspecs of the code that the figures measure
@@ -118,9 +95,6 @@ func measured(root string) (specs, uncommitted []string, err error) {
 		specs = append(specs, ":(glob)"+s.Dir+"/**/*.go", ":(glob)"+s.Dir+"/go.mod", ":(glob)"+s.Dir+"/go.sum")
 	}
 	specs = append(specs, harness...)
-	for _, name := range slices.Sorted(maps.Keys(own)) {
-		specs = append(specs, own[name]...)
-	}
 	// No optional locks: others may be running git in this tree.
 	args := []string{"--no-optional-locks", "status", "--porcelain", "--no-renames", "--untracked-files=all", "--"}
 	out, err2 := git(root, append(args, specs...)...)
@@ -199,7 +173,7 @@ func staleness(root, text string, specs []string) string {
 		if m[2] != "" {
 			return fmt.Sprintf("measured at %s%s: no commit holds that code", m[1], m[2])
 		}
-		if why := changedSince(root, m[1], only(specs, m[3])); why != "" {
+		if why := changedSince(root, m[1], specs); why != "" {
 			return why
 		}
 	}
