@@ -30,16 +30,15 @@ all. After a git pull that changed go.work, run --list.
 `
 
 var (
-	validName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,39}$`)
+	validName = regexp.MustCompile(`^[a-z]([a-z0-9-]{0,38}[a-z0-9])?$`)
+	reserved  = regexp.MustCompile(`^(floor|common|scripts|peers|workshop|solutions|results|docs|bin|handins|stage[0-9].*)$`)
 	mainName  = regexp.MustCompile(`api\.Main\("([^"]*)"`)
-	reserved  = []string{"floor", "common", "scripts", "peers", "workshop", "solutions", "results", "docs", "bin", "handins"}
 )
 
 func main() {
 	c := harness.New("new-stage", usage)
 	from := c.Flags.String("from", "stage0-linear", "")
-	remove := c.Flags.Bool("remove", false, "")
-	list := c.Flags.Bool("list", false, "")
+	remove, list := c.Flags.Bool("remove", false, ""), c.Flags.Bool("list", false, "")
 	name := strings.Join(c.Parse(), " ") // more than one is not a valid name
 	switch {
 	case *list:
@@ -66,10 +65,10 @@ func main() {
 func newStage(c *harness.Cmd, name, from string) {
 	if name == "" {
 		c.Usage("name the new stage: go run ./scripts/new-stage NAME [--from STAGE] (--help for more)")
-	} else if !validName.MatchString(name) || strings.HasSuffix(name, "-") || regexp.MustCompile(`^stage[0-9]`).MatchString(name) {
-		c.Usage("'%s' is not a valid name: use 1 to 40 lowercase letters, digits and dashes, starting with a letter, not stageN", name)
-	} else if slices.Contains(reserved, name) {
-		c.Usage("'%s' is a name the repository uses; pick another", name)
+	} else if !validName.MatchString(name) {
+		c.Usage("'%s' is not a valid name: use 1 to 40 lowercase letters, digits and dashes, starting with a letter", name)
+	} else if reserved.MatchString(name) {
+		c.Usage("'%s' is a name the repository uses (such as stageN); pick another", name)
 	} else if _, err := os.Lstat(name); err == nil {
 		c.Usage("%s already exists; pick another name, or --remove %s if this command made it", name, name)
 	}
@@ -90,10 +89,11 @@ func newStage(c *harness.Cmd, name, from string) {
 		}
 	})
 	c.Fatal(os.CopyFS(name, os.DirFS(from)))
-	if _, err := os.Stat(filepath.Join(name, "stage_test.go")); err != nil {
+	if _, err := os.Stat(filepath.Join(name, "stage_test.go")); err != nil { // a side quest's bug has no shared suites
 		c.Fatal(copyFile(filepath.Join("stage0-linear", "stage_test.go"), filepath.Join(name, "stage_test.go")))
 	}
 	c.Fatal(os.WriteFile(filepath.Join(name, ".gitignore"), []byte("# Made by scripts/new-stage: git ignores this whole folder, this file included.\n*\n"), 0o644))
+	os.Remove(filepath.Join(name, "README.md")) // the origin's chapter, if it has one: not the copy's
 
 	// The module and its origin; the replace of common is one level up now.
 	goMod := filepath.Join(name, "go.mod")
@@ -106,42 +106,31 @@ func newStage(c *harness.Cmd, name, from string) {
 	old := string(oldMain[1])
 	rename := strings.NewReplacer(`api.Main("`+old+`"`, `api.Main("`+name+`"`, "// Command "+old+" ", "// Command "+name+" ")
 	c.Fatal(os.WriteFile(filepath.Join(name, "main.go"), []byte(rename.Replace(string(mainGo))), 0o644))
-	os.Remove(filepath.Join(name, "README.md")) // the origin's chapter, if it has one: not the copy's
 
 	syncWorkspace(c)
 	_, reference, err := stages.Against(c.Root, name, "")
 	c.Fatal(err)
-	leaveOut(c, name, from, reference)
+	// The origin's tests that its reference lacks or has in another version test what the
+	// exercise changes (stage 4's chunks, a side quest's bug): they would fail a right answer.
+	if found, err := stages.Find(c.Root, reference); err == nil {
+		tests, _ := filepath.Glob(filepath.Join(from, "*_test.go"))
+		for _, t := range tests {
+			t = filepath.Base(t)
+			mine, _ := os.ReadFile(filepath.Join(from, t))
+			theirs, err := os.ReadFile(filepath.Join(found[0].Dir, t))
+			if t != "stage_test.go" && (err != nil || !bytes.Equal(mine, theirs)) {
+				c.Fatal(os.Remove(filepath.Join(name, t)))
+				fmt.Printf("   left out %s: %s\n", t, map[bool]string{true: reference + " has no such test",
+					false: reference + "'s differs, since it tests what the exercise changes"}[err != nil])
+			}
+		}
+	}
 	fmt.Println("== go vet ./" + name)
 	c.Fatal(harness.Go("vet", "./"+name))
 	made = true
 	fmt.Printf("\nmade %s/, a copy of %s, listed in local.work and kept out of git (git status shows nothing).\n", name, from)
 	fmt.Printf("Next: export GOWORK=$PWD/local.work (once in each terminal), go test ./%[1]s, change it, go run ./scripts/check %[1]s;\n"+
 		"at the end, go run ./scripts/new-stage --remove %[1]s (WORKSHOP.md says more)\n", name)
-}
-
-// leaveOut removes the origin's tests that its reference lacks or has in another version: they
-// test what the exercise changes (stage 4's chunks, a side quest's bug) and would fail a right answer.
-func leaveOut(c *harness.Cmd, name, from, reference string) {
-	found, err := stages.Find(c.Root, reference)
-	if reference == "" || err != nil {
-		return
-	}
-	tests, _ := filepath.Glob(filepath.Join(name, "*_test.go"))
-	for _, t := range tests {
-		t = filepath.Base(t)
-		mine, _ := os.ReadFile(filepath.Join(from, t))
-		theirs, err := os.ReadFile(filepath.Join(found[0].Dir, t))
-		if t == "stage_test.go" || err == nil && bytes.Equal(mine, theirs) {
-			continue
-		}
-		why := reference + " has no such test"
-		if err == nil {
-			why = reference + "'s differs, since it tests what the exercise changes"
-		}
-		c.Fatal(os.Remove(filepath.Join(name, t)))
-		fmt.Printf("   left out %s: %s\n", t, why)
-	}
 }
 
 func copyFile(from, to string) error {
@@ -158,13 +147,10 @@ func syncWorkspace(c *harness.Cmd) {
 	if len(mine) == 0 {
 		os.Remove("local.work")
 		os.Remove("local.work.sum")
-		os.Unsetenv("GOWORK")
 		return
 	}
 	c.Fatal(copyFile("go.work", "local.work"))
-	if _, err := os.Stat("local.work.sum"); err != nil {
-		copyFile("go.work.sum", "local.work.sum") // nothing to fetch again; none is fine
-	}
+	copyFile("go.work.sum", "local.work.sum") // its checksums spare a download; none is fine
 	os.Setenv("GOWORK", filepath.Join(c.Root, "local.work"))
 	c.Fatal(harness.Go(append([]string{"work", "use"}, mine...)...))
 }
