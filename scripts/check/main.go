@@ -29,7 +29,7 @@ go vet; under -race, the conformance suite and the differential tests (GOMAXPROC
 seed corpora and the stage's own tests, up to the first failure or a test over 60 s (USERPERF_CHECK_TIMEOUT);
 then go run ./scripts/compare --rounds 6 --benchtime 100ms against its origin (default: its go.mod's
 "// origin:") and the exercise's reference (default: its solution, else the next step). Each test step's
-output, the speeds and the verdict: results/check/STAGE/.
+output, the speeds, the speed-ups and the verdict: results/check/STAGE/.
 `
 
 const row = "ListByRole/users=10000/matches=100"
@@ -103,14 +103,17 @@ func main() {
 	mine := keep(stage.Name, "mine")
 	again, _ := results.Read(filepath.Join("results", "compare", "latest", base+".again.txt")) // compare's A/A label of its first stage
 	var summary []string
+	speedups := "" // for the room, through scripts/handin
 	for _, other := range [][2]string{{base, "origin"}, {reference, "reference"}} {
 		if other[0] != "" {
 			verdict, err := results.Compare(keep(other[0], other[1]), again, mine, row)
 			must(err, "reading the comparison with "+other[0])
 			summary = append(summary, verdict.Verdict(other[0]))
+			speedups += fmt.Sprintf("speedup-%s-%s: %g\n", stage.Name, other[1], verdict.Ratio)
 		}
 		again = nil // the reference has no A/A label of its own
 	}
+	c.Fatal(os.WriteFile(filepath.Join(logs, "speedups.txt"), []byte(speedups), 0o644))
 	if strings.Contains(strings.Join(summary, ", "), "unstable") {
 		fmt.Println("\ncheck: a figure was unstable: close other programs and check again, or run go run ./scripts/compare " +
 			"--rounds 20 on the same stages (MEASURING.md says what each label means)")

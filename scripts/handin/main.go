@@ -45,9 +45,10 @@ func main() {
 			fmt.Printf("== %s changed since its last check, or has none: go run ./scripts/check %s, then hand in again\n", s, s)
 		}
 		verdict, _ := os.ReadFile(filepath.Join(checked, "verdict.txt"))
-		file += "verdict-" + s + ": " + strings.TrimSpace(string(verdict)) + "\n"
+		speedups, _ := os.ReadFile(filepath.Join(checked, "speedups.txt")) // the room's: none after a failed check
+		file += "verdict-" + s + ": " + strings.TrimSpace(string(verdict)) + "\n" + string(speedups)
 		shown += "  " + s + ": " + strings.TrimSpace(string(verdict)) + "\n"
-		files, _ := filepath.Glob(filepath.Join(checked, "speed-*.txt")) // none after a failed check
+		files, _ := filepath.Glob(filepath.Join(checked, "speed-*.txt")) // the results, for the record
 		for _, f := range files {
 			data, err := os.ReadFile(f)
 			c.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -51,16 +50,10 @@ func main() {
 	c.Fatal(room(filepath.Join("results", "room"), paths, c.Line()))
 }
 
-// handIn is one participant's file from scripts/handin.
-type handIn struct {
-	config map[string]string    // its header: participant, machine-cpu, commit, verdict-STAGE ("passed: ...", "FAILED: ...")
-	ns     map[string][]float64 // by stage and role ("ex1 mine"): ns/op of the headline
-}
-
-// room prints the table of the hand-in files paths and draws its chart into
-// dir. Each ratio divides two times of one file: none compares two machines.
+// room prints the table of the hand-in files paths and draws its chart into dir. Each
+// speed-up is one participant's check's, of one machine: none compares two machines.
 func room(dir string, paths []string, command string) error {
-	var hands []handIn
+	var hands []map[string]string
 	seen, commits := map[string]bool{}, map[string]int{}
 	for _, p := range paths {
 		h, err := readHandIn(p)
@@ -68,8 +61,8 @@ func room(dir string, paths []string, command string) error {
 			return err
 		}
 		hands = append(hands, h)
-		commits[h.config["commit"]]++
-		for key := range h.config {
+		commits[h["commit"]]++
+		for key := range h {
 			if stage, ok := strings.CutPrefix(key, "verdict-"); ok {
 				seen[stage] = true
 			}
@@ -82,19 +75,17 @@ func room(dir string, paths []string, command string) error {
 	speedups := map[string][]float64{} // by exercise and versus: "ex1 start", "ex1 ref"
 	var files []*results.File
 	for _, h := range hands {
-		cells := []string{h.config["participant"], h.config["machine-cpu"] + ", " + h.config["machine-cores"] + " cores"}
+		cells := []string{h["participant"], h["machine-cpu"] + ", " + h["machine-cores"] + " cores"}
 		bars := map[results.Measurement][]float64{}
 		for _, ex := range exercises {
-			verdict, mine, cell := h.config["verdict-"+ex], results.Median(h.ns[ex+" mine"]), "—"
+			verdict, cell := h["verdict-"+ex], "—"
 			switch {
 			case strings.HasPrefix(verdict, "FAILED"):
 				cell = "WRONG: " + strings.TrimSuffix(strings.TrimPrefix(verdict, "FAILED: "), ", see above")
-			case verdict != "" && mine == 0:
-				cell = "ok, not measured"
 			case verdict != "":
 				cell = "ok"
 				for _, vs := range [][2]string{{"origin", "start"}, {"reference", "ref"}} {
-					if r := results.Median(h.ns[ex+" "+vs[0]]) / mine; r > 0 {
+					if r, err := strconv.ParseFloat(h["speedup-"+ex+"-"+vs[0]], 64); err == nil {
 						speedups[ex+" "+vs[1]] = append(speedups[ex+" "+vs[1]], r)
 						cell += ", " + results.Times(r) + " vs " + vs[1]
 						if vs[1] == "start" { // what the chart shows
@@ -109,7 +100,7 @@ func room(dir string, paths []string, command string) error {
 			cells = append(cells, cell)
 		}
 		fmt.Fprintln(w, strings.Join(cells, "\t"))
-		files = append(files, results.NewFile(h.config["participant"], nil, bars))
+		files = append(files, results.NewFile(h["participant"], nil, bars))
 	}
 	median := []string{"room median", "right answers only"}
 	for _, ex := range exercises {
@@ -140,29 +131,16 @@ func room(dir string, paths []string, command string) error {
 	return nil
 }
 
-// procs is the -GOMAXPROCS suffix that go test adds to a benchmark's name.
-var procs = regexp.MustCompile(`-[0-9]+$`)
-
-// readHandIn reads a hand-in file: its "key: value" lines, and the headline's results, each
-// by the stage and role above it, in CPU time (which holds on a busy laptop), else wall time.
-func readHandIn(path string) (handIn, error) {
-	h := handIn{map[string]string{}, map[string][]float64{}}
+// readHandIn reads the "key: value" lines of a hand-in file.
+func readHandIn(path string) (map[string]string, error) {
 	data, err := os.ReadFile(path)
+	h := map[string]string{}
 	for _, line := range strings.Split(string(data), "\n") {
-		f := strings.Fields(line)
-		if key, value, ok := strings.Cut(line, ": "); ok && !strings.HasPrefix(line, "Benchmark") {
-			h.config[key] = value
-		} else if len(f) > 3 && procs.ReplaceAllString(f[0], "") == "Benchmark"+figures.Headline {
-			i := slices.Index(f, "cpu-ns/op")
-			if i < 0 {
-				i = slices.Index(f, "ns/op") // a system that gives no CPU time
-			}
-			if v, err := strconv.ParseFloat(f[max(i, 1)-1], 64); i > 1 && err == nil {
-				h.ns[h.config["exercise"]+" "+h.config["role"]] = append(h.ns[h.config["exercise"]+" "+h.config["role"]], v)
-			}
+		if key, value, ok := strings.Cut(line, ": "); ok {
+			h[key] = value
 		}
 	}
-	if err == nil && h.config["participant"] == "" {
+	if err == nil && h["participant"] == "" {
 		err = fmt.Errorf("%s: no participant line: not a file of scripts/handin", path)
 	}
 	return h, err
