@@ -56,17 +56,21 @@ func room(dir string, paths []string, command string) error {
 	var hands []map[string]string
 	seen, commits := map[string]bool{}, map[string]int{}
 	for _, p := range paths {
-		h, err := readHandIn(p)
-		if err != nil {
-			return err
+		data, err := os.ReadFile(p)
+		h := map[string]string{} // its "key: value" lines
+		for _, line := range strings.Split(string(data), "\n") {
+			if key, value, ok := strings.Cut(line, ": "); ok {
+				h[key] = value
+				if stage, ok := strings.CutPrefix(key, "verdict-"); ok {
+					seen[stage] = true
+				}
+			}
+		}
+		if err != nil || h["participant"] == "" {
+			return cmp.Or(err, fmt.Errorf("%s: no participant line: not a file of scripts/handin", p))
 		}
 		hands = append(hands, h)
 		commits[h["commit"]]++
-		for key := range h {
-			if stage, ok := strings.CutPrefix(key, "verdict-"); ok {
-				seen[stage] = true
-			}
-		}
 	}
 	exercises := slices.Sorted(maps.Keys(seen))
 	var table strings.Builder
@@ -129,19 +133,4 @@ func room(dir string, paths []string, command string) error {
 	}
 	fmt.Printf("Chart: %s\n", filepath.Join(dir, c.File))
 	return nil
-}
-
-// readHandIn reads the "key: value" lines of a hand-in file.
-func readHandIn(path string) (map[string]string, error) {
-	data, err := os.ReadFile(path)
-	h := map[string]string{}
-	for _, line := range strings.Split(string(data), "\n") {
-		if key, value, ok := strings.Cut(line, ": "); ok {
-			h[key] = value
-		}
-	}
-	if err == nil && h["participant"] == "" {
-		err = fmt.Errorf("%s: no participant line: not a file of scripts/handin", path)
-	}
-	return h, err
 }
