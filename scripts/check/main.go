@@ -114,10 +114,6 @@ func main() {
 		again = nil // the reference has no A/A label of its own
 	}
 	c.Fatal(os.WriteFile(filepath.Join(logs, "speedups.txt"), []byte(speedups), 0o644))
-	if strings.Contains(strings.Join(summary, ", "), "unstable") {
-		fmt.Println("\ncheck: a figure was unstable: close other programs and check again, or run go run ./scripts/compare " +
-			"--rounds 20 on the same stages (MEASURING.md says what each label means)")
-	}
 	min := os.Getenv("USERPERF_PARALLEL_MIN")
 	verdict("passed: " + cmp.Or(strings.Join(summary, ", "), "nothing to compare it with") +
 		" (" + row + map[bool]string{true: ", USERPERF_PARALLEL_MIN=" + min}[min != ""] + ")")
@@ -135,8 +131,8 @@ func keep(name, role string) *results.File {
 	return f
 }
 
-// run runs the test binary at each GOMAXPROCS of procs, its output kept in logs/log.log, and
-// fails with the verdict what if a test failed, the race detector spoke, or suite did not run.
+// run runs the test binary at each GOMAXPROCS of procs, its output kept in logs/log.log, and fails
+// the check at what if a test failed, the race detector spoke, or suite did not run.
 func run(what, log, suite string, procs []string, args ...string) {
 	next(what + underRace + map[bool]string{true: ", at GOMAXPROCS " + strings.Join(procs, ", ")}[len(procs) > 1])
 	logFile := filepath.Join(logs, log+".log")
@@ -155,9 +151,8 @@ func run(what, log, suite string, procs []string, args ...string) {
 		var shown strings.Builder
 		tests, err := testevents.Start(cmd, f, &shown, "GOMAXPROCS="+p+": ")
 		if suite != "" && err == nil && !slices.ContainsFunc(tests.Lines, func(e testevents.Event) bool { return e.Test == suite }) {
-			fmt.Printf("%s has no %s: its stage_test.go must call apitest.Run, apitest.Differential and apitest.FuzzDifferential"+
-				" as stage0-linear/stage_test.go does\n", stage.Dir, suite)
-			failed("the shared suites")
+			must(fmt.Errorf("%s has no %s: its stage_test.go must call apitest.Run, apitest.Differential and apitest.FuzzDifferential"+
+				" as stage0-linear/stage_test.go does", stage.Dir, suite), "the shared suites")
 		}
 		if err == nil && !tests.Raced {
 			continue
@@ -165,7 +160,7 @@ func run(what, log, suite string, procs []string, args ...string) {
 		// The failed tests' output, the first message and the race's two sides at its top; then
 		// their names, the first panic, and after a timeout the goroutines waiting for a lock.
 		lines := strings.SplitAfter(shown.String(), "\n")
-		fmt.Printf("%s\n-- what failed (the whole output: %s)\n", strings.Join(lines[:min(150, len(lines))], ""), logFile)
+		fmt.Printf("%s\n-- what failed\n", strings.Join(lines[:min(150, len(lines))], ""))
 		for _, e := range tests.Failed {
 			fmt.Printf("   --- FAIL: %s\n", e.Test)
 		}
@@ -177,7 +172,8 @@ func run(what, log, suite string, procs []string, args ...string) {
 				lockWaits(tests.Lines, tests.Lines[i].Test)
 			}
 		}
-		failed(map[bool]string{true: "the race detector, in "}[tests.Raced] + what + map[bool]string{true: " at GOMAXPROCS=" + p}[len(procs) > 1])
+		must(fmt.Errorf("   the whole output: %s", logFile),
+			map[bool]string{true: "the race detector, in "}[tests.Raced]+what+map[bool]string{true: " at GOMAXPROCS=" + p}[len(procs) > 1])
 	}
 	fmt.Printf("   ok (%s so far)\n", harness.Elapsed(start))
 }
@@ -216,14 +212,11 @@ func verdict(text string) {
 	c.Fatal(os.WriteFile(filepath.Join(logs, "verdict.txt"), []byte(text+"\n"), 0o644))
 }
 
+// must ends the check with the verdict "FAILED: what" if err, which it prints, is not nil.
 func must(err error, what string) {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		failed(what)
+		verdict("FAILED: " + what + ", see above")
+		c.Exit(1)
 	}
-}
-
-func failed(what string) {
-	verdict("FAILED: " + what + ", see above")
-	c.Exit(1)
 }

@@ -33,7 +33,6 @@ func main() {
 		c.Usage("no stage made with go run ./scripts/new-stage here: nothing to hand in")
 	}
 	file, shown := "participant: "+args[0]+"\n"+c.Header(), ""
-	var speeds strings.Builder
 	for _, s := range mine {
 		checked := filepath.Join("results", "check", s)
 		kept, err := os.Stat(filepath.Join(checked, "verdict.txt"))
@@ -45,23 +44,18 @@ func main() {
 			fmt.Printf("== %s changed since its last check, or has none: go run ./scripts/check %s, then hand in again\n", s, s)
 		}
 		verdict, _ := os.ReadFile(filepath.Join(checked, "verdict.txt"))
-		speedups, _ := os.ReadFile(filepath.Join(checked, "speedups.txt")) // the room's: none after a failed check
+		speedups, _ := os.ReadFile(filepath.Join(checked, "speedups.txt")) // the room's; none after a failed check
 		file += "verdict-" + s + ": " + strings.TrimSpace(string(verdict)) + "\n" + string(speedups)
 		shown += "  " + s + ": " + strings.TrimSpace(string(verdict)) + "\n"
 		files, _ := filepath.Glob(filepath.Join(checked, "speed-*.txt")) // the results, for the record
 		for _, f := range files {
 			data, err := os.ReadFile(f)
 			c.Fatal(err)
-			fmt.Fprintf(&speeds, "exercise: %s\nrole: %s\n", s, strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "speed-"), ".txt"))
-			for _, line := range strings.SplitAfter(string(data), "\n") {
-				if strings.HasPrefix(line, "pkg: ") || strings.HasPrefix(line, "Benchmark") { // pkg: the stage measured
-					speeds.WriteString(line)
-				}
-			}
+			file += fmt.Sprintf("exercise: %s\nrole: %s\n%s", s, strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "speed-"), ".txt"), data)
 		}
 	}
 	out := filepath.Join("results", "handin", strings.ReplaceAll(strings.ToLower(args[0]), " ", "-")+".txt")
 	c.Fatal(os.MkdirAll(filepath.Dir(out), 0o755))
-	c.Fatal(os.WriteFile(out, []byte(file+speeds.String()), 0o644))
+	c.Fatal(os.WriteFile(out, []byte(file), 0o644))
 	fmt.Printf("\n%swrote %s: send this one file to the instructor\n", shown, out)
 }

@@ -30,51 +30,47 @@ all. After a git pull that changed go.work, run --list.
 `
 
 var (
+	c         = harness.New("new-stage", usage)
 	validName = regexp.MustCompile(`^[a-z]([a-z0-9-]{0,38}[a-z0-9])?$`)
 	reserved  = regexp.MustCompile(`^(floor|common|scripts|peers|workshop|solutions|results|docs|bin|handins|stage[0-9].*)$`)
 	mainName  = regexp.MustCompile(`api\.Main\("([^"]*)"`)
 )
 
 func main() {
-	c := harness.New("new-stage", usage)
-	from := c.Flags.String("from", "stage0-linear", "")
+	origin := c.Flags.String("from", "stage0-linear", "")
 	remove, list := c.Flags.Bool("remove", false, ""), c.Flags.Bool("list", false, "")
 	name := strings.Join(c.Parse(), " ") // more than one is not a valid name
-	switch {
-	case *list:
-		syncWorkspace(c)
+	if *list {
+		syncWorkspace()
 		for _, d := range stages.Mine(".") {
 			fmt.Printf("  %s from %s\n", d, stages.Origin(".", d))
 		}
 		if len(stages.Mine(".")) == 0 {
 			fmt.Println("no stage made by new-stage here")
 		}
-	case *remove:
+		return
+	} else if *remove {
 		if !slices.Contains(stages.Mine("."), name) {
 			c.Usage("--remove %q: not a stage made by new-stage (a folder whose go.mod has an origin line); nothing removed", name)
 		}
 		c.Fatal(os.RemoveAll(name))
-		syncWorkspace(c)
+		syncWorkspace()
 		fmt.Printf("removed %s: its folder, and its line in local.work\n", name)
-	default:
-		newStage(c, name, strings.TrimPrefix(filepath.ToSlash(*from), "./"))
+		return
 	}
-}
 
-// newStage makes the stage name, a copy of the stage in folder from.
-func newStage(c *harness.Cmd, name, from string) {
+	// The new stage, a copy of the stage in folder from.
+	from := strings.TrimPrefix(filepath.ToSlash(*origin), "./")
 	if name == "" {
 		c.Usage("name the new stage: go run ./scripts/new-stage NAME [--from STAGE] (--help for more)")
-	} else if !validName.MatchString(name) {
-		c.Usage("'%s' is not a valid name: use 1 to 40 lowercase letters, digits and dashes, starting with a letter", name)
-	} else if reserved.MatchString(name) {
-		c.Usage("'%s' is a name the repository uses (such as stageN); pick another", name)
+	} else if !validName.MatchString(name) || reserved.MatchString(name) {
+		c.Usage("'%s' is not a valid name: use 1 to 40 lowercase letters, digits and dashes, starting with a letter, not stageN or another name the repository uses", name)
 	} else if _, err := os.Lstat(name); err == nil {
 		c.Usage("%s already exists; pick another name, or --remove %s if this command made it", name, name)
 	}
 	// A name that another stage of the workspace has fails stages.Against below, which undoes the copy.
 	mainGo, _ := os.ReadFile(filepath.Join(from, "main.go"))
-	oldMain := mainName.FindSubmatch(mainGo)
+	oldMain := mainName.FindStringSubmatch(string(mainGo))
 	if oldMain == nil {
 		c.Usage("--from %s: not a stage's folder, such as stage1-index or workshop/quest6-cache (no main.go with api.Main(\"NAME\", ...))", from)
 	}
@@ -85,7 +81,7 @@ func newStage(c *harness.Cmd, name, from string) {
 		if !made {
 			fmt.Fprintf(os.Stderr, "new-stage: %s not made; undoing\n", name)
 			os.RemoveAll(name)
-			syncWorkspace(c)
+			syncWorkspace()
 		}
 	})
 	c.Fatal(os.CopyFS(name, os.DirFS(from)))
@@ -103,11 +99,10 @@ func newStage(c *harness.Cmd, name, from string) {
 	mod = regexp.MustCompile(`(?m)^// origin: .*\n`).ReplaceAll(mod, nil)
 	c.Fatal(os.WriteFile(goMod, fmt.Appendf(bytes.TrimRight(mod, "\n"), "\n\n// origin: %s (the stage this module started from; scripts/check reads this line)\n", from), 0o644))
 	// The stage's name is in main.go alone: no stage imports its own module.
-	old := string(oldMain[1])
-	rename := strings.NewReplacer(`api.Main("`+old+`"`, `api.Main("`+name+`"`, "// Command "+old+" ", "// Command "+name+" ")
+	rename := strings.NewReplacer(`api.Main("`+oldMain[1]+`"`, `api.Main("`+name+`"`, "// Command "+oldMain[1]+" ", "// Command "+name+" ")
 	c.Fatal(os.WriteFile(filepath.Join(name, "main.go"), []byte(rename.Replace(string(mainGo))), 0o644))
 
-	syncWorkspace(c)
+	syncWorkspace()
 	_, reference, err := stages.Against(c.Root, name, "")
 	c.Fatal(err)
 	// The origin's tests that its reference lacks or has in another version test what the
@@ -142,7 +137,7 @@ func copyFile(from, to string) error {
 }
 
 // syncWorkspace writes local.work, go.work and the stages made here (none: no file), for the go command.
-func syncWorkspace(c *harness.Cmd) {
+func syncWorkspace() {
 	mine := stages.Mine(".")
 	if len(mine) == 0 {
 		os.Remove("local.work")

@@ -29,8 +29,8 @@ func TestHandin(t *testing.T) {
 	}
 	file, _ := os.ReadFile(filepath.Join(root, "results", "handin", "ada-lovelace.txt"))
 	for _, want := range []string{"participant: Ada Lovelace\n", "\nverdict-ex1: passed: 2.00x faster than stage0-linear (ListByRole)\nspeedup-ex1-origin: 2\n",
-		"\nexercise: ex1\nrole: origin\npkg: example.com/userperf/stage0-linear\nBenchmarkListByRole/users=10000/matches=100-2 ",
-		"\nexercise: ex1\nrole: mine\npkg: example.com/userperf/ex1\nBenchmark"} {
+		"\nexercise: ex1\nrole: origin\ncommit: abc\npkg: example.com/userperf/stage0-linear\nBenchmarkListByRole/users=10000/matches=100-2 ",
+		"\nexercise: ex1\nrole: mine\ncommit: abc\npkg: example.com/userperf/ex1\nBenchmark"} {
 		if !strings.Contains(string(file), want) {
 			t.Errorf("the hand-in file does not hold %q:\n%s", want, file)
 		}
