@@ -131,8 +131,7 @@ func keep(name, role string) *results.File {
 	return f
 }
 
-// run runs the test binary at each GOMAXPROCS of procs, its output kept in logs/log.log, and fails
-// the check at what if a test failed, the race detector spoke, or suite did not run.
+// run runs the test binary at each of procs, fails if a test failed, a race was seen, or suite did not run.
 func run(what, log, suite string, procs []string, args ...string) {
 	next(what + underRace + map[bool]string{true: ", at GOMAXPROCS " + strings.Join(procs, ", ")}[len(procs) > 1])
 	logFile := filepath.Join(logs, log+".log")
@@ -157,8 +156,7 @@ func run(what, log, suite string, procs []string, args ...string) {
 		if err == nil && !tests.Raced {
 			continue
 		}
-		// The failed tests' output, the first message and the race's two sides at its top; then
-		// their names, the first panic, and after a timeout the goroutines waiting for a lock.
+		// The failed tests' output (the first message and the race's two sides at its top), then a summary.
 		lines := strings.SplitAfter(shown.String(), "\n")
 		fmt.Printf("%s\n-- what failed\n", strings.Join(lines[:min(150, len(lines))], ""))
 		for _, e := range tests.Failed {

@@ -105,8 +105,7 @@ func main() {
 	syncWorkspace()
 	_, reference, err := stages.Against(c.Root, name, "")
 	c.Fatal(err)
-	// The origin's tests that its reference lacks or has in another version test what the
-	// exercise changes (stage 4's chunks, a side quest's bug): they would fail a right answer.
+	// Tests that the reference lacks or changed test what the exercise changes: they would fail a right answer.
 	if found, err := stages.Find(c.Root, reference); err == nil {
 		tests, _ := filepath.Glob(filepath.Join(from, "*_test.go"))
 		for _, t := range tests {

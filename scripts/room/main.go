@@ -50,8 +50,7 @@ func main() {
 	c.Fatal(room(filepath.Join("results", "room"), paths, c.Line()))
 }
 
-// room prints the table of the hand-in files paths and draws its chart into dir. Each
-// speed-up is one participant's check's, of one machine: none compares two machines.
+// room prints the table of the hand-in files paths and draws its chart into dir: no ratio spans two machines.
 func room(dir string, paths []string, command string) error {
 	var hands []map[string]string
 	seen, commits := map[string]bool{}, map[string]int{}
