@@ -7,12 +7,10 @@ import (
 	"maps"
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -31,21 +29,21 @@ go vet; under -race, the conformance suite and the differential tests (GOMAXPROC
 seed corpora and the stage's own tests, up to the first failure or a test over 60 s (USERPERF_CHECK_TIMEOUT);
 then go run ./scripts/compare --rounds 6 --benchtime 100ms against its origin (default: its go.mod's
 "// origin:") and the exercise's reference (default: its solution, else the next step). Each test step's
-output, the speeds and the verdict: results/check/STAGE/.
+output, the speeds, the speed-ups and the verdict: results/check/STAGE/.
 `
 
 const row = "ListByRole/users=10000/matches=100"
 
 var (
-	c                       = harness.New("check", usage)
-	dir, name, logs, binary string
-	timeout                 = cmp.Or(os.Getenv("USERPERF_CHECK_TIMEOUT"), "60s") // a test takes seconds: one running longer is stuck
-	step                    = 0
-	underRace               = ", under -race" // "" where there is no C compiler for the race detector
-	start                   = time.Now()
-
-	goroutine = regexp.MustCompile(`^goroutine \d+ \[([^,\]]+)`)
-	lockWait  = regexp.MustCompile(`Mutex|sync\.Cond|WaitGroup|semacquire`)
+	c            = harness.New("check", usage)
+	stage        stages.Stage
+	logs, binary string
+	timeout      = cmp.Or(os.Getenv("USERPERF_CHECK_TIMEOUT"), "60s") // a test takes seconds: one running longer is stuck
+	step         = 0
+	underRace    = ", under -race" // "" where there is no C compiler for the race detector
+	start        = time.Now()
+	goroutine    = regexp.MustCompile(`^goroutine \d+ \[([^,\]]+)`)
+	lockWait     = regexp.MustCompile(`Mutex|sync\.Cond|WaitGroup|semacquire`)
 )
 
 func main() {
@@ -55,39 +53,34 @@ func main() {
 	if len(args) != 1 {
 		c.Usage("name one stage to check: go run ./scripts/check STAGE (--help for more)")
 	}
-	dir = strings.TrimPrefix(filepath.ToSlash(args[0]), "./")
-	if found, err := stages.Find(c.Root, path.Base(dir)); err == nil {
-		dir = found[0].Dir
+	found, err := stages.Find(c.Root, filepath.Base(args[0]))
+	if err != nil {
+		c.Usage("%v: give a stage's folder, such as mystage or stage1-index", err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "main.go")); err != nil {
-		c.Usage("no stage %s: give a stage's folder, such as mystage or stage1-index", args[0])
+	stage = found[0]
+	base, reference, err := stages.Against(c.Root, stage.Dir, *from)
+	if *against != "" {
+		reference = filepath.Base(*against)
+		_, err = stages.Find(c.Root, reference)
 	}
-	base, reference, err := stages.Against(c.Root, dir, *from)
 	if err != nil {
 		c.Usage("cannot tell what to compare %s with: %v", args[0], err)
 	}
-	if *against != "" {
-		reference = path.Base(*against)
-		if _, err := stages.Find(c.Root, reference); err != nil {
-			c.Usage("--against %s: no such stage", *against)
-		}
-	}
-	name, logs = path.Base(dir), filepath.Join("results", "check", path.Base(dir))
+	logs = filepath.Join("results", "check", stage.Name)
 	c.Fatal(cmp.Or(os.RemoveAll(logs), os.MkdirAll(logs, 0o755)))
 	binary = filepath.Join(c.Root, logs, "stage.test"+map[bool]string{true: ".exe"}[runtime.GOOS == "windows"]) // Windows runs no other
 	c.Cleanup(func() { os.Remove(binary) })
 
-	next("go vet ./" + dir)
-	must(harness.Go("vet", "./"+dir), "go vet")
-	build, with := []string{"test", "-c", "-race", "-o", binary, "./" + dir}, " with the race detector"
+	next("go vet ./" + stage.Dir)
+	must(harness.Go("vet", "./"+stage.Dir), "go vet")
+	build, with := []string{"test", "-c", "-race", "-o", binary, "./" + stage.Dir}, " with the race detector"
 	if err := harness.RaceCompiler(); err != nil { // a check with only go and git still checks
 		fmt.Printf("check: %v; the tests run without it, and a data race goes unseen\n", err)
 		build, underRace, with = slices.Delete(build, 2, 3), "", ""
 	}
 	next("build its tests" + with)
-	must(harness.Progress(func() string { return "still building" },
-		func() error { return harness.Go(build...) }), "the build of its tests")
-	shared, once := []string{"1", "3", "8"}, []string{strconv.Itoa(runtime.GOMAXPROCS(0))}
+	must(harness.Progress(func() string { return "still building" }, func() error { return harness.Go(build...) }), "the build of its tests")
+	shared, once := []string{"1", "3", "8"}, []string{fmt.Sprint(runtime.GOMAXPROCS(0))}
 	run("the conformance suite (TestAPI)", "conformance", "TestAPI", shared, "-test.run=^TestAPI$")
 	run("the differential tests (TestDifferential)", "differential", "TestDifferential", shared, "-test.run=^TestDifferential$")
 	run("the fuzz seed corpora (Fuzz*)", "fuzz", "FuzzDifferential", once, "-test.run=^Fuzz")
@@ -95,66 +88,50 @@ func main() {
 	if *noCompare {
 		next("the speed: not measured (--no-compare)")
 		verdict("passed (no speed comparison: --no-compare)")
-	} else {
-		speed(base, reference)
+		c.Exit(0) // which removes the test binary
 	}
-	c.Exit(0) // which removes the test binary
-}
 
-// speed is the last step: the stage against its origin and its reference.
-func speed(base, reference string) {
-	names := slices.DeleteFunc([]string{base, name, reference}, func(s string) bool { return s == "" })
-	args := append([]string{"run", "./scripts/compare", "--rounds", "6", "--benchtime", "100ms", "--bench", "^BenchmarkListByRole$"}, names...)
-	line := []string{"go"}
+	// The speed: the stage against its origin and its reference.
+	args = append([]string{"run", "./scripts/compare", "--rounds", "6", "--benchtime", "100ms", "--bench", "^BenchmarkListByRole$"},
+		slices.DeleteFunc([]string{base, stage.Name, reference}, func(s string) bool { return s == "" })...)
+	line := "the speed: go"
 	for _, a := range args {
-		line = append(line, harness.Quote(a))
+		line += " " + harness.Quote(a)
 	}
-	next("the speed: " + strings.Join(line, " "))
-	must(harness.Go(args...), "the comparison (compare)") // its results: results/compare/latest/
-	mine := keep(name, "mine")
-	var again *results.File // compare's A/A label: its first stage, the origin, measured twice
-	if base != "" {
-		again, _ = results.Read(latest(base + ".again"))
-	}
+	next(line)
+	must(harness.Go(args...), "the comparison (compare)")
+	mine := keep(stage.Name, "mine")
+	again, _ := results.Read(filepath.Join("results", "compare", "latest", base+".again.txt")) // compare's A/A label of its first stage
 	var summary []string
+	speedups := "" // for the room, through scripts/handin
 	for _, other := range [][2]string{{base, "origin"}, {reference, "reference"}} {
-		if other[0] == "" {
-			continue
+		if other[0] != "" {
+			verdict, err := results.Compare(keep(other[0], other[1]), again, mine, row)
+			must(err, "reading the comparison with "+other[0])
+			summary = append(summary, verdict.Verdict(other[0]))
+			speedups += fmt.Sprintf("speedup-%s-%s: %g\n", stage.Name, other[1], verdict.Ratio)
 		}
-		verdict, err := results.Compare(keep(other[0], other[1]), again, mine, row)
-		must(err, "reading the comparison with "+other[0])
-		summary = append(summary, verdict.Verdict(other[0]))
 		again = nil // the reference has no A/A label of its own
 	}
-	if len(summary) == 0 {
-		verdict("passed (nothing to compare it with)")
-		return
-	}
-	note := row
-	if min := os.Getenv("USERPERF_PARALLEL_MIN"); min != "" {
-		note += ", USERPERF_PARALLEL_MIN=" + min
-	}
-	if strings.Contains(strings.Join(summary, ", "), "unstable") {
-		fmt.Println("\ncheck: a figure was unstable: close other programs and check again, or run go run ./scripts/compare " +
-			"--rounds 20 on the same stages (MEASURING.md says what each label means)")
-	}
-	verdict("passed: " + strings.Join(summary, ", ") + " (" + note + ")")
+	c.Fatal(os.WriteFile(filepath.Join(logs, "speedups.txt"), []byte(speedups), 0o644))
+	min := os.Getenv("USERPERF_PARALLEL_MIN")
+	verdict("passed: " + cmp.Or(strings.Join(summary, ", "), "nothing to compare it with") +
+		" (" + row + map[bool]string{true: ", USERPERF_PARALLEL_MIN=" + min}[min != ""] + ")")
+	c.Exit(0)
 }
 
-func latest(stage string) string { return filepath.Join("results", "compare", "latest", stage+".txt") }
-
-// keep reads compare's results of stage, copied to speed-ROLE.txt for scripts/handin.
-func keep(stage, role string) *results.File {
-	data, err := os.ReadFile(latest(stage))
-	must(err, "reading the comparison with "+stage)
-	c.Fatal(os.WriteFile(filepath.Join(logs, "speed-"+role+".txt"), data, 0o644))
-	f, err := results.Read(latest(stage))
-	must(err, "reading the comparison with "+stage)
+// keep copies compare's results of a stage to speed-ROLE.txt, for scripts/handin, and reads them.
+func keep(name, role string) *results.File {
+	data, err := os.ReadFile(filepath.Join("results", "compare", "latest", name+".txt"))
+	must(err, "reading the comparison with "+name)
+	kept := filepath.Join(logs, "speed-"+role+".txt")
+	c.Fatal(os.WriteFile(kept, data, 0o644))
+	f, err := results.Read(kept)
+	must(err, "reading the comparison with "+name)
 	return f
 }
 
-// run runs the test binary at each GOMAXPROCS of procs, its output kept in logs/log.log, and
-// fails with the verdict what if a test failed, the race detector spoke, or suite did not run.
+// run runs the test binary at each of procs, fails if a test failed, a race was seen, or suite did not run.
 func run(what, log, suite string, procs []string, args ...string) {
 	next(what + underRace + map[bool]string{true: ", at GOMAXPROCS " + strings.Join(procs, ", ")}[len(procs) > 1])
 	logFile := filepath.Join(logs, log+".log")
@@ -162,74 +139,41 @@ func run(what, log, suite string, procs []string, args ...string) {
 	c.Fatal(err)
 	defer f.Close()
 	for _, p := range procs {
-		cmd := exec.Command("go", append([]string{"tool", "test2json", "-p", name, binary, "-test.v=test2json", "-test.count=1",
+		cmd := exec.Command("go", append([]string{"tool", "test2json", "-p", stage.Name, binary, "-test.v=test2json", "-test.count=1",
 			"-test.failfast", "-test.timeout=" + timeout, "-test.cpu=" + p}, args...)...)
-		cmd.Dir, cmd.Stderr = dir, f
+		cmd.Dir, cmd.Stderr = stage.Dir, f
 		if p != "1" && os.Getenv("USERPERF_PARALLEL_MIN") == "" {
 			// Stage 3's chunks start at 10,000 users, more than any list of the suites holds:
 			// on more than one core they split every list here, so that a chunk's bug cannot hide.
 			cmd.Env = append(os.Environ(), "USERPERF_PARALLEL_MIN=2")
 		}
 		var shown strings.Builder
-		tests, err := testevents.Start(cmd, f, &shown, func(r *testevents.Run) string {
-			return fmt.Sprintf("GOMAXPROCS=%s: %d tests done", p, r.Tests.Load())
-		})
+		tests, err := testevents.Start(cmd, f, &shown, "GOMAXPROCS="+p+": ")
 		if suite != "" && err == nil && !slices.ContainsFunc(tests.Lines, func(e testevents.Event) bool { return e.Test == suite }) {
-			failed("the shared suites: " + dir + " has no " + suite + "; its stage_test.go must call apitest.Run, apitest.Differential and apitest.FuzzDifferential as stage0-linear/stage_test.go does")
+			must(fmt.Errorf("%s has no %s: its stage_test.go must call apitest.Run, apitest.Differential and apitest.FuzzDifferential"+
+				" as stage0-linear/stage_test.go does", stage.Dir, suite), "the shared suites")
 		}
 		if err == nil && !tests.Raced {
 			continue
 		}
+		// The failed tests' output (the first message and the race's two sides at its top), then a summary.
 		lines := strings.SplitAfter(shown.String(), "\n")
-		fmt.Print(strings.Join(lines[:min(150, len(lines))], "")) // the first message, and the race, are at the top
-		summarize(tests, logFile)
-		if tests.Raced {
-			what = "the race detector, in " + what
+		fmt.Printf("%s\n-- what failed\n", strings.Join(lines[:min(150, len(lines))], ""))
+		for _, e := range tests.Failed {
+			fmt.Printf("   --- FAIL: %s\n", e.Test)
 		}
-		failed(what + map[bool]string{true: " at GOMAXPROCS=" + p}[len(procs) > 1])
+		if i := slices.IndexFunc(tests.Lines, func(e testevents.Event) bool {
+			return strings.HasPrefix(e.Output, "panic: ") || strings.HasPrefix(e.Output, "fatal error: ")
+		}); i >= 0 {
+			fmt.Printf("   %s", tests.Lines[i].Output)
+			if strings.HasPrefix(tests.Lines[i].Output, "panic: test timed out") {
+				lockWaits(tests.Lines, tests.Lines[i].Test)
+			}
+		}
+		must(fmt.Errorf("   the whole output: %s", logFile),
+			map[bool]string{true: "the race detector, in "}[tests.Raced]+what+map[bool]string{true: " at GOMAXPROCS=" + p}[len(procs) > 1])
 	}
 	fmt.Printf("   ok (%s so far)\n", harness.Elapsed(start))
-}
-
-func next(what string) {
-	step++
-	fmt.Printf("== check %d/7: %s\n", step, what)
-}
-
-// verdict prints the last line, and keeps it for scripts/handin.
-func verdict(text string) {
-	fmt.Printf("\ncheck: %s %s\n", name, text)
-	c.Fatal(os.WriteFile(filepath.Join(logs, "verdict.txt"), []byte(text+"\n"), 0o644))
-}
-
-func failed(what string) {
-	verdict("FAILED: " + what + ", see above")
-	c.Exit(1)
-}
-
-func must(err error, what string) {
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		failed(what)
-	}
-}
-
-// summarize ends what failed in run, under the failed tests' output: their
-// names, the first panic, and after a timeout the goroutines waiting for a lock.
-func summarize(run *testevents.Run, log string) {
-	fmt.Printf("\n-- what failed (the whole output: %s)\n", log)
-	for _, e := range run.Failed {
-		fmt.Printf("   --- FAIL: %s\n", e.Test)
-	}
-	i := slices.IndexFunc(run.Lines, func(e testevents.Event) bool {
-		return strings.HasPrefix(e.Output, "panic: ") || strings.HasPrefix(e.Output, "fatal error: ")
-	})
-	if i >= 0 {
-		fmt.Printf("   %s", run.Lines[i].Output)
-	}
-	if i >= 0 && strings.HasPrefix(run.Lines[i].Output, "panic: test timed out") {
-		lockWaits(run.Lines, run.Lines[i].Test)
-	}
 }
 
 // lockWaits counts the goroutines of a timeout's dump by the lock they wait for and where the stage asked.
@@ -242,15 +186,35 @@ func lockWaits(dump []testevents.Event, test string) {
 		if m := goroutine.FindStringSubmatch(l); m != nil {
 			lock = map[bool]string{true: m[1]}[lockWait.MatchString(m[1])]
 		} else if lock != "" && !strings.HasPrefix(l, "\t") {
-			fn = path.Base(l[:max(0, strings.LastIndex(l, "("))])
-		} else if lock != "" && strings.Contains(l, "/"+dir+"/") {
-			waits[fmt.Sprintf("waiting for %s in %s (%s)", lock, fn, path.Base(strings.Fields(l)[0]))]++
+			fn = filepath.Base(l[:max(0, strings.LastIndex(l, "("))])
+		} else if lock != "" && strings.Contains(l, "/"+stage.Dir+"/") {
+			waits[fmt.Sprintf("waiting for %s in %s (%s)", lock, fn, filepath.Base(strings.Fields(l)[0]))]++
 			lock = ""
 		}
 	}
 	keys := slices.SortedFunc(maps.Keys(waits), func(a, b string) int { return cmp.Or(waits[b]-waits[a], strings.Compare(a, b)) })
 	for _, k := range keys[:min(8, len(keys))] {
-		fmt.Printf("     %d %s %s\n", waits[k], map[bool]string{true: "goroutine", false: "goroutines"}[waits[k] == 1], k)
+		fmt.Printf("     %d goroutine%s %s\n", waits[k], map[bool]string{true: "s"}[waits[k] > 1], k)
 	}
-	fmt.Printf("   (on a slow machine that is not deadlocked: USERPERF_CHECK_TIMEOUT=5m go run ./scripts/check %s)\n", dir)
+	fmt.Printf("   (on a slow machine that is not deadlocked: USERPERF_CHECK_TIMEOUT=5m go run ./scripts/check %s)\n", stage.Dir)
+}
+
+func next(what string) {
+	step++
+	fmt.Printf("== check %d/7: %s\n", step, what)
+}
+
+// verdict prints the last line, and keeps it for scripts/handin.
+func verdict(text string) {
+	fmt.Printf("\ncheck: %s %s\n", stage.Name, text)
+	c.Fatal(os.WriteFile(filepath.Join(logs, "verdict.txt"), []byte(text+"\n"), 0o644))
+}
+
+// must ends the check with the verdict "FAILED: what" if err, which it prints, is not nil.
+func must(err error, what string) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		verdict("FAILED: " + what + ", see above")
+		c.Exit(1)
+	}
 }

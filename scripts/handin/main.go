@@ -4,14 +4,12 @@ package main
 import (
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 
 	"example.com/userperf/scripts/internal/harness"
-	"example.com/userperf/scripts/internal/results"
 	"example.com/userperf/scripts/internal/stages"
 )
 
@@ -20,59 +18,44 @@ handin: your workshop results in one file, to hand to the instructor.
 
   go run ./scripts/handin "Ada Lovelace"
 
-Each stage's verdict and speeds from your last go run ./scripts/check of it (run again if the stage
-changed since), with your name and machine, in results/handin/<name>.txt: the file to send.
+Each stage's verdict and speeds from your last go run ./scripts/check of it, with your name and
+machine, in results/handin/<name>.txt: the file to send. It names each stage changed since its check.
 `
-
-var validName = regexp.MustCompile(`^[[:alnum:]][[:alnum:] ._-]{0,39}$`)
 
 func main() {
 	c := harness.New("handin", usage)
 	args := c.Parse()
-	if len(args) != 1 || !validName.MatchString(args[0]) {
+	if len(args) != 1 || !regexp.MustCompile(`^[[:alnum:]][[:alnum:] ._-]{0,39}$`).MatchString(args[0]) {
 		c.Usage(`give your name, as the room should see it: go run ./scripts/handin "Ada Lovelace" (up to 40 letters, digits, spaces, dots, dashes)`)
 	}
-	who, mine := args[0], stages.Mine(".")
+	mine := stages.Mine(".")
 	if len(mine) == 0 {
 		c.Usage("no stage made with go run ./scripts/new-stage here: nothing to hand in")
 	}
-	var verdicts, shown, speeds strings.Builder
+	file, shown := "participant: "+args[0]+"\n"+c.Header(), ""
 	for _, s := range mine {
 		checked := filepath.Join("results", "check", s)
-		if changedSince(s, filepath.Join(checked, "verdict.txt")) {
-			fmt.Printf("== %s: not checked since it last changed: go run ./scripts/check %s\n", s, s)
-			harness.Go("run", "./scripts/check", s) // a failed check is handed in as failed
+		kept, err := os.Stat(filepath.Join(checked, "verdict.txt"))
+		changed, _ := filepath.Glob(filepath.Join(s, "*")) // a pattern without errors
+		if err != nil || slices.ContainsFunc(changed, func(f string) bool {
+			info, err := os.Stat(f)
+			return err == nil && info.ModTime().After(kept.ModTime())
+		}) {
+			fmt.Printf("== %s changed since its last check, or has none: go run ./scripts/check %s, then hand in again\n", s, s)
 		}
 		verdict, _ := os.ReadFile(filepath.Join(checked, "verdict.txt"))
-		fmt.Fprintf(&verdicts, "verdict-%s: %s\n", s, strings.TrimSpace(string(verdict)))
-		fmt.Fprintf(&shown, "  %s: %s\n", s, strings.TrimSpace(string(verdict)))
-		files, _ := filepath.Glob(filepath.Join(checked, "speed-*.txt")) // none after a failed check
+		speedups, _ := os.ReadFile(filepath.Join(checked, "speedups.txt")) // the room's; none after a failed check
+		file += "verdict-" + s + ": " + strings.TrimSpace(string(verdict)) + "\n" + string(speedups)
+		shown += "  " + s + ": " + strings.TrimSpace(string(verdict)) + "\n"
+		files, _ := filepath.Glob(filepath.Join(checked, "speed-*.txt")) // the results, for the record
 		for _, f := range files {
-			measured, err := results.Read(f)
+			data, err := os.ReadFile(f)
 			c.Fatal(err)
-			role := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "speed-"), ".txt")
-			fmt.Fprintf(&speeds, "exercise: %s\nrole: %s\nstage: %s\n", s, role, path.Base(measured.Config["pkg"]))
-			data, _ := os.ReadFile(f)
-			for _, line := range strings.SplitAfter(string(data), "\n") {
-				if strings.HasPrefix(line, "Benchmark") {
-					speeds.WriteString(line)
-				}
-			}
+			file += fmt.Sprintf("exercise: %s\nrole: %s\n%s", s, strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "speed-"), ".txt"), data)
 		}
 	}
-	file := "participant: " + who + "\n" + c.Header() + verdicts.String() + speeds.String()
-	out := filepath.Join("results", "handin", strings.ReplaceAll(strings.ToLower(who), " ", "-")+".txt")
+	out := filepath.Join("results", "handin", strings.ReplaceAll(strings.ToLower(args[0]), " ", "-")+".txt")
 	c.Fatal(os.MkdirAll(filepath.Dir(out), 0o755))
 	c.Fatal(os.WriteFile(out, []byte(file), 0o644))
-	fmt.Printf("\n%swrote %s: send this one file to the instructor\n", shown.String(), out)
-}
-
-// changedSince reports whether a file of folder dir is newer than file, or there is no file.
-func changedSince(dir, file string) bool {
-	kept, err := os.Stat(file)
-	files, _ := filepath.Glob(filepath.Join(dir, "*")) // a pattern without errors
-	return err != nil || slices.ContainsFunc(files, func(f string) bool {
-		info, err := os.Stat(f)
-		return err == nil && info.ModTime().After(kept.ModTime())
-	})
+	fmt.Printf("\n%swrote %s: send this one file to the instructor\n", shown, out)
 }

@@ -30,52 +30,47 @@ all. After a git pull that changed go.work, run --list.
 `
 
 var (
-	validName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,39}$`)
+	c         = harness.New("new-stage", usage)
+	validName = regexp.MustCompile(`^[a-z]([a-z0-9-]{0,38}[a-z0-9])?$`)
+	reserved  = regexp.MustCompile(`^(floor|common|scripts|peers|workshop|solutions|results|docs|bin|handins|stage[0-9].*)$`)
 	mainName  = regexp.MustCompile(`api\.Main\("([^"]*)"`)
-	reserved  = []string{"floor", "common", "scripts", "peers", "workshop", "solutions", "results", "docs", "bin", "handins"}
 )
 
 func main() {
-	c := harness.New("new-stage", usage)
-	from := c.Flags.String("from", "stage0-linear", "")
-	remove := c.Flags.Bool("remove", false, "")
-	list := c.Flags.Bool("list", false, "")
+	origin := c.Flags.String("from", "stage0-linear", "")
+	remove, list := c.Flags.Bool("remove", false, ""), c.Flags.Bool("list", false, "")
 	name := strings.Join(c.Parse(), " ") // more than one is not a valid name
-	switch {
-	case *list:
-		syncWorkspace(c)
+	if *list {
+		syncWorkspace()
 		for _, d := range stages.Mine(".") {
 			fmt.Printf("  %s from %s\n", d, stages.Origin(".", d))
 		}
 		if len(stages.Mine(".")) == 0 {
 			fmt.Println("no stage made by new-stage here")
 		}
-	case *remove:
+		return
+	} else if *remove {
 		if !slices.Contains(stages.Mine("."), name) {
 			c.Usage("--remove %q: not a stage made by new-stage (a folder whose go.mod has an origin line); nothing removed", name)
 		}
 		c.Fatal(os.RemoveAll(name))
-		syncWorkspace(c)
+		syncWorkspace()
 		fmt.Printf("removed %s: its folder, and its line in local.work\n", name)
-	default:
-		newStage(c, name, strings.TrimPrefix(filepath.ToSlash(*from), "./"))
+		return
 	}
-}
 
-// newStage makes the stage name, a copy of the stage in folder from.
-func newStage(c *harness.Cmd, name, from string) {
+	// The new stage, a copy of the stage in folder from.
+	from := strings.TrimPrefix(filepath.ToSlash(*origin), "./")
 	if name == "" {
 		c.Usage("name the new stage: go run ./scripts/new-stage NAME [--from STAGE] (--help for more)")
-	} else if !validName.MatchString(name) || strings.HasSuffix(name, "-") || regexp.MustCompile(`^stage[0-9]`).MatchString(name) {
-		c.Usage("'%s' is not a valid name: use 1 to 40 lowercase letters, digits and dashes, starting with a letter, not stageN", name)
-	} else if slices.Contains(reserved, name) {
-		c.Usage("'%s' is a name the repository uses; pick another", name)
+	} else if !validName.MatchString(name) || reserved.MatchString(name) {
+		c.Usage("'%s' is not a valid name: use 1 to 40 lowercase letters, digits and dashes, starting with a letter, not stageN or another name the repository uses", name)
 	} else if _, err := os.Lstat(name); err == nil {
 		c.Usage("%s already exists; pick another name, or --remove %s if this command made it", name, name)
 	}
 	// A name that another stage of the workspace has fails stages.Against below, which undoes the copy.
 	mainGo, _ := os.ReadFile(filepath.Join(from, "main.go"))
-	oldMain := mainName.FindSubmatch(mainGo)
+	oldMain := mainName.FindStringSubmatch(string(mainGo))
 	if oldMain == nil {
 		c.Usage("--from %s: not a stage's folder, such as stage1-index or workshop/quest6-cache (no main.go with api.Main(\"NAME\", ...))", from)
 	}
@@ -86,14 +81,15 @@ func newStage(c *harness.Cmd, name, from string) {
 		if !made {
 			fmt.Fprintf(os.Stderr, "new-stage: %s not made; undoing\n", name)
 			os.RemoveAll(name)
-			syncWorkspace(c)
+			syncWorkspace()
 		}
 	})
 	c.Fatal(os.CopyFS(name, os.DirFS(from)))
-	if _, err := os.Stat(filepath.Join(name, "stage_test.go")); err != nil {
+	if _, err := os.Stat(filepath.Join(name, "stage_test.go")); err != nil { // a side quest's bug has no shared suites
 		c.Fatal(copyFile(filepath.Join("stage0-linear", "stage_test.go"), filepath.Join(name, "stage_test.go")))
 	}
 	c.Fatal(os.WriteFile(filepath.Join(name, ".gitignore"), []byte("# Made by scripts/new-stage: git ignores this whole folder, this file included.\n*\n"), 0o644))
+	os.Remove(filepath.Join(name, "README.md")) // the origin's chapter, if it has one: not the copy's
 
 	// The module and its origin; the replace of common is one level up now.
 	goMod := filepath.Join(name, "go.mod")
@@ -103,45 +99,32 @@ func newStage(c *harness.Cmd, name, from string) {
 	mod = regexp.MustCompile(`(?m)^// origin: .*\n`).ReplaceAll(mod, nil)
 	c.Fatal(os.WriteFile(goMod, fmt.Appendf(bytes.TrimRight(mod, "\n"), "\n\n// origin: %s (the stage this module started from; scripts/check reads this line)\n", from), 0o644))
 	// The stage's name is in main.go alone: no stage imports its own module.
-	old := string(oldMain[1])
-	rename := strings.NewReplacer(`api.Main("`+old+`"`, `api.Main("`+name+`"`, "// Command "+old+" ", "// Command "+name+" ")
+	rename := strings.NewReplacer(`api.Main("`+oldMain[1]+`"`, `api.Main("`+name+`"`, "// Command "+oldMain[1]+" ", "// Command "+name+" ")
 	c.Fatal(os.WriteFile(filepath.Join(name, "main.go"), []byte(rename.Replace(string(mainGo))), 0o644))
-	os.Remove(filepath.Join(name, "README.md")) // the origin's chapter, if it has one: not the copy's
 
-	syncWorkspace(c)
+	syncWorkspace()
 	_, reference, err := stages.Against(c.Root, name, "")
 	c.Fatal(err)
-	leaveOut(c, name, from, reference)
+	// Tests that the reference lacks or changed test what the exercise changes: they would fail a right answer.
+	if found, err := stages.Find(c.Root, reference); err == nil {
+		tests, _ := filepath.Glob(filepath.Join(from, "*_test.go"))
+		for _, t := range tests {
+			t = filepath.Base(t)
+			mine, _ := os.ReadFile(filepath.Join(from, t))
+			theirs, err := os.ReadFile(filepath.Join(found[0].Dir, t))
+			if t != "stage_test.go" && (err != nil || !bytes.Equal(mine, theirs)) {
+				c.Fatal(os.Remove(filepath.Join(name, t)))
+				fmt.Printf("   left out %s: %s\n", t, map[bool]string{true: reference + " has no such test",
+					false: reference + "'s differs, since it tests what the exercise changes"}[err != nil])
+			}
+		}
+	}
 	fmt.Println("== go vet ./" + name)
 	c.Fatal(harness.Go("vet", "./"+name))
 	made = true
 	fmt.Printf("\nmade %s/, a copy of %s, listed in local.work and kept out of git (git status shows nothing).\n", name, from)
 	fmt.Printf("Next: export GOWORK=$PWD/local.work (once in each terminal), go test ./%[1]s, change it, go run ./scripts/check %[1]s;\n"+
 		"at the end, go run ./scripts/new-stage --remove %[1]s (WORKSHOP.md says more)\n", name)
-}
-
-// leaveOut removes the origin's tests that its reference lacks or has in another version: they
-// test what the exercise changes (stage 4's chunks, a side quest's bug) and would fail a right answer.
-func leaveOut(c *harness.Cmd, name, from, reference string) {
-	found, err := stages.Find(c.Root, reference)
-	if reference == "" || err != nil {
-		return
-	}
-	tests, _ := filepath.Glob(filepath.Join(name, "*_test.go"))
-	for _, t := range tests {
-		t = filepath.Base(t)
-		mine, _ := os.ReadFile(filepath.Join(from, t))
-		theirs, err := os.ReadFile(filepath.Join(found[0].Dir, t))
-		if t == "stage_test.go" || err == nil && bytes.Equal(mine, theirs) {
-			continue
-		}
-		why := reference + " has no such test"
-		if err == nil {
-			why = reference + "'s differs, since it tests what the exercise changes"
-		}
-		c.Fatal(os.Remove(filepath.Join(name, t)))
-		fmt.Printf("   left out %s: %s\n", t, why)
-	}
 }
 
 func copyFile(from, to string) error {
@@ -153,18 +136,15 @@ func copyFile(from, to string) error {
 }
 
 // syncWorkspace writes local.work, go.work and the stages made here (none: no file), for the go command.
-func syncWorkspace(c *harness.Cmd) {
+func syncWorkspace() {
 	mine := stages.Mine(".")
 	if len(mine) == 0 {
 		os.Remove("local.work")
 		os.Remove("local.work.sum")
-		os.Unsetenv("GOWORK")
 		return
 	}
 	c.Fatal(copyFile("go.work", "local.work"))
-	if _, err := os.Stat("local.work.sum"); err != nil {
-		copyFile("go.work.sum", "local.work.sum") // nothing to fetch again; none is fine
-	}
+	copyFile("go.work.sum", "local.work.sum") // its checksums spare a download; none is fine
 	os.Setenv("GOWORK", filepath.Join(c.Root, "local.work"))
 	c.Fatal(harness.Go(append([]string{"work", "use"}, mine...)...))
 }

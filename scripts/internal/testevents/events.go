@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"cmp"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os/exec"
 	"regexp"
@@ -20,57 +21,52 @@ type Event struct{ Action, Package, Test, Output string }
 
 // Run is what a run of tests printed and how its tests ended.
 type Run struct {
-	Lines       []Event      // every line of output, in order, with the test that printed it
-	Failed      []Event      // the end of each test that failed
-	Tests, Pkgs atomic.Int32 // how many have ended so far
-	Raced       bool         // whether the race detector spoke: a race in a goroutine that outlives its test fails none
+	Lines  []Event      // every line of output, in order, with the test that printed it
+	Failed []Event      // the end of each test that failed
+	Tests  atomic.Int32 // how many have ended so far
+	Raced  bool         // whether the race detector spoke: a race in a goroutine that outlives its test fails none
 }
 
 // noise are the packages' lines that go test prints only with -v or -bench.
 var noise = regexp.MustCompile(`^(PASS\n|goos: |goarch: |pkg: |cpu: )`)
 
-// Start runs cmd, which prints events, saying how far it is by status every 15 seconds. Every line
-// goes to log; the packages' own lines, the build's errors and a failed test's output go to shown.
-func Start(cmd *exec.Cmd, log, shown io.Writer, status func(*Run) string) (*Run, error) {
-	r := &Run{}
+// Start runs cmd, which prints events, saying every 15 seconds how many tests ended, after label. Every
+// line goes to log; the packages' own lines, the build's errors and a failed test's output go to shown.
+func Start(cmd *exec.Cmd, log, shown io.Writer, label string) (*Run, error) {
+	r, byTest := &Run{}, map[string]string{}
 	events, err := cmd.StdoutPipe()
 	if err = cmp.Or(err, cmd.Start()); err != nil {
 		return r, err
 	}
-	err = harness.Progress(func() string { return status(r) }, func() error { return r.read(events, log, shown) })
+	err = harness.Progress(func() string { return fmt.Sprintf("%s%d tests done", label, r.Tests.Load()) }, func() error {
+		lines := bufio.NewScanner(events)
+		lines.Buffer(nil, 1<<20)
+		for lines.Scan() {
+			var e Event
+			if json.Unmarshal(lines.Bytes(), &e) != nil { // the go command's own words
+				e.Output = lines.Text() + "\n"
+			}
+			key := e.Package + " " + e.Test
+			switch {
+			case e.Output != "":
+				io.WriteString(log, e.Output)
+				r.Lines = append(r.Lines, e)
+				r.Raced = r.Raced || e.Output == "WARNING: DATA RACE\n"
+				if e.Test == "" && !noise.MatchString(e.Output) {
+					io.WriteString(shown, e.Output)
+				} else if e.Test != "" && !strings.HasPrefix(e.Output, "=== ") {
+					byTest[key] += e.Output
+				}
+			case e.Test != "" && (e.Action == "pass" || e.Action == "fail" || e.Action == "skip"):
+				r.Tests.Add(1)
+				if e.Action == "fail" {
+					r.Failed = append(r.Failed, e)
+					io.WriteString(shown, byTest[key])
+				}
+				delete(byTest, key)
+			}
+		}
+		return lines.Err()
+	})
 	return r, cmp.Or(err, cmd.Wait())
-}
-
-func (r *Run) read(in io.Reader, log, shown io.Writer) error {
-	byTest := map[string]string{}
-	lines := bufio.NewScanner(in)
-	lines.Buffer(nil, 1<<20)
-	for lines.Scan() {
-		var e Event
-		if json.Unmarshal(lines.Bytes(), &e) != nil { // the go command's own words
-			e.Output = lines.Text() + "\n"
-		}
-		key := e.Package + " " + e.Test
-		switch ended := e.Action == "pass" || e.Action == "fail" || e.Action == "skip"; {
-		case e.Output != "":
-			io.WriteString(log, e.Output)
-			r.Lines = append(r.Lines, e)
-			r.Raced = r.Raced || e.Output == "WARNING: DATA RACE\n"
-			if e.Test == "" && !noise.MatchString(e.Output) {
-				io.WriteString(shown, e.Output)
-			} else if e.Test != "" && !strings.HasPrefix(e.Output, "=== ") {
-				byTest[key] += e.Output
-			}
-		case ended && e.Test == "":
-			r.Pkgs.Add(1)
-		case ended:
-			r.Tests.Add(1)
-			if e.Action == "fail" {
-				r.Failed = append(r.Failed, e)
-				io.WriteString(shown, byTest[key])
-			}
-			delete(byTest, key)
-		}
-	}
-	return lines.Err()
 }
