@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// Without the C compiler that the race detector needs, the test command says
-// so, and how to get one, in one line, before it starts.
+// Without a C compiler that works, which the race detector needs, the test
+// command says so, and how to get one, in one line, before it starts.
 func TestTestNeedsACCompiler(t *testing.T) {
 	root := workspace(t)
 	goPath, err := exec.LookPath("go")
@@ -25,6 +25,12 @@ func TestTestNeedsACCompiler(t *testing.T) {
 	code, out := run(t, cmd)
 	if code != 1 || strings.Count(out, "\n") != 1 || !strings.HasPrefix(out, "test: the race detector needs a C compiler, and ") ||
 		!strings.Contains(out, " (go env CC) is not on PATH: install ") {
+		t.Errorf("exit %d, output:\n%s", code, out)
+	}
+	// A compiler on PATH that cannot compile, as a gcc without its assembler.
+	cmd = script(root, "test")
+	cmd.Env = append(os.Environ(), "PATH="+path, "CC=go")
+	if code, out := run(t, cmd); code != 1 || !strings.Contains(out, "and go (go env CC) cannot compile C: install ") {
 		t.Errorf("exit %d, output:\n%s", code, out)
 	}
 }

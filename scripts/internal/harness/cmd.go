@@ -168,19 +168,24 @@ func GoOutput(args ...string) (string, error) {
 	return string(out), err
 }
 
-// RaceCompiler is, when the race detector's C compiler is not on PATH, an error that
-// says so and how to get one, in one line. macOS needs none (no cgo since Go 1.20).
+// RaceCompiler is, when the race detector's C compiler cannot compile C, an error that says so and how
+// to get one, in one line. It compiles a line: a gcc without its assembler is on PATH, yet fails the
+// build. macOS needs none (no cgo since Go 1.20).
 func RaceCompiler() error {
 	out, _ := GoOutput("env", "CC")
 	cc := strings.Join(append(strings.Fields(out), "gcc")[:1], "") // its first word, else the default
-	if _, err := exec.LookPath(cc); err == nil || runtime.GOOS == "darwin" {
+	compile := exec.Command(cc, "-c", "-x", "c", "-o", os.DevNull, "-")
+	if compile.Stdin = strings.NewReader("int x;\n"); runtime.GOOS == "darwin" || compile.Run() == nil {
 		return nil
 	}
-	how := "install gcc with your system's package manager (apt install gcc, dnf install gcc, apk add gcc)"
+	why, how := "is not on PATH", "install gcc with your system's package manager (apt install gcc, dnf install gcc, apk add gcc)"
+	if _, err := exec.LookPath(cc); err == nil {
+		why = "cannot compile C"
+	}
 	if runtime.GOOS == "windows" {
 		how = "install gcc, such as MSYS2's mingw-w64 (https://www.msys2.org), and put its bin folder on PATH"
 	}
-	return fmt.Errorf("the race detector needs a C compiler, and %s (go env CC) is not on PATH: %s", cc, how)
+	return fmt.Errorf("the race detector needs a C compiler, and %s (go env CC) %s: %s", cc, why, how)
 }
 
 // Progress runs work, printing every 15 seconds how long it has taken and status.

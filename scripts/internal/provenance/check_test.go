@@ -90,6 +90,7 @@ func TestFreshFiguresPass(t *testing.T) {
 	r.write("scripts/report/main.go", "package main // changed\n")
 	r.write("scripts/internal/figures/chart.go", "package figures // changed\n")
 	r.write("scripts/internal/stages/stages.go", "package stages // changed\n")
+	r.write("scripts/internal/harness/cmd.go", "package harness // changed\n")
 	r.write("workshop/quest/quest.go", "package quest // changed\n")
 	r.commit()
 	if ok, printed := r.check(); !ok || len(printed) != 0 {

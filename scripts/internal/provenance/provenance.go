@@ -76,14 +76,15 @@ func UpdateFile(path string, update ...Block) error {
 }
 
 // harness is the code that measures besides the stages: what builds and
-// runs the benchmarks and the servers, and the commands that call it. Which
-// stages a run shows, and reading, drawing and checking results (results,
-// figures, profiles, provenance, report), the workshop's commands, the
-// tests, prose and pictures do not change a measurement.
+// runs the benchmarks and the servers, with which settings, and the commands
+// that call it. The commands' plumbing (harness/cmd.go: flags, exits, the go
+// command), which stages a run shows, reading, drawing and checking results
+// (results, figures, profiles, provenance, report), the workshop's commands,
+// the tests, prose and pictures do not change a measurement.
 var harness = []string{
 	":(glob)common/**", ":(glob)peers/**", ":(glob)scripts/internal/harness/**", ":(glob)scripts/internal/stageserver/**",
 	":(glob)scripts/compare/**", ":(glob)scripts/serialize/**", ":(glob)scripts/profile/**", ":(glob)scripts/load/**",
-	":(exclude,glob)**/*.md", ":(exclude,glob)**/*.svg", ":(exclude,glob)scripts/**/*_test.go",
+	":(exclude)scripts/internal/harness/cmd.go", ":(exclude,glob)**/*.md", ":(exclude,glob)**/*.svg", ":(exclude,glob)scripts/**/*_test.go",
 }
 
 // measured returns the git pathspecs of the code that the figures measure
