@@ -148,7 +148,9 @@ func run(what, log, suite string, procs []string, args ...string) {
 			cmd.Env = append(os.Environ(), "USERPERF_PARALLEL_MIN=2")
 		}
 		var shown strings.Builder
-		tests, err := testevents.Start(cmd, f, &shown, "GOMAXPROCS="+p+": ")
+		tests, err := testevents.Start(cmd, f, &shown, func(r *testevents.Run) string {
+			return fmt.Sprintf("GOMAXPROCS=%s: %d tests done", p, r.Tests.Load())
+		})
 		if suite != "" && err == nil && !slices.ContainsFunc(tests.Lines, func(e testevents.Event) bool { return e.Test == suite }) {
 			must(fmt.Errorf("%s has no %s: its stage_test.go must call apitest.Run, apitest.Differential and apitest.FuzzDifferential"+
 				" as stage0-linear/stage_test.go does", stage.Dir, suite), "the shared suites")

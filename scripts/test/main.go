@@ -45,10 +45,15 @@ func main() {
 			return cmp.Or(harness.GoWith(target, "vet", scripts), harness.GoWith(target, "build", scripts))
 		})
 	}
+	list, err := harness.GoOutput("list", all)
+	c.Fatal(err)
+	done := func(r *testevents.Run) string {
+		return fmt.Sprintf("%d of %d packages done", r.Pkgs.Load(), len(strings.Fields(list)))
+	}
 	for _, args := range [][]string{{"-race", all}, {"-run", "^$", "-bench", ".", "-benchtime", "1x", all}} { // then every benchmark once
 		what := "go test " + strings.Join(args, " ")
 		say(what)
-		if _, err := testevents.Start(exec.Command("go", append([]string{"test", "-json"}, args...)...), io.Discard, os.Stdout, ""); err != nil {
+		if _, err := testevents.Start(exec.Command("go", append([]string{"test", "-json"}, args...)...), io.Discard, os.Stdout, done); err != nil {
 			c.Fatal(fmt.Errorf("%s: %v (output above)", what, err))
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"cmp"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os/exec"
 	"regexp"
@@ -21,24 +20,24 @@ type Event struct{ Action, Package, Test, Output string }
 
 // Run is what a run of tests printed and how its tests ended.
 type Run struct {
-	Lines  []Event      // every line of output, in order, with the test that printed it
-	Failed []Event      // the end of each test that failed
-	Tests  atomic.Int32 // how many have ended so far
-	Raced  bool         // whether the race detector spoke: a race in a goroutine that outlives its test fails none
+	Lines       []Event      // every line of output, in order, with the test that printed it
+	Failed      []Event      // the end of each test that failed
+	Tests, Pkgs atomic.Int32 // how many have ended so far
+	Raced       bool         // whether the race detector spoke: a race in a goroutine that outlives its test fails none
 }
 
 // noise are the packages' lines that go test prints only with -v or -bench.
 var noise = regexp.MustCompile(`^(PASS\n|goos: |goarch: |pkg: |cpu: )`)
 
-// Start runs cmd, which prints events, saying every 15 seconds how many tests ended, after label. Every
-// line goes to log; the packages' own lines, the build's errors and a failed test's output go to shown.
-func Start(cmd *exec.Cmd, log, shown io.Writer, label string) (*Run, error) {
+// Start runs cmd, which prints events, saying how far it is by status every 15 seconds. Every line
+// goes to log; the packages' own lines, the build's errors and a failed test's output go to shown.
+func Start(cmd *exec.Cmd, log, shown io.Writer, status func(*Run) string) (*Run, error) {
 	r, byTest := &Run{}, map[string]string{}
 	events, err := cmd.StdoutPipe()
 	if err = cmp.Or(err, cmd.Start()); err != nil {
 		return r, err
 	}
-	err = harness.Progress(func() string { return fmt.Sprintf("%s%d tests done", label, r.Tests.Load()) }, func() error {
+	err = harness.Progress(func() string { return status(r) }, func() error {
 		lines := bufio.NewScanner(events)
 		lines.Buffer(nil, 1<<20)
 		for lines.Scan() {
@@ -57,7 +56,9 @@ func Start(cmd *exec.Cmd, log, shown io.Writer, label string) (*Run, error) {
 				} else if e.Test != "" && !strings.HasPrefix(e.Output, "=== ") {
 					byTest[key] += e.Output
 				}
-			case e.Test != "" && (e.Action == "pass" || e.Action == "fail" || e.Action == "skip"):
+			case e.Test == "" && (e.Action == "pass" || e.Action == "fail" || e.Action == "skip"):
+				r.Pkgs.Add(1)
+			case e.Action == "pass" || e.Action == "fail" || e.Action == "skip":
 				r.Tests.Add(1)
 				if e.Action == "fail" {
 					r.Failed = append(r.Failed, e)
