@@ -4,6 +4,7 @@
 package harness
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -173,19 +174,19 @@ func GoOutput(args ...string) (string, error) {
 // build. macOS needs none (no cgo since Go 1.20).
 func RaceCompiler() error {
 	out, _ := GoOutput("env", "CC")
-	cc := strings.Join(append(strings.Fields(out), "gcc")[:1], "") // its first word, else the default
-	compile := exec.Command(cc, "-c", "-x", "c", "-o", os.DevNull, "-")
+	cc := strings.Fields(cmp.Or(strings.TrimSpace(out), "gcc")) // a command and its arguments, else the default
+	compile := exec.Command(cc[0], append(cc[1:], "-c", "-x", "c", "-o", os.DevNull, "-")...)
 	if compile.Stdin = strings.NewReader("int x;\n"); runtime.GOOS == "darwin" || compile.Run() == nil {
 		return nil
 	}
 	why, how := "is not on PATH", "install gcc with your system's package manager (apt install gcc, dnf install gcc, apk add gcc)"
-	if _, err := exec.LookPath(cc); err == nil {
+	if _, err := exec.LookPath(cc[0]); err == nil {
 		why = "cannot compile C"
 	}
 	if runtime.GOOS == "windows" {
 		how = "install gcc, such as MSYS2's mingw-w64 (https://www.msys2.org), and put its bin folder on PATH"
 	}
-	return fmt.Errorf("the race detector needs a C compiler, and %s (go env CC) %s: %s", cc, why, how)
+	return fmt.Errorf("the race detector needs a C compiler, and %s (go env CC) %s: %s", strings.Join(cc, " "), why, how)
 }
 
 // Progress runs work, printing every 15 seconds how long it has taken and status.
