@@ -59,6 +59,7 @@ func main() {
 	}
 	stage = found[0]
 	base, reference, err := stages.Against(c.Root, stage.Dir, *from)
+	exercises := reference // the exercise's own reference, which the room's median counts
 	if *against != "" {
 		reference = filepath.Base(*against)
 		_, err = stages.Find(c.Root, reference)
@@ -104,7 +105,7 @@ func main() {
 	again, _ := results.Read(filepath.Join("results", "compare", "latest", base+".again.txt")) // compare's A/A label of its first stage
 	var summary []string
 	speedups := "" // for the room, through scripts/handin
-	for _, other := range [][2]string{{base, "origin"}, {reference, "reference"}} {
+	for _, other := range [][2]string{{base, "origin"}, {reference, map[bool]string{true: "reference", false: "vs-" + reference}[reference == exercises]}} {
 		if other[0] != "" {
 			verdict, err := results.Compare(keep(other[0], other[1]), again, mine, row)
 			must(err, "reading the comparison with "+other[0])
