@@ -110,10 +110,10 @@ func measured(root string) (specs, uncommitted []string, err error) {
 func Commit(root string) (string, error) {
 	_, changed, err := measured(root)
 	head, err2 := git(root, "rev-parse", "--short", "HEAD")
-	if err = errors.Join(err, err2); err != nil || len(changed) == 0 {
-		return head, err
+	if err = errors.Join(err, err2); err == nil && len(changed) > 0 {
+		head += " " + Uncommitted
 	}
-	return head + " " + Uncommitted, nil
+	return head, err
 }
 
 // Check prints the generated blocks under root and the charts in

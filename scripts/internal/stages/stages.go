@@ -27,11 +27,25 @@ type Stage struct {
 const Floor = "floor"
 
 // List returns every stage of the workspace at root, in the order of Compare:
-// every module with a stage_test.go, which runs the shared suites and benchmarks.
+// every module with a stage_test.go, which runs the shared suites and
+// benchmarks. The workspace file is read as the go command reads it: $GOWORK
+// if set (a learner's local.work, see scripts/new-stage), else root/go.work.
 func List(root string) ([]Stage, error) {
-	dirs, err := workspaceModules(root)
+	file := os.Getenv("GOWORK")
+	if file == "" || file == "off" {
+		file = filepath.Join(root, "go.work")
+	}
+	out, err := exec.Command("go", "work", "edit", "-json", file).CombinedOutput()
+	var work struct{ Use []struct{ DiskPath string } }
+	if err == nil {
+		err = json.Unmarshal(out, &work)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %v: %s", file, err, out)
+	}
 	var list []Stage
-	for _, dir := range dirs {
+	for _, u := range work.Use {
+		dir := path.Clean(filepath.ToSlash(u.DiskPath)) // relative to root
 		if _, err := os.Stat(filepath.Join(root, dir, "stage_test.go")); err != nil {
 			continue
 		}
@@ -41,7 +55,7 @@ func List(root string) ([]Stage, error) {
 		list = append(list, Stage{Name: path.Base(dir), Dir: dir})
 	}
 	slices.SortStableFunc(list, func(a, b Stage) int { return Compare(a.Name, b.Name) })
-	return list, err
+	return list, nil
 }
 
 // Shown returns the stages that the default runs, tables and charts show:
@@ -172,27 +186,4 @@ func Mine(root string) (mine []string) {
 		}
 	}
 	return mine
-}
-
-// workspaceModules returns the folders that the workspace file uses,
-// relative to root, as the go command reads it: $GOWORK if set (a
-// learner's local.work, see scripts/new-stage), else root/go.work.
-func workspaceModules(root string) ([]string, error) {
-	file := os.Getenv("GOWORK")
-	if file == "" || file == "off" {
-		file = filepath.Join(root, "go.work")
-	}
-	out, err := exec.Command("go", "work", "edit", "-json", file).CombinedOutput()
-	var work struct{ Use []struct{ DiskPath string } }
-	if err == nil {
-		err = json.Unmarshal(out, &work)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %v: %s", file, err, out)
-	}
-	var dirs []string
-	for _, u := range work.Use {
-		dirs = append(dirs, path.Clean(filepath.ToSlash(u.DiskPath)))
-	}
-	return dirs, nil
 }
