@@ -86,9 +86,18 @@ func generate(root string) error {
 	load, err2 := completeRun(root, "load", list, nil)
 	mixed, err3 := completeRun(root, "compare", list, figures.MixedWanted())
 	var readme []provenance.Block
+	// add adds the README's block name: text, then the charts, drawn into
+	// docs/charts, that had results to draw, then the provenance of files.
 	add := func(name, text string, charts []figures.Chart, files []*results.File) {
-		block, err := chartsBlock(root, name, text, charts, files)
-		readme, err1 = append(readme, block), errors.Join(err1, err)
+		for _, c := range charts {
+			drawn, err := c.Save(filepath.Join(root, "docs", "charts"))
+			if err1 = errors.Join(err1, err); err != nil {
+				return
+			} else if drawn {
+				text += fmt.Sprintf("![%s](docs/charts/%s)\n\n", c.Title, c.File)
+			}
+		}
+		readme = append(readme, provenance.Block{Name: name, Content: text + provenance.Line(files[0].Config) + "\n"})
 	}
 	if mixed != nil {
 		add("mixed", figures.MixedTable(mixed), []figures.Chart{figures.MixedChart(mixed)}, mixed)
@@ -159,19 +168,6 @@ func completeRun(root, kind string, list []stages.Stage, wanted []results.Measur
 	fmt.Fprintf(os.Stderr, "report: warning: no run in results/%s measured every stage and benchmark (%s): its figures are left as they are\n",
 		kind, cmp.Or(skipped, "there is none"))
 	return nil, nil
-}
-
-// chartsBlock is the generated block name: text, then the charts, drawn
-// into docs/charts, that had results to draw, then the provenance of files.
-func chartsBlock(root, name, text string, charts []figures.Chart, files []*results.File) (provenance.Block, error) {
-	for _, c := range charts {
-		if drawn, err := c.Save(filepath.Join(root, "docs", "charts")); err != nil {
-			return provenance.Block{}, err
-		} else if drawn {
-			text += fmt.Sprintf("![%s](docs/charts/%s)\n\n", c.Title, c.File)
-		}
-	}
-	return provenance.Block{Name: name, Content: text + provenance.Line(files[0].Config) + "\n"}, nil
 }
 
 // update replaces blocks in a markdown file, and warns of missing markers (a chapter being written).

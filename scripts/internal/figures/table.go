@@ -107,7 +107,13 @@ func MixedTable(files []*results.File) string {
 	var found []string
 	for _, clients := range MixedClients {
 		for _, c := range crossovers(files, clients) {
-			found = append(found, fmt.Sprintf("- %s against %s, %s: %s", c.step, c.previous, clientsName(clients), c))
+			what := "pays at every share measured"
+			if c.at == 0 {
+				what = "does not pay even without writes"
+			} else if c.at > 0 {
+				what = fmt.Sprintf("stops paying at %d%% writes", MixedWrites[c.at])
+			}
+			found = append(found, fmt.Sprintf("- %s against %s, %s: %s", c.step, c.previous, clientsName(clients), what))
 		}
 	}
 	table := strings.Join(rows, "\n") + "\n\n"
@@ -154,14 +160,4 @@ func crossovers(files []*results.File, clients int) (found []crossover) {
 		found = append(found, crossover{step.Name, previous.Name, at})
 	}
 	return found
-}
-
-func (c crossover) String() string {
-	switch {
-	case c.at == 0:
-		return "does not pay even without writes"
-	case c.at > 0:
-		return fmt.Sprintf("stops paying at %d%% writes", MixedWrites[c.at])
-	}
-	return "pays at every share measured"
 }
