@@ -32,7 +32,7 @@ then go run ./scripts/compare --rounds 6 --benchtime 100ms against its origin (d
 output, the speeds, the speed-ups and the verdict: results/check/STAGE/.
 `
 
-const row = "ListByRole/users=10000/matches=100"
+const row = results.Headline
 
 var (
 	c            = harness.New("check", usage)

@@ -136,4 +136,4 @@ func tables(list []stages.Stage, file func(string) string, base *results.File) (
 }
 
 // headline is the row that verdicts are given on, where it was measured.
-const headline = "ListByRole/users=10000/matches=100"
+const headline = results.Headline

@@ -33,7 +33,7 @@ in results/profile/<stage>/.
 
 func main() {
 	c := harness.New("profile", usage)
-	bench := c.Flags.String("bench", "BenchmarkListByRole/users=10000/matches=100", "")
+	bench := c.Flags.String("bench", "Benchmark"+results.Headline, "")
 	benchtime := c.Flags.String("benchtime", "3s", "")
 	top := c.Flags.Int("top", 12, "")
 	markdown := c.Flags.Bool("markdown", false, "")

@@ -44,7 +44,7 @@ type Chart struct {
 // The benchmarks of the README's table and charts: the main request, the same
 // through Echo (where the floor compares), a write, and the heap per user.
 const (
-	Headline    = "ListByRole/users=10000/matches=100"
+	Headline    = results.Headline
 	ThroughEcho = "ServeHTTP/users=10000/matches=100"
 	WriteBench  = "Write/users=10000/roles=3" // one Add and one Delete
 	BuildBench  = "Build/users=10000"
