@@ -1,5 +1,5 @@
 // Command stage1-index serves the user list API from a role -> users index
-// that every write keeps up to date. See README.md.
+// that every write keeps up to date. See docs/stage1-index.md.
 package main
 
 import "example.com/userperf/common/api"

@@ -5,9 +5,9 @@ import "example.com/userperf/common/user"
 // encodeUsers returns the JSON array of users (a read-only view of the
 // store) as encoding/json.Marshal does, into a body reserved for these users
 // and reused (buffer.go), as in stage 3. What changes is the encoder:
-// appendUser, hand-written, instead of encoding/json. Stage 3's parallel
-// chunks are gone: over this encoder they no longer pay (README.md, and
-// BenchmarkParallel in parallel_test.go, which still measures them).
+// appendUser, hand-written, instead of encoding/json. Whether stage 3's
+// parallel chunks still pay over this encoder is its chapter's question;
+// BenchmarkParallel in parallel_test.go measures them here.
 func encodeUsers(users []*user.User) []byte {
 	return append(appendUserList(append(getBuffer(encodedSize(users)), '['), users), ']')
 }

@@ -1,5 +1,5 @@
 // Command stage4-append serves the user list with a hand-written encoder
-// that appends into a reserved, reused body. See README.md.
+// that appends into a reserved, reused body. See docs/stage4-append.md.
 package main
 
 import "example.com/userperf/common/api"

@@ -2,9 +2,12 @@ package main
 
 import "example.com/userperf/common/user"
 
-// encodeUsers returns the JSON array of a role's users as encoding/json
-// does: one copy per block into a reused body of exactly their size
-// (buffer.go), where the first user's comma becomes the "[".
+// encodeUsers returns the JSON array of a role's users (a read-only view of
+// the store) as encoding/json.Marshal does, into a body reserved for exactly
+// its size and reused (buffer.go). Each user was encoded when it was
+// written (see stored) and laid out in its role's blocks, so a read only
+// copies those bytes, a block at a time; the first user's comma becomes the
+// "[".
 func encodeUsers(blocks roleList) []byte {
 	if len(blocks) == 0 {
 		return append(getBuffer(len("[]")), "[]"...)
@@ -21,9 +24,11 @@ func encodeUsers(blocks roleList) []byte {
 	return append(body, ']')
 }
 
-// appendUser appends u as encoding/json.Marshal writes a user.User. The
-// field names are written by hand, so a change to user.User must be made
-// here too; the tests compare the output with encoding/json to catch one.
+// appendUser appends u as encoding/json.Marshal writes a user.User: fields
+// in declaration order under their json tags, no spaces, nil Roles as null.
+// The names are written by hand, so a change to user.User must be made here
+// too; the tests compare the output with encoding/json to catch one. The
+// quotes of each string belong to the constant pieces around it.
 func appendUser(dst []byte, u *user.User) []byte {
 	dst = append(dst, `{"id":"`...)
 	dst = appendEscaped(dst, u.ID)

@@ -9,22 +9,51 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// Store keeps every user, encoded once on write, in one slice in ascending
-// id order, and an index from each role to its users' blocks, guarded by a
-// read-write lock. ListByRole encodes the index's own list after the lock
-// is released, which is safe because no write modifies a stored user, a
-// published list or its blocks: it builds new ones and puts them in the map
-// under the write lock (view_test.go and the conformance suite, under -race,
-// check it). s.users and the map are only read under the lock.
+// Store keeps every user in one slice in ascending id order, and an index
+// from each role to the users holding it, guarded by a read-write lock:
+// many requests read at once, a write excludes them all.
+//
+// The index holds pointers to the users, not their positions in s.users:
+// a position shifts for every user behind one that is inserted or deleted,
+// so an index of positions (the case study's first version) goes wrong at
+// the first delete from the middle, while a pointer names the same user
+// however the slices that hold it shift. Each role's list is kept in
+// ascending id order, the order the API answers in, so a lookup never sorts.
+//
+// A lookup hands out a view, not a copy: findByRole returns the index's own
+// list, and ListByRole encodes it after the read lock is released. Two rules,
+// which every write below follows, are what make that safe:
+//
+//   - A stored user is never modified. Add stores a new *user.User, Delete
+//     drops one, and nothing writes through it; changing a user would mean
+//     storing a new value in its place.
+//   - A published list is never modified, nor any of its blocks. A write
+//     builds a new list for every role it touches (copy on write) and puts
+//     it in the map under the write lock, so the list that a reader took
+//     stays as it was.
+//
+// The garbage collector keeps a deleted user alive while a reader still
+// points to it (no dangling pointer, unlike the case study's const User*),
+// but it does nothing against data races: the rules do. view_test.go and
+// the conformance suite's concurrent test, run under -race, check them.
+// s.users and the map are only read under the lock, so writes still change
+// them in place.
+//
+// Each user is stored with its JSON, encoded once when it is written (see
+// stored), and each role's list lays its users' JSON out in blocks (see
+// roleList), so a read only copies a few blocks.
 type Store struct {
 	mu     sync.RWMutex
 	users  []*stored           // ascending id
 	byRole map[string]roleList // role -> the users holding it, ascending id
 }
 
-// stored is a user and its JSON, encoded when the user is written, after
-// the comma that comes before it in a list, so that blocks lay users' bytes
-// back to back. Like the user, it is never modified.
+// stored is a user and its JSON, encoded when the user is written: at
+// start-up and on Add. Like the user, the JSON is never modified, so it is
+// right for as long as the user is stored. One encoding serves every role
+// of the user: each role's blocks copy the same bytes. The JSON starts with
+// the comma that comes before the user in a list, so that blocks lay users'
+// bytes back to back.
 type stored struct {
 	*user.User
 	json []byte // ",{...}"
@@ -61,21 +90,28 @@ func (s *Store) ListByRole(role string) []byte {
 // Recycle takes body back once it is written, for a later one (buffer.go).
 func (s *Store) Recycle(body []byte) { putBuffer(body) }
 
-// findByRole is one map lookup; the list it returns is a read-only view.
+// findByRole is one map lookup: its cost follows the number of matches, not
+// the number of users. The list it returns is the index's own, a read-only
+// view that stays valid after the lock is released (see Store).
 func (s *Store) findByRole(role string) roleList {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.byRole[role]
 }
 
-// clone is a deep copy of u; its strings, immutable, share their bytes.
+// clone is a deep copy of u. In Go it copies the struct and the roles
+// slice; the strings share their bytes, because Go strings are immutable and
+// copying one copies a two-word header (unlike a C++ std::string).
 func clone(u *user.User) user.User {
 	c := *u
 	c.Roles = slices.Clone(u.Roles)
 	return c
 }
 
-// Get returns a copy of the user with id, which leaves this package.
+// Get returns a copy of the user with id. Here the copy stays: the user
+// leaves this package for code that may do anything with it, Get is not the
+// path this stage speeds up, and one small allocation there is cheaper than
+// a rule that every caller must keep.
 func (s *Store) Get(id string) (user.User, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -86,8 +122,9 @@ func (s *Store) Get(id string) (user.User, bool) {
 	return clone(s.users[i].User), true
 }
 
-// Add inserts u in id order in s.users and in each of its roles' lists,
-// encoded before the lock is taken so that readers do not wait for that.
+// Add inserts u at its place in id order, in s.users and in the list of
+// each of its roles. u is encoded before the lock is taken, so that readers
+// do not wait for the encoding.
 func (s *Store) Add(u user.User) bool {
 	added := newStored(&u)
 	s.mu.Lock()
@@ -103,8 +140,9 @@ func (s *Store) Add(u user.User) bool {
 	return true
 }
 
-// Delete removes the user with id from s.users and from its roles' lists;
-// a role nobody holds leaves the map, so that it does not grow for good.
+// Delete removes the user with id from s.users and from the list of each of
+// its roles. A role that nobody holds any more leaves the map, so that the
+// index does not grow with every role ever written.
 func (s *Store) Delete(id string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
