@@ -6,8 +6,8 @@ import (
 )
 
 // A roleList is a role's users in blocks, in ascending id order. A read
-// copies whole blocks: two copies for the 100 admins instead of a hundred,
-// as a copy's fixed price outweighs one user's bytes (BenchmarkCopyPieces).
+// copies whole blocks: two copies for the 100 admins instead of a hundred
+// (BenchmarkCopyPieces measures what the number of copies costs).
 // A write rebuilds one block and copies the list of block pointers. Blocks
 // and lists are never modified once in the index, so they share arrays.
 type roleList []*block
