@@ -57,12 +57,15 @@ func (r *repo) commit() string {
 	return r.git("rev-parse", "--short", "HEAD")
 }
 
-// figures writes a README with a generated block and a chart, both
+// figures writes a README with a generated block, a page with another whose
+// line also names the command that made its table, and a chart, all
 // measured at HEAD, and commits them, as the report command and a commit would.
 func (r *repo) figures() (measured string) {
 	measured = r.git("rev-parse", "--short", "HEAD")
-	line := Line(map[string]string{"commit": measured, "command": "go run ./scripts/compare"})
+	config := map[string]string{"commit": measured, "command": "go run ./scripts/compare"}
+	line := Line(config)
 	r.write("README.md", "# Title\n\n<!-- BEGIN GENERATED: stages -->\n| a |\n\n"+line+"\n<!-- END GENERATED: stages -->\n")
+	r.write("docs/results.md", "<!-- BEGIN GENERATED: mixed -->\n| b |\n\n"+Line(config, "go run ./scripts/report")+"\n<!-- END GENERATED: mixed -->\n")
 	r.write("docs/charts/time.svg", "<svg><text>"+line+"</text></svg>\n")
 	r.commit()
 	return measured
@@ -111,7 +114,7 @@ func TestCodeChangedAfterTheFigures(t *testing.T) {
 		r.write("scripts/internal/harness/rounds_test.go", "package harness\n")
 		r.commit()
 		why := "measured at " + measured + "; changed since: " + strings.Join(changed, ", ")
-		want := []string{"stale: README.md, block stages: " + why, "stale: docs/charts/time.svg: " + why}
+		want := []string{"stale: README.md, block stages: " + why, "stale: docs/charts/time.svg: " + why, "stale: docs/results.md, block mixed: " + why}
 		if ok, printed := r.check(); ok || !slices.Equal(printed, want) {
 			t.Errorf("after changing %s: OK %v, printed\n%s\nwant\n%s", changed, ok, strings.Join(printed, "\n"), strings.Join(want, "\n"))
 		}
