@@ -89,7 +89,7 @@ func TestFreshFiguresPass(t *testing.T) {
 	r.figures()
 	// Prose, a command and libraries that only present or choose, and a
 	// module that is no stage are not measured code.
-	r.write("stage0-linear/README.md", "# Stage 0\n\nMore prose.\n")
+	r.write("docs/stage0-linear.md", "# Stage 0\n\nMore prose.\n")
 	r.write("scripts/report/main.go", "package main // changed\n")
 	r.write("scripts/internal/figures/chart.go", "package figures // changed\n")
 	r.write("scripts/internal/stages/stages.go", "package stages // changed\n")
@@ -125,7 +125,7 @@ func TestUncommittedMeasuredCode(t *testing.T) {
 	r := newRepo(t)
 	r.figures()
 	r.write("common/bench/bench.go", "package bench\n")
-	r.write("stage0-linear/README.md", "uncommitted prose is not measured\n")
+	r.write("docs/stage0-linear.md", "uncommitted prose is not measured\n")
 	if ok, printed := r.check(); ok || !slices.Equal(printed, []string{"uncommitted: common/bench/bench.go"}) {
 		t.Errorf("OK %v, printed %q; want common/bench/bench.go uncommitted", ok, printed)
 	}
