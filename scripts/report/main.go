@@ -239,7 +239,7 @@ var columns = []struct {
 
 // wanted are the benchmarks that a compare run must hold for the tables and
 // charts: the stages table's columns and the charts' second result size.
-var wanted = []results.Measurement{{Bench: figures.Headline, Unit: "sec/op"}, {Bench: "ListByRole/users=10000/matches=1000", Unit: "sec/op"},
+var wanted = []results.Measurement{{Bench: figures.Headline, Unit: "sec/op"}, {Bench: figures.Matches1000, Unit: "sec/op"},
 	columns[0].Measurement, columns[1].Measurement, columns[2].Measurement, columns[3].Measurement}
 
 // stagesTable is the results page's table, a row per stage, and its caption.
