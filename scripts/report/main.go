@@ -184,9 +184,9 @@ func withoutResultFiles(table string) string {
 
 // writeBlock writes benchstat's tables of args as block name of file, under
 // root, or prints them if file is "". A result file that is not there as
-// given is one of the latest run of from, and the block's lines name each by
-// its name in that run: the command they give makes the block again once the
-// run is made.
+// given is one of the latest run of from (or of the kind of run whose file
+// is given by its path), and the block's lines name each by its name in that
+// run: the command they give makes the block again once such a run is made.
 func writeBlock(root, file, name, from string, args []string) error {
 	latest := filepath.Join(root, "results", from, "latest")
 	args, shown := slices.Clone(args), slices.Clone(args) // shown: as the block's command gives them
@@ -200,6 +200,8 @@ func writeBlock(root, file, name, from string, args []string) error {
 		if _, err := os.Stat(input); err != nil {
 			input = filepath.Join(latest, input)
 			args[i] = label + input
+		} else if run := filepath.Dir(input); filepath.Base(filepath.Dir(filepath.Dir(run))) == "results" {
+			from = filepath.Base(filepath.Dir(run)) // a file of a run given by its path: results/load/<stamp>/x.txt
 		}
 		shown[i] = harness.Quote(label + filepath.Base(input))
 	}

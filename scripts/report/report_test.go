@@ -239,6 +239,14 @@ func TestWriteBlock(t *testing.T) {
 	if strings.Contains(got, "results") {
 		t.Errorf("the block names the run's folder:\n%s", got)
 	}
+	// A file of a load run, given by its path, is named in the latest load run.
+	withLoad(t, root)
+	load := filepath.Join(root, "results", "load", "20260102T030405Z", "floor.txt")
+	if err := writeBlock(root, page, "gc", "compare", []string{"-filter", ".unit:p50-sec", load}); err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, "the block of a load run", generated(t, filepath.Join(root, page), "gc"),
+		"by `go run ./scripts/load`, then `go run ./scripts/report block --file docs/stage1-index.md --name gc --from load -- -filter .unit:p50-sec floor.txt`.")
 }
 
 // A run of fewer stages, newer than the complete one, does not shrink the
