@@ -28,6 +28,9 @@ func Run(t *testing.T, newStage api.NewStage) {
 	t.Run("ListByRole", func(t *testing.T) { testListByRole(t, newStage) })
 	t.Run("ReadsAfterWritesInIdOrder", func(t *testing.T) { testWrites(t, newStage) })
 	t.Run("BadInput", func(t *testing.T) { testBadInput(t, newStage) })
+	t.Run("HEAD", func(t *testing.T) {
+		t.Run("LikeGetWithoutBuilding", func(t *testing.T) { testHead(t, newStage) })
+	})
 	t.Run("OverTCP", func(t *testing.T) { testOverTCP(t, newStage) })
 	t.Run("ConcurrentReadersAndWriters", func(t *testing.T) { testConcurrent(t, newStage) })
 	t.Run("ManyShortCallsAtOnce", func(t *testing.T) { testStageCalls(t, newStage) })

@@ -132,6 +132,5 @@ func testBadInput(t *testing.T, newStage api.NewStage) {
 	t.Run("UnusualBodiesStoredAsSent", func(t *testing.T) { testUnusualBodies(t, newStage) })
 	t.Run("MaxUsers", func(t *testing.T) { testMaxUsers(t, newStage) })
 	t.Run("MaxStoredBytes", func(t *testing.T) { testStoredBytes(t, newStage) })
-	t.Run("HeadLikeGetWithoutBuilding", func(t *testing.T) { testHead(t, newStage) })
 	t.Run("PathIDsDecodedOnce", func(t *testing.T) { testPathIDsDecodedOnce(t, newStage) })
 }

@@ -15,12 +15,13 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// mixedWrites are the shares of writes, in percent, that Mixed measures:
+// MixedWrites are the shares of writes, in percent, that Mixed measures:
 // none, the read-mostly service, a busy one, and as many writes as reads.
-var mixedWrites = []int{0, 1, 10, 50}
+// scripts/report reads the results by them and by MixedClients.
+var MixedWrites = []int{0, 1, 10, 50}
 
-// mixedClients are the numbers of concurrent clients that Mixed measures.
-var mixedClients = []int{1, 16}
+// MixedClients are the numbers of concurrent clients that Mixed measures.
+var MixedClients = []int{1, 16}
 
 // Mixed measures a stream of requests of which a share are writes and the
 // rest reads, at the default data set: each sub-benchmark's time per op is
@@ -43,8 +44,8 @@ func Mixed(b *testing.B, newStage api.NewStage) {
 	users := Users(user.DefaultCount)
 	want := apitest.NewModel(users).ListBody(user.RoleAdmin)
 	roles := mostHeldRoles(users, 3)
-	for _, writes := range mixedWrites {
-		for _, clients := range mixedClients {
+	for _, writes := range MixedWrites {
+		for _, clients := range MixedClients {
 			name := fmt.Sprintf("users=%d/writes=%d/clients=%d", len(users), writes, clients)
 			b.Run(name, func(b *testing.B) {
 				m := &mixed{stage: newStage(Users(len(users))), roles: roles, wantLen: len(want), writes: writes, of: clients}

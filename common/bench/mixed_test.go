@@ -7,7 +7,7 @@ import "testing"
 // starts, exactly the share asked for are writes, and at 50% no two
 // writes come in a row.
 func TestMixedSpreadsItsWrites(t *testing.T) {
-	for _, writes := range mixedWrites {
+	for _, writes := range MixedWrites {
 		m := &mixed{writes: writes, of: 16}
 		for range 16 {
 			c := m.newClient()

@@ -26,7 +26,7 @@ No STAGE: every stage in go.work and the floor. --rounds 10 (at least 6), --benc
 It builds each stage's test binary, then runs rounds of one sample per stage in a rotating order, so that
 drift hits every stage alike, the first stage twice, under a second label, for the run's A/A floor. It
 prints benchstat's tables, the floor and each stage's verdict against the first at
-ListByRole/users=10000/matches=100, on CPU time where the system gives it (MEASURING.md says why).
+ListByRole/users=10000/matches=100, on CPU time where the system gives it (docs/measuring.md says why).
 Results: results/compare/<stamp>/ and results/compare/latest; a failure or Ctrl-C keeps none.
 USERPERF_MILLION=1 adds a million users; the recorded command line names it and USERPERF_PARALLEL_MIN.
 `

@@ -89,7 +89,7 @@ func main() {
 		c.Fatal(copyFile(filepath.Join("stage0-linear", "stage_test.go"), filepath.Join(name, "stage_test.go")))
 	}
 	c.Fatal(os.WriteFile(filepath.Join(name, ".gitignore"), []byte("# Made by scripts/new-stage: git ignores this whole folder, this file included.\n*\n"), 0o644))
-	os.Remove(filepath.Join(name, "README.md")) // the origin's chapter, if it has one: not the copy's
+	os.Remove(filepath.Join(name, "README.md")) // the origin's notes (a solution's README.md), if any: not the copy's
 
 	// The module and its origin; the replace of common is one level up now.
 	goMod := filepath.Join(name, "go.mod")

@@ -1,5 +1,5 @@
 // Command report turns the latest results into the charts and the tables
-// of the READMEs; the usage below says how.
+// of docs/results.md and the chapters; the usage below says how.
 package main
 
 import (
@@ -22,15 +22,18 @@ import (
 )
 
 const usage = `
-report: the latest results as charts and as the READMEs' tables, never typed by hand.
+report: the latest results as charts and as the pages' tables, never typed by hand.
 
-  go run ./scripts/report             docs/charts/*.svg, README.md's blocks stages, charts, load and mixed, and each
-                                      chapter's benchstat and profile, from the latest runs of compare and load that
-                                      measured every stage and benchmark, and results/profile; then what --check says
+  go run ./scripts/report             docs/charts/*.svg, docs/results.md's blocks stages, charts, load and mixed, and
+                                      each chapter's (docs/STAGE.md) benchstat and profile, from the latest runs of
+                                      compare and load that measured every stage and benchmark, and of profile; then
+                                      what --check says
   go run ./scripts/report --profiles  profile every stage first (go run ./scripts/profile)
   go run ./scripts/report --check     list the stale generated blocks and charts: exit 1 if any, 2 if it cannot tell
-  go run ./scripts/report block [--file F.md --name N] -- BENCHSTAT_ARGS...
-                                      benchstat's tables as generated block N of F.md, or printed
+  go run ./scripts/report block [--file F.md --name N] [--from compare] -- BENCHSTAT_ARGS...
+                                      benchstat's tables as generated block N of F.md, or printed; a result file
+                                      that is not there as given is one of the latest run of --from (compare,
+                                      load, serialize), so that FILE.txt names results/compare/latest/FILE.txt
 `
 
 func main() {
@@ -39,19 +42,14 @@ func main() {
 	checkOnly := c.Flags.Bool("check", false, "")
 	file := c.Flags.String("file", "", "")
 	name := c.Flags.String("name", "", "")
+	from := c.Flags.String("from", "compare", "")
 	switch args := c.Parse(); {
 	case len(args) > 0 && args[0] != "block":
 		c.Usage("unknown argument %s (--help lists them)", args[0])
 	case len(args) == 1 || len(args) > 0 && *name == "" && *file != "":
-		c.Usage("usage: go run ./scripts/report block [--file FILE.md --name NAME] -- BENCHSTAT_ARGS...")
+		c.Usage("usage: go run ./scripts/report block [--file FILE.md --name NAME] [--from compare] -- BENCHSTAT_ARGS...")
 	case len(args) > 0:
-		block, err := figures.BenchstatBlock(args[1:])
-		if err == nil && *file == "" {
-			_, err = fmt.Print(block)
-		} else if err == nil {
-			err = provenance.UpdateFile(*file, provenance.Block{Name: *name, Content: block})
-		}
-		c.Fatal(err)
+		c.Fatal(writeBlock(".", *file, *name, *from, args[1:])) // the root, where Parse moved
 		return
 	case !*checkOnly:
 		list, err := stages.Shown(c.Root)
@@ -70,11 +68,17 @@ func main() {
 		fmt.Fprintln(os.Stderr, "report:", err)
 		c.Exit(2)
 	case !*checkOnly:
-		fmt.Println("review with: git diff README.md '*/README.md' docs/charts")
+		fmt.Println("review with: git diff docs")
 	case !ok:
 		c.Exit(1)
 	}
 }
+
+// resultsPage is the page of the results, which answers every chapter's
+// questions; itself is the command that writes it, named under each block.
+var resultsPage = filepath.Join("docs", "results.md")
+
+const itself = "go run ./scripts/report"
 
 // generate writes the charts and blocks of the repository at root.
 func generate(root string) error {
@@ -85,36 +89,36 @@ func generate(root string) error {
 	compare, err1 := completeRun(root, "compare", list, wanted)
 	load, err2 := completeRun(root, "load", list, nil)
 	mixed, err3 := completeRun(root, "compare", list, figures.MixedWanted())
-	var readme []provenance.Block
-	// add adds the README's block name: text, then the charts, drawn into
-	// docs/charts, that had results to draw, then the provenance of files.
+	var page []provenance.Block
+	// add adds the results page's block name: text, then the charts, drawn
+	// into docs/charts, that had results to draw, then the provenance of files.
 	add := func(name, text string, charts []figures.Chart, files []*results.File) {
 		for _, c := range charts {
 			drawn, err := c.Save(filepath.Join(root, "docs", "charts"))
 			if err1 = errors.Join(err1, err); err != nil {
 				return
 			} else if drawn {
-				text += fmt.Sprintf("![%s](docs/charts/%s)\n\n", c.Title, c.File)
+				text += fmt.Sprintf("![%s](charts/%s)\n\n", c.Title, c.File) // beside the page
 			}
 		}
-		readme = append(readme, provenance.Block{Name: name, Content: text + provenance.Line(files[0].Config) + "\n"})
+		page = append(page, provenance.Block{Name: name, Content: text + provenance.Line(files[0].Config, itself) + "\n"})
 	}
 	if mixed != nil {
 		add("mixed", figures.MixedTable(mixed), []figures.Chart{figures.MixedChart(mixed)}, mixed)
 	}
 	if compare != nil {
-		readme = append(readme, provenance.Block{Name: "stages", Content: stagesTable(root, list, compare)})
+		page = append(page, provenance.Block{Name: "stages", Content: stagesTable(root, list, compare)})
 		add("charts", "", figures.Charts(compare), compare)
 	}
 	if load != nil {
 		table, err := os.ReadFile(filepath.Join(filepath.Dir(load[0].Path), "table.md"))
-		add("load", strings.TrimSpace(string(table))+"\n\n", []figures.Chart{figures.LoadChart(load)}, load)
+		add("load", withoutResultFiles(string(table))+"\n\n", []figures.Chart{figures.LoadChart(load)}, load)
 		err1 = errors.Join(err1, err)
 	}
 	if err := errors.Join(err1, err2, err3); err != nil {
 		return err
 	}
-	update(filepath.Join(root, "README.md"), readme...)
+	update(filepath.Join(root, resultsPage), page...)
 	for _, s := range list {
 		chapter, _ := chapter(root, s)
 		if doc, _ := os.ReadFile(chapter); !strings.Contains(string(doc), "<!-- BEGIN GENERATED: ") {
@@ -170,6 +174,53 @@ func completeRun(root, kind string, list []stages.Stage, wanted []results.Measur
 	return nil, nil
 }
 
+// withoutResultFiles is a load run's table.md without the benchstat command
+// that older runs wrote under the tables: it names the run's files, which a
+// clone lacks.
+func withoutResultFiles(table string) string {
+	paragraphs := strings.Split(strings.TrimSpace(table), "\n\n")
+	return strings.Join(slices.DeleteFunc(paragraphs, func(p string) bool { return strings.HasPrefix(p, "`go tool benchstat ") }), "\n\n")
+}
+
+// writeBlock writes benchstat's tables of args as block name of file, under
+// root, or prints them if file is "". A result file that is not there as
+// given is one of the latest run of from (or of the kind of run whose file
+// is given by its path), and the block's lines name each by its name in that
+// run: the command they give makes the block again once such a run is made.
+func writeBlock(root, file, name, from string, args []string) error {
+	latest := filepath.Join(root, "results", from, "latest")
+	args, shown := slices.Clone(args), slices.Clone(args) // shown: as the block's command gives them
+	for i, arg := range args {
+		eq := strings.Index(arg, "=")
+		label, input := arg[:eq+1], arg[eq+1:]
+		if strings.HasPrefix(arg, "-") || !strings.HasSuffix(input, ".txt") {
+			shown[i] = harness.Quote(arg)
+			continue // a flag, or its value
+		}
+		if _, err := os.Stat(input); err != nil {
+			input = filepath.Join(latest, input)
+			args[i] = label + input
+		} else if run := filepath.Dir(input); filepath.Base(filepath.Dir(filepath.Dir(run))) == "results" {
+			from = filepath.Base(filepath.Dir(run)) // a file of a run given by its path: results/load/<stamp>/x.txt
+		}
+		shown[i] = harness.Quote(label + filepath.Base(input))
+	}
+	if file == "" {
+		content, err := figures.BenchstatBlock(args)
+		fmt.Print(content)
+		return err
+	}
+	command := "go run ./scripts/report block --file " + filepath.ToSlash(file) + " --name " + name
+	if from != "compare" {
+		command += " --from " + from
+	}
+	content, err := figures.BenchstatBlock(args, command+" -- "+strings.Join(shown, " "))
+	if err != nil {
+		return err
+	}
+	return provenance.UpdateFile(filepath.Join(root, file), provenance.Block{Name: name, Content: content})
+}
+
 // update replaces blocks in a markdown file, and warns of missing markers (a chapter being written).
 func update(path string, blocks ...provenance.Block) {
 	if err := provenance.UpdateFile(path, blocks...); err != nil {
@@ -190,10 +241,10 @@ var columns = []struct {
 
 // wanted are the benchmarks that a compare run must hold for the tables and
 // charts: the stages table's columns and the charts' second result size.
-var wanted = []results.Measurement{{Bench: figures.Headline, Unit: "sec/op"}, {Bench: "ListByRole/users=10000/matches=1000", Unit: "sec/op"},
+var wanted = []results.Measurement{{Bench: figures.Headline, Unit: "sec/op"}, {Bench: figures.Matches1000, Unit: "sec/op"},
 	columns[0].Measurement, columns[1].Measurement, columns[2].Measurement, columns[3].Measurement}
 
-// stagesTable is the README's table, a row per stage, and its caption.
+// stagesTable is the results page's table, a row per stage, and its caption.
 func stagesTable(root string, list []stages.Stage, files []*results.File) string {
 	byName := map[string]stages.Stage{} // none for results that outlived their stage
 	for _, s := range list {
@@ -204,11 +255,11 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 	var previous *results.File // the last step
 	for i, f := range files {
 		s, cpu := byName[f.Name], f.Values(figures.Headline, "cpu-sec/op")
-		readme, change := chapter(root, s)
+		page, change := chapter(root, s)
 		row := []string{f.Name, change, "—", figures.Median(f, figures.Headline, "sec/op", results.Duration),
 			figures.Median(f, figures.Headline, "cpu-sec/op", results.Duration), "—", "—", "—"}
-		if readme != "" {
-			row[0] = fmt.Sprintf("[%s](%s/README.md)", f.Name, s.Dir)
+		if page != "" {
+			row[0] = fmt.Sprintf("[%s](%s)", f.Name, filepath.Base(page)) // beside the results page
 		}
 		if len(cpu) > 0 {
 			row[5] = results.Label(cpu)
@@ -234,7 +285,7 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 		"and their lines added plus removed (`git diff --no-index --numstat`). Median of %d runs of `Benchmark%s` (the "+
 		"lookup and the JSON encoding of the 100 users with role admin among 10,000, in process): time/op is the wall time "+
 		"a client waits, CPU/op the work it costs, which holds while other programs take the cores; spread, how widely the "+
-		"CPU times spread (reliable under 5%%, noisy up to 20%%, unstable beyond; MEASURING.md says what to do about each). "+
+		"CPU times spread (reliable under 5%%, noisy up to 20%%, unstable beyond; [measuring.md](measuring.md) says what to do about each). "+
 		"A speed-up is the other stage's %s divided by this one's, where benchstat tells them apart beyond the run's floor "+
 		"(their widest confidence interval, and for the first stage the distance of its A/A label); `~`: a step this run "+
 		"could not decide. The floor, bytes encoded in advance, is the limit of this path and not a step: no speed-up; a "+
@@ -242,7 +293,7 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 		"(the same request through the Echo handler), `Benchmark%s` (one Add and one Delete of a user with three roles) and "+
 		"`%s` of `Benchmark%s` (the heap the stage holds per user).\n%s\n",
 		len(files[0].Values(figures.Headline, "sec/op")), figures.Headline, unitName, figures.ThroughEcho,
-		figures.WriteBench, figures.HeldUnit, figures.BuildBench, provenance.Line(files[0].Config))
+		figures.WriteBench, figures.HeldUnit, figures.BuildBench, provenance.Line(files[0].Config, itself))
 }
 
 // speedup is how many times faster f is than base, "~" where this run cannot
@@ -259,24 +310,24 @@ func speedup(base, f *results.File) string {
 	return results.Times(c.Ratio)
 }
 
-// chapter is the README.md of s, or "" if it has none (the floor), and what s changes: the chapter's
-// title says it ("# Stage 1: an index"), else the package comment ("Command floor is the limit...: ...").
-func chapter(root string, s stages.Stage) (readme, change string) {
-	dir := filepath.Join(root, filepath.FromSlash(s.Dir))
-	doc, err := os.ReadFile(filepath.Join(dir, "README.md"))
-	if err == nil && s.Dir != "" && s.Name != stages.Floor {
-		readme = filepath.Join(dir, "README.md")
+// chapter is the chapter of s, docs/<name>.md, or "" if it has none (the floor, a learner's stage), and what
+// s changes: the chapter's title says it ("# Stage 1: an index"), else the package comment ("Command floor
+// is the limit...: ...").
+func chapter(root string, s stages.Stage) (page, change string) {
+	doc, err := os.ReadFile(filepath.Join(root, "docs", s.Name+".md"))
+	if err == nil && s.Name != "" && s.Name != stages.Floor {
+		page = filepath.Join(root, "docs", s.Name+".md")
 	}
 	title, _, _ := strings.Cut(string(doc), "\n")
-	if _, what, ok := strings.Cut(title, ": "); ok && strings.HasPrefix(title, "# ") {
-		return readme, strings.TrimSpace(what)
+	if _, what, ok := strings.Cut(title, ": "); ok && strings.HasPrefix(title, "# ") && page != "" {
+		return page, strings.TrimSpace(what)
 	}
-	pkg, err := build.ImportDir(dir, 0)
+	pkg, err := build.ImportDir(filepath.Join(root, filepath.FromSlash(s.Dir)), 0)
 	if _, what, ok := strings.Cut(pkg.Doc, " is "); ok && err == nil {
 		what, _, _ = strings.Cut(what, ":")
-		return readme, strings.TrimSuffix(what, ".")
+		return page, strings.TrimSuffix(what, ".")
 	}
-	return readme, ""
+	return page, ""
 }
 
 // diffSize is the non-test Go code that differs between folders a and b as git
@@ -298,24 +349,18 @@ func diffSize(root, a, b string) string {
 	return fmt.Sprintf("%d files, %d lines", files, lines)
 }
 
-// benchstatBlock compares stage i with the stage before it and the first
-// (which shows its own figures) in time and allocations.
+// benchstatBlock compares stage i with the stage before it (the first shows
+// its own figures) in time and allocations: a chapter asks about its step;
+// the comparison with the first stage is the results page's.
 func benchstatBlock(files []*results.File, i int) (string, error) {
-	var b strings.Builder
-	bases := []*results.File{nil} // the first on its own
+	args, what := []string{"-ignore", "pkg", "-filter", ".unit:(sec/op OR cpu-sec/op OR allocs/op)"}, "on its own"
 	if i > 0 {
-		bases = []*results.File{files[i-1], files[0]}[:min(i, 2)]
+		args, what = append(args, files[i-1].Name+"="+files[i-1].Path), "against "+files[i-1].Name
 	}
-	for _, base := range bases {
-		args, what := []string{"-ignore", "pkg", "-filter", ".unit:(sec/op OR cpu-sec/op OR allocs/op)"}, "on its own"
-		if base != nil {
-			args, what = append(args, base.Name+"="+base.Path), "against "+base.Name
-		}
-		tables, err := figures.Benchstat(append(args, files[i].Name+"="+files[i].Path))
-		if err != nil {
-			return "", err
-		}
-		fmt.Fprintf(&b, "%s %s:\n\n%s\n\n", files[i].Name, what, tables)
+	tables, err := figures.Benchstat(append(args, files[i].Name+"="+files[i].Path))
+	if err != nil {
+		return "", err
 	}
-	return b.String() + provenance.Line(files[i].Config) + "\n", nil // compare measured them together
+	// compare measured them together
+	return fmt.Sprintf("%s %s:\n\n%s\n\n%s\n", files[i].Name, what, tables, provenance.Line(files[i].Config, itself)), nil
 }

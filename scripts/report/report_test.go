@@ -10,13 +10,15 @@ import (
 	"testing"
 
 	"github.com/google/pprof/profile"
+
+	"example.com/userperf/scripts/internal/results"
 )
 
 // header is what compare and load write at the top of every file.
 const header = "machine-cpu: Test CPU\nmachine-cores: 2\ngo-version: go1.26.8\ndate: 2026-01-02T03:04:05Z\ncommit: 8899ddb\n"
 
-// line is the provenance line of the fixture's benchmarks.
-const line = "Measured on Test CPU (2 cores), go1.26.8, 2026-01-02T03:04Z, commit `8899ddb`, by `go run ./scripts/compare`."
+// line is the provenance line of the fixture's benchmarks, under a block that report writes.
+const line = "Measured on Test CPU (2 cores), go1.26.8, 2026-01-02T03:04Z, commit `8899ddb`, by `go run ./scripts/compare`, then `go run ./scripts/report`."
 
 func write(t *testing.T, path, content string) {
 	t.Helper()
@@ -57,9 +59,10 @@ func repository(t *testing.T) string {
 	write(t, filepath.Join(root, "stage1-index", "store.go"), "package main\n\nfunc b() {}\nfunc c() {}\n")
 	write(t, filepath.Join(root, "stage1-index", "index.go"), "package main\n")
 	write(t, filepath.Join(root, "floor", "main.go"), "// Command floor is the limit of the path: more.\npackage main\n")
-	write(t, filepath.Join(root, "README.md"), "# Title\n\n"+block("stages")+"\nProse.\n\n"+block("charts")+block("load"))
-	write(t, filepath.Join(root, "stage0-linear", "README.md"), "# Stage 0: the scan\n\n"+block("benchstat")+block("profile"))
-	write(t, filepath.Join(root, "stage1-index", "README.md"), "# Stage 1: an index\n\n"+block("benchstat")+"\nProse.\n"+block("profile"))
+	write(t, filepath.Join(root, "docs", "results.md"), "# Title\n\n"+block("stages")+"\nProse.\n\n"+block("charts")+block("load"))
+	write(t, filepath.Join(root, "docs", "stage0-linear.md"), "# Stage 0: the scan\n\n"+block("benchstat")+block("profile"))
+	write(t, filepath.Join(root, "docs", "stage1-index.md"), "# Stage 1: an index\n\n"+block("benchstat")+"\nProse.\n"+block("profile"))
+	write(t, filepath.Join(root, "stage1-index", "README.md"), "# Notes: not the chapter\n")
 	writeProfile(t, filepath.Join(root, "results", "profile", "stage1-index"))
 	compareRun(t, root, "20260102T030405Z", "stage0-linear", "stage1-index", "floor")
 	return root
@@ -111,7 +114,8 @@ func writeProfile(t *testing.T, dir string) {
 		"pkg: example.com/stage1-index\nBenchmarkListByRole-2 100 1000 ns/op\n")
 }
 
-// withLoad adds a run of load and its table.
+// withLoad adds a run of load and its table, as an older load wrote it: with
+// the benchstat command of its files under the tables.
 func withLoad(t *testing.T, root string) {
 	dir := filepath.Join(root, "results", "load", "20260102T030405Z")
 	for stage, p50 := range map[string]int{"stage0-linear": 1_500_000, "stage1-index": 1_000_000, "floor": 800_000} {
@@ -119,7 +123,8 @@ func withLoad(t *testing.T, root string) {
 			fmt.Sprintf("BenchmarkHTTPFixedRate/rate=100/matches=100 400 %d p50-ns %d p95-ns %d p99-ns\n", p50, 2*p50, 4*p50)+
 			fmt.Sprintf("BenchmarkHTTPFixedRate/rate=100/matches=1000 400 %d p50-ns %d p95-ns %d p99-ns\n", 3*p50, 4*p50, 5*p50))
 	}
-	write(t, filepath.Join(dir, "table.md"), "| stage | p50 |\n|---|---:|\n| floor | 800µs |\n")
+	write(t, filepath.Join(dir, "table.md"), "| stage | p50 |\n|---|---:|\n| floor | 800µs |\n\n"+
+		"`go tool benchstat -row .file floor=results/load/20260102T030405Z/floor.txt`\n\nGET /users?role=R over loopback.\n")
 }
 
 // generated is the content of block name in the markdown file at path.
@@ -159,21 +164,25 @@ func TestGenerate(t *testing.T) {
 	if err := generate(root); err != nil {
 		t.Fatal(err)
 	}
-	readme := filepath.Join(root, "README.md")
+	readme := filepath.Join(root, "docs", "results.md")
 	if !strings.HasPrefix(read(t, readme), "# Title\n\n") || !strings.Contains(read(t, readme), "-->\n\nProse.\n\n") {
 		t.Errorf("the text outside the blocks changed:\n%s", read(t, readme))
+	}
+	if strings.Contains(read(t, readme), "results/") {
+		t.Errorf("the results page names a result file, which a clone lacks:\n%s", read(t, readme))
 	}
 	// A speed-up for the step against the step before it, none for the floor;
 	// the diff counts the non-test Go lines that differ: 1 removed, 2 added, 1 new.
 	mustContain(t, "the stages table", generated(t, readme, "stages"),
-		"| [stage0-linear](stage0-linear/README.md) | the scan | — | 200.0µs | 100.0µs | noisy | — | — | 215 | 400.0µs | 3.000µs | 1.465KiB |\n",
-		"| [stage1-index](stage1-index/README.md) | an index | 2 files, 4 lines | 50.00µs | 25.00µs | noisy | 4.0x | 4.0x | 215 | 100.0µs |",
+		"| [stage0-linear](stage0-linear.md) | the scan | — | 200.0µs | 100.0µs | noisy | — | — | 215 | 400.0µs | 3.000µs | 1.465KiB |\n",
+		"| [stage1-index](stage1-index.md) | an index | 2 files, 4 lines | 50.00µs | 25.00µs | noisy | 4.0x | 4.0x | 215 | 100.0µs |",
 		"| floor | the limit of the path | — | 100.0ns | 50.00ns | noisy | — | — | 215 | 200.0ns | — | — |\n",
 		"Median of 6 runs", "CPU time divided by", "\n"+line+"\n")
 	mustContain(t, "the charts block", generated(t, readme, "charts"),
-		"(docs/charts/time-per-stage.svg)", "(docs/charts/writes-and-memory.svg)\n\n"+line+"\n")
+		"(charts/time-per-stage.svg)", "(charts/writes-and-memory.svg)\n\n"+line+"\n")
 	mustContain(t, "the load block", generated(t, readme, "load"),
-		"| floor | 800µs |\n\n![HTTP latency", "(docs/charts/http-percentiles.svg)\n\nMeasured on", "`go run ./scripts/load`")
+		"| floor | 800µs |\n\nGET /users?role=R over loopback.\n\n![HTTP latency", "(charts/http-percentiles.svg)\n\nMeasured on",
+		"`go run ./scripts/load`, then `go run ./scripts/report`.")
 	for chart, wants := range map[string][]string{
 		"time-per-stage":    {"200.0µs", "50.00µs", "100.0ns", "1,000 matches"},
 		"allocs-per-stage":  {"215", "2000"},
@@ -185,14 +194,59 @@ func TestGenerate(t *testing.T) {
 	}
 	// Each step against the one before, in benchstat's table; its profile's
 	// CPU table where one was saved.
-	chapter := filepath.Join(root, "stage1-index", "README.md")
+	chapter := filepath.Join(root, "docs", "stage1-index.md")
 	mustContain(t, "stage 1's benchstat block", generated(t, chapter, "benchstat"),
-		"stage1-index against stage0-linear:\n\n```\n", "│ stage0-linear │", "stage1-index   ",
-		"`go tool benchstat -ignore pkg -filter '.unit:(sec/op OR cpu-sec/op OR allocs/op)' stage0-linear=", "\n"+line+"\n")
+		"stage1-index against stage0-linear:\n\n```\n", "│ stage0-linear │", "stage1-index   ", "```\n\n"+line+"\n")
 	mustContain(t, "stage 1's profile block", generated(t, chapter, "profile"),
 		"75.00%  main.findByRole\n", "by `go run ./scripts/profile stage1-index`.")
-	mustContain(t, "stage 0's chapter", read(t, filepath.Join(root, "stage0-linear", "README.md")),
+	mustContain(t, "stage 0's chapter", read(t, filepath.Join(root, "docs", "stage0-linear.md")),
 		"stage0-linear on its own:", block("profile"))
+	if notes := read(t, filepath.Join(root, "stage1-index", "README.md")); notes != "# Notes: not the chapter\n" {
+		t.Errorf("a README in a stage folder, which is no chapter, changed:\n%s", notes)
+	}
+}
+
+// A chapter compares its step with the stage before it, not with the first:
+// that comparison is the results page's.
+func TestChapterComparesWithTheStageBefore(t *testing.T) {
+	root := repository(t)
+	files, err := results.ReadDir(filepath.Join(root, "results", "compare", "20260102T030405Z"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := benchstatBlock(files, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(got, "floor against stage1-index:\n") || strings.Contains(got, "stage0-linear") {
+		t.Errorf("the third stage's block:\n%s", got)
+	}
+}
+
+// A hand-run block reads a file of the latest run by its name there, and
+// names the command that makes it again, never the run's folder.
+func TestWriteBlock(t *testing.T) {
+	root := repository(t)
+	compareRun(t, root, "latest", "stage1-index")
+	page := filepath.Join("docs", "stage1-index.md")
+	write(t, filepath.Join(root, page), block("gc"))
+	if err := writeBlock(root, page, "gc", "compare", []string{"-filter", ".unit:(sec/op OR B/op)", "-row", "/users", "stage1-index.txt"}); err != nil {
+		t.Fatal(err)
+	}
+	got := generated(t, filepath.Join(root, page), "gc")
+	mustContain(t, "the block", got, "1000      5.000µ", "by `go run ./scripts/compare`, then `go run ./scripts/report block --file docs/stage1-index.md "+
+		"--name gc -- -filter '.unit:(sec/op OR B/op)' -row /users stage1-index.txt`.")
+	if strings.Contains(got, "results") {
+		t.Errorf("the block names the run's folder:\n%s", got)
+	}
+	// A file of a load run, given by its path, is named in the latest load run.
+	withLoad(t, root)
+	load := filepath.Join(root, "results", "load", "20260102T030405Z", "floor.txt")
+	if err := writeBlock(root, page, "gc", "compare", []string{"-filter", ".unit:p50-sec", load}); err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, "the block of a load run", generated(t, filepath.Join(root, page), "gc"),
+		"by `go run ./scripts/load`, then `go run ./scripts/report block --file docs/stage1-index.md --name gc --from load -- -filter .unit:p50-sec floor.txt`.")
 }
 
 // A run of fewer stages, newer than the complete one, does not shrink the
@@ -203,17 +257,17 @@ func TestGenerateSkipsAPartialRun(t *testing.T) {
 	if err := generate(root); err != nil {
 		t.Fatal(err)
 	}
-	mustContain(t, "the stages table", generated(t, filepath.Join(root, "README.md"), "stages"),
+	mustContain(t, "the stages table", generated(t, filepath.Join(root, "docs", "results.md"), "stages"),
 		"| [stage0-linear](", "| [stage1-index](", "| floor |")
 	// Without a complete run, the blocks are left as they are.
 	if err := os.RemoveAll(filepath.Join(root, "results", "compare", "20260102T030405Z")); err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(root, "README.md"), block("stages"))
+	write(t, filepath.Join(root, "docs", "results.md"), block("stages"))
 	if err := generate(root); err != nil {
 		t.Fatal(err)
 	}
-	if got := generated(t, filepath.Join(root, "README.md"), "stages"); got != "old\n" {
+	if got := generated(t, filepath.Join(root, "docs", "results.md"), "stages"); got != "old\n" {
 		t.Errorf("the stages block from a run of two stages:\n%s", got)
 	}
 }
@@ -223,7 +277,7 @@ func TestGenerateWithoutLoadTests(t *testing.T) {
 	if err := generate(root); err != nil {
 		t.Fatal(err)
 	}
-	readme := filepath.Join(root, "README.md")
+	readme := filepath.Join(root, "docs", "results.md")
 	if charts := generated(t, readme, "charts"); strings.Contains(charts, "http") || !strings.HasSuffix(charts, "\n\n"+line+"\n") {
 		t.Errorf("charts block without load tests:\n%s", charts)
 	}
@@ -238,7 +292,7 @@ func TestGenerateWithoutLoadTests(t *testing.T) {
 func TestDiffSize(t *testing.T) {
 	root := repository(t)
 	if got := diffSize(root, "stage0-linear", "stage1-index"); got != "2 files, 4 lines" {
-		t.Errorf("diffSize = %q; want the changed store.go and the new index.go, not the tests or README", got)
+		t.Errorf("diffSize = %q; want the changed store.go and the new index.go, not the tests or notes", got)
 	}
 	if got := diffSize(root, "stage0-linear", "stage9-gone"); got != "?" {
 		t.Errorf("diffSize against a missing folder = %q, want ?", got)
@@ -247,7 +301,7 @@ func TestDiffSize(t *testing.T) {
 
 // A run of BenchmarkMixed alone, newer than the complete run, makes the
 // mixed block and its chart; the other blocks still come from the complete
-// run, and a README without the block's markers is only warned about.
+// run, and a page without the block's markers is only warned about.
 func TestGenerateMixed(t *testing.T) {
 	root := repository(t)
 	stamp := "20260104T000000Z"
@@ -264,16 +318,16 @@ func TestGenerateMixed(t *testing.T) {
 		}
 		write(t, filepath.Join(root, "results", "compare", stamp, stage+".txt"), b.String())
 	}
-	readme := filepath.Join(root, "README.md")
+	readme := filepath.Join(root, "docs", "results.md")
 	write(t, readme, read(t, readme)+block("mixed"))
 	if err := generate(root); err != nil {
 		t.Fatal(err)
 	}
-	mixedLine := "commit `8899ddb`, by `go run ./scripts/compare --bench ^BenchmarkMixed$`."
+	mixedLine := "commit `8899ddb`, by `go run ./scripts/compare --bench ^BenchmarkMixed$`, then `go run ./scripts/report`."
 	mustContain(t, "the mixed block", generated(t, readme, "mixed"),
 		"| stage1-index | 50.00µs | 100.0µs | 550.0µs | 2.550ms |",
 		"- stage1-index against stage0-linear, one client: pays at every share measured",
-		"(docs/charts/mixed.svg)", mixedLine)
+		"(charts/mixed.svg)", mixedLine)
 	if strings.Contains(generated(t, readme, "mixed"), "floor against") {
 		t.Error("the floor, not a step, has a crossover")
 	}

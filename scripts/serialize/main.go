@@ -20,7 +20,7 @@ serialize: the measurements of the serialization chapters (stages 3 and 4), in o
 
 Each round runs BenchmarkParallel of stage3-parallel and stage4-append, on an idle machine and while
 this command keeps every core busy, then BenchmarkEncode in ./peers. It writes results/serialize/<stamp>/
-and the blocks parallel of stage3-parallel/README.md, parallel and peers of stage4-append/README.md;
+and the blocks parallel of docs/stage3-parallel.md, parallel and peers of docs/stage4-append.md;
 --print prints them instead and changes no tracked file. An interrupted run keeps nothing.
 `
 
@@ -55,21 +55,21 @@ func main() {
 	}
 	run.Keep()
 
-	block := func(readme, name string, args ...string) {
-		content, err := figures.BenchstatBlock(args)
+	block := func(page, name string, args ...string) {
+		content, err := figures.BenchstatBlock(args) // this command measured them and writes the block
 		c.Fatal(err)
 		if *printOnly {
-			fmt.Printf("\n== %s, block %s\n%s", readme, name, content)
+			fmt.Printf("\n== %s, block %s\n%s", page, name, content)
 		} else {
-			c.Fatal(provenance.UpdateFile(readme, provenance.Block{Name: name, Content: content}))
+			c.Fatal(provenance.UpdateFile(filepath.FromSlash(page), provenance.Block{Name: name, Content: content}))
 		}
 	}
 	parallel := []string{"-filter", ".unit:(sec/op OR cpu-sec/op OR cores)", "-row", "load,/matches,/clients", "-col", "/parallel"}
 	stage3 := []string{file("stage3-idle"), file("stage3-busy")}
-	block("stage3-parallel/README.md", "parallel", slices.Concat(parallel, stage3)...)
-	block("stage4-append/README.md", "parallel", slices.Concat([]string{"-table", "encoder"}, parallel, stage3,
+	block("docs/stage3-parallel.md", "parallel", slices.Concat(parallel, stage3)...)
+	block("docs/stage4-append.md", "parallel", slices.Concat([]string{"-table", "encoder"}, parallel, stage3,
 		[]string{file("stage4-idle"), file("stage4-busy")})...)
-	block("stage4-append/README.md", "peers", "-filter", ".unit:(sec/op OR allocs/op)", "-row", "/matches", "-col", "/encoder", file("peers"))
+	block("docs/stage4-append.md", "peers", "-filter", ".unit:(sec/op OR allocs/op)", "-row", "/matches", "-col", "/encoder", file("peers"))
 	fmt.Println("results:", run.Dir)
 	c.Exit(0) // the clean-ups remove the binaries
 }

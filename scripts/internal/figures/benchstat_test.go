@@ -10,7 +10,8 @@ import (
 const header = "machine-cpu: Test CPU\nmachine-cores: 2\ngo-version: go1.26.8\ndate: 2026-01-02T03:04:05Z\ncommit: 8899ddb\n"
 
 // Files measured apart each say where they were measured, after their
-// label; the block quotes benchstat's command, and its tables.
+// label, and the command that made the block; the block holds benchstat's
+// tables and names no result file, which a clone would not have.
 func TestBenchstatBlock(t *testing.T) {
 	dir := t.TempDir()
 	idle, busy := filepath.Join(dir, "idle.txt"), filepath.Join(dir, "busy.txt")
@@ -19,13 +20,16 @@ func TestBenchstatBlock(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	block, err := BenchstatBlock([]string{"-filter", ".name:A", "-col", ".file", "idle=" + idle, busy})
+	block, err := BenchstatBlock([]string{"-filter", ".name:A", "-col", ".file", "idle=" + idle, busy}, "go run ./scripts/report block")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"```\n", "sec/op", "`go tool benchstat -filter .name:A -col .file idle=",
-		"\n\nidle: Measured on Test CPU (2 cores), go1.26.8, 2026-01-02T03:04Z, commit `8899ddb`, by `./a`.\n\nbusy: Measured on ",
-		"by `./b`.\n"} {
+	if strings.Contains(block, dir) || strings.Contains(block, "idle.txt") {
+		t.Errorf("the block names a result file:\n%s", block)
+	}
+	for _, want := range []string{"```\n", "sec/op",
+		"\n\nidle: Measured on Test CPU (2 cores), go1.26.8, 2026-01-02T03:04Z, commit `8899ddb`, by `./a`, then `go run ./scripts/report block`.\n\nbusy: Measured on ",
+		"by `./b`, then `go run ./scripts/report block`.\n"} {
 		if !strings.Contains(block, want) {
 			t.Errorf("the block lacks %q:\n%s", want, block)
 		}

@@ -1,20 +1,20 @@
 package figures
 
 import (
-	"cmp"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
 
+	"example.com/userperf/common/bench"
 	"example.com/userperf/scripts/internal/harness"
 	"example.com/userperf/scripts/internal/provenance"
 	"example.com/userperf/scripts/internal/results"
 	"example.com/userperf/scripts/internal/stages"
 )
 
-// Benchstat returns benchstat's tables of args, without the configuration
-// lines that a provenance line says, and the command that made them.
+// Benchstat returns benchstat's tables of args, fenced, without the
+// configuration lines that a provenance line says.
 func Benchstat(args []string) (string, error) {
 	out, err := harness.GoOutput(append([]string{"tool", "benchstat"}, args...)...)
 	if err != nil {
@@ -25,19 +25,18 @@ func Benchstat(args []string) (string, error) {
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " \t")
 	}
-	quoted := slices.Clone(args)
-	for i, a := range quoted {
-		quoted[i] = harness.Quote(a)
-	}
-	return fmt.Sprintf("```\n%s\n```\n\n`go tool benchstat %s`", strings.Join(lines, "\n"), strings.Join(quoted, " ")), nil
+	return "```\n" + strings.Join(lines, "\n") + "\n```", nil
 }
 
 // BenchstatBlock is a generated block of benchstat's tables of args, with
-// the command and the provenance of the result files among args (path or
-// label=path): one line if they were measured together, else one per file.
-func BenchstatBlock(args []string) (string, error) {
+// the provenance of the result files among args (path or label=path): one
+// line if they were measured together, else one per file. Each line names
+// then, the command that turned the files into the block, if it is not the
+// one that measured them; no line names a result file, which a clone lacks.
+func BenchstatBlock(args []string, then ...string) (string, error) {
 	var each, lines []string // each file's label and provenance line; the lines alone
-	for _, arg := range args {
+	args = slices.Clone(args)
+	for i, arg := range args {
 		eq := strings.Index(arg, "=")
 		label, input := arg[:max(eq, 0)], arg[eq+1:]
 		if info, err := os.Stat(input); err != nil || info.IsDir() {
@@ -47,8 +46,12 @@ func BenchstatBlock(args []string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		lines = append(lines, provenance.Line(f.Config))
-		each = append(each, cmp.Or(label, f.Name)+": "+lines[len(lines)-1])
+		if label == "" { // else benchstat shows the path, which a clone lacks
+			label = f.Name
+			args[i] = label + "=" + input
+		}
+		lines = append(lines, provenance.Line(f.Config, then...))
+		each = append(each, label+": "+lines[len(lines)-1])
 	}
 	if len(lines) == 0 {
 		return "", fmt.Errorf("no result file among the benchstat arguments %q", args)
@@ -64,11 +67,8 @@ func BenchstatBlock(args []string) (string, error) {
 }
 
 // MixedWrites and MixedClients are the shares of writes (percent) and the
-// client counts of BenchmarkMixed, as common/bench measures them.
-var (
-	MixedWrites  = []int{0, 1, 10, 50}
-	MixedClients = []int{1, 16}
-)
+// client counts of BenchmarkMixed: common/bench's, which measures them.
+var MixedWrites, MixedClients = bench.MixedWrites, bench.MixedClients
 
 // MixedBench names BenchmarkMixed's result at writes percent and clients.
 func MixedBench(writes, clients int) string {

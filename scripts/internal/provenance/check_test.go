@@ -57,12 +57,15 @@ func (r *repo) commit() string {
 	return r.git("rev-parse", "--short", "HEAD")
 }
 
-// figures writes a README with a generated block and a chart, both
+// figures writes a README with a generated block, a page with another whose
+// line also names the command that made its table, and a chart, all
 // measured at HEAD, and commits them, as the report command and a commit would.
 func (r *repo) figures() (measured string) {
 	measured = r.git("rev-parse", "--short", "HEAD")
-	line := Line(map[string]string{"commit": measured, "command": "go run ./scripts/compare"})
+	config := map[string]string{"commit": measured, "command": "go run ./scripts/compare"}
+	line := Line(config)
 	r.write("README.md", "# Title\n\n<!-- BEGIN GENERATED: stages -->\n| a |\n\n"+line+"\n<!-- END GENERATED: stages -->\n")
+	r.write("docs/results.md", "<!-- BEGIN GENERATED: mixed -->\n| b |\n\n"+Line(config, "go run ./scripts/report")+"\n<!-- END GENERATED: mixed -->\n")
 	r.write("docs/charts/time.svg", "<svg><text>"+line+"</text></svg>\n")
 	r.commit()
 	return measured
@@ -86,7 +89,7 @@ func TestFreshFiguresPass(t *testing.T) {
 	r.figures()
 	// Prose, a command and libraries that only present or choose, and a
 	// module that is no stage are not measured code.
-	r.write("stage0-linear/README.md", "# Stage 0\n\nMore prose.\n")
+	r.write("docs/stage0-linear.md", "# Stage 0\n\nMore prose.\n")
 	r.write("scripts/report/main.go", "package main // changed\n")
 	r.write("scripts/internal/figures/chart.go", "package figures // changed\n")
 	r.write("scripts/internal/stages/stages.go", "package stages // changed\n")
@@ -111,7 +114,7 @@ func TestCodeChangedAfterTheFigures(t *testing.T) {
 		r.write("scripts/internal/harness/rounds_test.go", "package harness\n")
 		r.commit()
 		why := "measured at " + measured + "; changed since: " + strings.Join(changed, ", ")
-		want := []string{"stale: README.md, block stages: " + why, "stale: docs/charts/time.svg: " + why}
+		want := []string{"stale: README.md, block stages: " + why, "stale: docs/charts/time.svg: " + why, "stale: docs/results.md, block mixed: " + why}
 		if ok, printed := r.check(); ok || !slices.Equal(printed, want) {
 			t.Errorf("after changing %s: OK %v, printed\n%s\nwant\n%s", changed, ok, strings.Join(printed, "\n"), strings.Join(want, "\n"))
 		}
@@ -122,7 +125,7 @@ func TestUncommittedMeasuredCode(t *testing.T) {
 	r := newRepo(t)
 	r.figures()
 	r.write("common/bench/bench.go", "package bench\n")
-	r.write("stage0-linear/README.md", "uncommitted prose is not measured\n")
+	r.write("docs/stage0-linear.md", "uncommitted prose is not measured\n")
 	if ok, printed := r.check(); ok || !slices.Equal(printed, []string{"uncommitted: common/bench/bench.go"}) {
 		t.Errorf("OK %v, printed %q; want common/bench/bench.go uncommitted", ok, printed)
 	}

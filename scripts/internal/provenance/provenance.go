@@ -1,8 +1,10 @@
 // Package provenance ties every generated figure to the code it measured: a
 // generated block of a markdown file, and a chart's footer, carry a Line such
 // as "Measured on AMD EPYC (2 cores), go1.26.8, 2026-11-30T14:36Z, commit
-// `8899ddb`, by `go run ./scripts/compare --thorough`.", and Check lists those
-// whose measured code changed since. A block written by hand needs only "commit `<short sha>`".
+// `8899ddb`, by `go run ./scripts/compare --thorough`, then `go run
+// ./scripts/report`.", which names the commands that make it again on a clone,
+// and Check lists those whose measured code changed since. A block written by
+// hand needs only "commit `<short sha>`".
 package provenance
 
 import (
@@ -25,8 +27,11 @@ import (
 // Uncommitted follows the commit of a measurement of code that differed from it.
 const Uncommitted = "(with uncommitted changes)"
 
-// Line is the provenance line of figures measured with config, their result file's header.
-func Line(config map[string]string) string {
+// Line is the provenance line of figures measured with config, their result
+// file's header, and turned into a table or chart by the command then, if
+// any: the commands that make them again, never the result files they read,
+// which a clone does not have.
+func Line(config map[string]string, then ...string) string {
 	get := func(key string) string { return cmp.Or(config[key], "unknown") }
 	machine := cmp.Or(config["machine-cpu"], get("cpu")) // go test's cpu line, in a file without the header
 	if cores := config["machine-cores"]; cores != "" {
@@ -40,7 +45,11 @@ func Line(config map[string]string) string {
 	if m := commitValue.FindStringSubmatch(config["commit"]); m != nil {
 		commit = "commit `" + m[1] + "`" + m[2]
 	}
-	return fmt.Sprintf("Measured on %s, %s, %s, %s, by `%s`.", machine, get("go-version"), date, commit, get("command"))
+	by := "`" + get("command") + "`"
+	for _, t := range then {
+		by += ", then `" + t + "`"
+	}
+	return fmt.Sprintf("Measured on %s, %s, %s, %s, by %s.", machine, get("go-version"), date, commit, by)
 }
 
 // commitValue is a header's commit: "8899ddb", maybe followed by Uncommitted; recordedCommit, a figure's.

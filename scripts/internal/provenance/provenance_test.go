@@ -14,6 +14,9 @@ func TestLine(t *testing.T) {
 	if got := Line(config); got != want {
 		t.Errorf("Line =\n%s\nwant\n%s", got, want)
 	}
+	if got := Line(config, "go run ./scripts/report"); got != strings.TrimSuffix(want, ".")+", then `go run ./scripts/report`." {
+		t.Errorf("Line with the command that made the table = %s", got)
+	}
 	config["commit"] = "8899ddb " + Uncommitted
 	if got := Line(config); !strings.Contains(got, "commit `8899ddb` (with uncommitted changes), by") {
 		t.Errorf("a measurement of uncommitted code does not say so: %s", got)
