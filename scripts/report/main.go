@@ -31,6 +31,9 @@ report: the latest results as charts and as the READMEs' tables, never typed by 
   go run ./scripts/report --check     list the stale generated blocks and charts: exit 1 if any, 2 if it cannot tell
   go run ./scripts/report block [--file F.md --name N] -- BENCHSTAT_ARGS...
                                       benchstat's tables as generated block N of F.md, or printed
+  go run ./scripts/report toolchains [--file F.md] [RUN]
+                                      a run of compare --go (RUN, else results/toolchains/latest) as generated block
+                                      toolchains of F.md, or printed: each stage's CPU time on each Go release
 `
 
 func main() {
@@ -40,6 +43,21 @@ func main() {
 	file := c.Flags.String("file", "", "")
 	name := c.Flags.String("name", "", "")
 	switch args := c.Parse(); {
+	case len(args) > 0 && args[0] == "toolchains":
+		dir := filepath.Join("results", "toolchains", "latest")
+		if len(args) > 2 {
+			c.Usage("usage: go run ./scripts/report toolchains [--file FILE.md] [RUN]")
+		} else if len(args) == 2 {
+			dir = args[1]
+		}
+		block, err := figures.ToolchainsBlock(dir)
+		if err == nil && *file == "" {
+			_, err = fmt.Print(block)
+		} else if err == nil {
+			err = provenance.UpdateFile(*file, provenance.Block{Name: "toolchains", Content: block})
+		}
+		c.Fatal(err)
+		return
 	case len(args) > 0 && args[0] != "block":
 		c.Usage("unknown argument %s (--help lists them)", args[0])
 	case len(args) == 1 || len(args) > 0 && *name == "" && *file != "":
