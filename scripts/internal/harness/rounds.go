@@ -24,6 +24,7 @@ import (
 // Header is what a result was measured on and how: the "key: value" lines
 // that head every result file, for internal/results. This process's Go and
 // GOMAXPROCS are the benchmarks': one go command builds both; both read $GOMAXPROCS.
+// (compare --go writes, in each file, the go-version of the release that built its binary.)
 func (c *Cmd) Header() string {
 	commit, err := provenance.Commit(".")
 	if err != nil {
