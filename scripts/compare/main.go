@@ -4,8 +4,10 @@ package main
 
 import (
 	"fmt"
+	"go/version"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -18,7 +20,7 @@ import (
 const usage = `
 compare: the stages side by side, measured in one run on this machine.
 
-  go run ./scripts/compare [--thorough] [--hold-cores] [--rounds N] [--benchtime D] [--bench REGEXP] [STAGE...]
+  go run ./scripts/compare [--thorough] [--hold-cores] [--rounds N] [--benchtime D] [--bench REGEXP] [--go RELEASES] [STAGE...]
 
 No STAGE: every stage in go.work and the floor. --rounds 10 (at least 6), --benchtime 150ms (a go test
 -benchtime); --thorough: 20 rounds of 500ms; --bench ^Benchmark(ListByRole|ServeHTTP|Write|Build)$
@@ -29,6 +31,14 @@ prints benchstat's tables, the floor and each stage's verdict against the first 
 ListByRole/users=10000/matches=100, on CPU time where the system gives it (docs/measuring.md says why).
 Results: results/compare/<stamp>/ and results/compare/latest; a failure or Ctrl-C keeps none.
 USERPERF_MILLION=1 adds a million users; the recorded command line names it and USERPERF_PARALLEL_MIN.
+
+--go go1.26.8,go1.27.3 (two Go releases or more): each stage against itself on each release instead. Every
+stage's test binary is built by each release (GOTOOLCHAIN; the go command downloads a release it lacks, about
+76 MB), labelled stage@release, and all run interleaved in the same rounds, the first stage on the first
+release twice for the A/A floor. It prints benchstat's tables with a column per release, CPU time first, the
+floor, and per stage each later release against the first: "12% slower" (12% more time per operation),
+"12% faster" (12% less) or "cannot tell on this machine". Results: results/toolchains/<stamp>/ and
+results/toolchains/latest; the README's block: go run ./scripts/report toolchains --file README.md.
 `
 
 func main() {
@@ -38,12 +48,17 @@ func main() {
 	benchtime := c.Flags.String("benchtime", "150ms", "")
 	bench := c.Flags.String("bench", "^Benchmark(ListByRole|ServeHTTP|Write|Build)$", "")
 	hold := c.Flags.Bool("hold-cores", false, "")
+	releases := c.Flags.String("go", "", "")
 	picked := c.Parse()
 	if *thorough {
 		*rounds, *benchtime = 20, "500ms"
 	}
 	if *rounds < 6 {
 		c.Usage("--rounds %d: benchstat needs at least 6 samples for a p-value; use --rounds 6 or more", *rounds)
+	}
+	toolchains, err := parseToolchains(*releases)
+	if err != nil {
+		c.Usage("--go %s: %v", *releases, err)
 	}
 	list, err := stages.Find(c.Root, picked...)
 	if len(picked) == 0 {
@@ -53,40 +68,104 @@ func main() {
 		c.Usage("%v", err)
 	}
 
-	run := c.NewRun("compare", *rounds)
+	kind, builds := "compare", []string{""} // "": the go command's own Go
+	if toolchains != nil {
+		kind, builds = "toolchains", toolchains
+	}
+	run := c.NewRun(kind, *rounds)
 	header := c.Header() + fmt.Sprintf("compare-settings: rounds=%d, benchtime=%s, bench=%s, hold-cores=%v\n", *rounds, *benchtime, *bench, *hold)
 	file := func(name string) string { return filepath.Join(run.Dir, name+".txt") }
-	measured := append(slices.Clone(list), stages.Stage{Name: list[0].Name + ".again", Dir: list[0].Dir}) // the A/A label
+	var measured []binary
+	for _, s := range list {
+		for _, t := range builds {
+			measured = append(measured, binary{s, t, results.OnToolchain(s.Name, t)})
+		}
+	}
+	first := measured[0]
+	measured = append(measured, binary{first.Stage, first.toolchain, first.label + ".again"}) // the A/A label
 	var dirs []string
 	for _, s := range list {
 		dirs = append(dirs, s.Dir)
 	}
-	run.Build(dirs...)
-	for _, name := range append([]string{"machine"}, stages.Names(measured)...) {
-		c.Fatal(os.WriteFile(file(name), []byte(header), 0o644))
+	for _, t := range builds {
+		run.BuildWith(t, dirs...)
+	}
+	c.Fatal(os.WriteFile(file("machine"), []byte(withGoVersion(header, strings.Join(toolchains, " and "))), 0o644))
+	for _, b := range measured {
+		c.Fatal(os.WriteFile(file(b.label), []byte(withGoVersion(header, b.toolchain)), 0o644))
 	}
 	if *hold {
 		c.Cleanup(harness.HoldCores())
 	}
-	fmt.Printf("== %d rounds x %d stages and %s again, -benchtime %s, interleaved\n", *rounds, len(list), list[0].Name, *benchtime)
+	what := fmt.Sprintf("%d stages", len(list))
+	if toolchains != nil {
+		what += fmt.Sprintf(" x %d Go releases", len(toolchains))
+	}
+	fmt.Printf("== %d rounds x %s and %s again, -benchtime %s, interleaved\n", *rounds, what, first.label, *benchtime)
 	for round := range *rounds {
 		for k := range measured {
-			s := measured[(round+k)%len(measured)] // rotate who goes first
-			run.Bench(round+1, s.Dir, *bench, *benchtime, file(s.Name), s.Name)
+			b := measured[(round+k)%len(measured)] // rotate who goes first
+			run.BenchWith(b.toolchain, round+1, b.Dir, *bench, *benchtime, file(b.label), b.label)
 		}
 	}
 	run.Keep()
 
-	base, err := results.Read(file(list[0].Name)) // its header is read with its results
+	base, err := results.Read(file(first.label)) // its header is read with its results
 	c.Fatal(err)
-	table, err := tables(list, file, base)
+	var table, next string
+	config := base.Config
+	if toolchains == nil {
+		table, err = tables(list, file, base)
+		next = "(benchstat.txt, one .txt per stage); charts and tables: go run ./scripts/report"
+	} else {
+		table, err = toolchainTables(list, toolchains, file, base)
+		config = results.AcrossToolchains(config, toolchains)
+		next = "(benchstat.txt, one .txt per stage and release); the README's block: go run ./scripts/report toolchains --file README.md"
+	}
 	c.Fatal(err)
 	fmt.Print(table)
 	c.Fatal(os.WriteFile(file("benchstat"), []byte(table), 0o644))
-	fmt.Printf("\n%s\nresults: %s (benchstat.txt, one .txt per stage); charts and tables: go run ./scripts/report\n",
-		provenance.Line(base.Config), run.Dir)
+	fmt.Printf("\n%s\nresults: %s %s\n", provenance.Line(config), run.Dir, next)
 	c.Exit(0)
 }
+
+// binary is one test binary of a run and the label of its results: a stage built by a toolchain.
+type binary struct {
+	stages.Stage
+	toolchain, label string
+}
+
+// parseToolchains reads --go: "" (none), else two Go releases or more, such as go1.26.8,go1.27.3.
+func parseToolchains(value string) ([]string, error) {
+	if value == "" {
+		return nil, nil
+	}
+	list := strings.Split(value, ",")
+	for i, t := range list {
+		switch {
+		case !version.IsValid(t):
+			return nil, fmt.Errorf("%q is not a Go release; name releases as the go command does, such as go1.26.8,go1.27.3", t)
+		case version.Lang(t) == t:
+			return nil, fmt.Errorf("%s is a language version, not a release: name one, such as %s.0", t, t)
+		case slices.Contains(list[:i], t):
+			return nil, fmt.Errorf("%s is named twice", t)
+		}
+	}
+	if len(list) < 2 {
+		return nil, fmt.Errorf("name two releases or more, such as go1.26.8,go1.27.3; for one, run GOTOOLCHAIN=%s go run ./scripts/compare", list[0])
+	}
+	return list, nil
+}
+
+// withGoVersion is header with its go-version line saying goVersion, unless that is "".
+func withGoVersion(header, goVersion string) string {
+	if goVersion == "" {
+		return header
+	}
+	return goVersionLine.ReplaceAllLiteralString(header, "go-version: "+goVersion)
+}
+
+var goVersionLine = regexp.MustCompile(`(?m)^go-version: .*$`)
 
 // tables is benchstat's table of the stages but the floor, whose nanoseconds would have every
 // time printed in nanoseconds, the first as the base (-ignore pkg puts the stages, different
@@ -106,14 +185,11 @@ func tables(list []stages.Stage, file func(string) string, base *results.File) (
 	if err != nil {
 		return "", err
 	}
-	aa, err := harness.GoOutput("tool", "benchstat", "-ignore", "pkg", "-filter", ".unit:(sec/op OR cpu-sec/op)",
-		base.Name+"="+base.Path, base.Name+",again="+again.Path)
+	aa, err := floorTable(base, again)
 	if err != nil {
 		return "", err
 	}
-	above := aa[:max(strings.Index(aa, "│"), 0)] // the configuration lines, which the first table shows
-	out += fmt.Sprintf("\nThe floor: %s measured twice, interleaved (A/A); any difference is noise:\n%s",
-		base.Name, aa[strings.LastIndex(above, "\n")+1:])
+	out += aa
 	if _, ok := base.Median(headline, "sec/op"); !ok {
 		return out, nil // no verdicts on other benchmarks: they answer other questions
 	}
@@ -137,3 +213,93 @@ func tables(list []stages.Stage, file func(string) string, base *results.File) (
 
 // headline is the row that verdicts are given on, where it was measured.
 const headline = results.Headline
+
+// floorTable is benchstat's table of base and again, the same binary measured twice, interleaved.
+func floorTable(base, again *results.File) (string, error) {
+	aa, err := harness.GoOutput("tool", "benchstat", "-ignore", "pkg", "-filter", ".unit:(sec/op OR cpu-sec/op)",
+		base.Name+"="+base.Path, base.Name+",again="+again.Path)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("\nThe floor: %s measured twice, interleaved (A/A); any difference is noise:\n%s",
+		base.Name, withoutConfig(aa)), nil
+}
+
+// withoutConfig is benchstat's output without the configuration lines above its first table.
+func withoutConfig(out string) string {
+	above := out[:max(strings.Index(out, "│"), 0)]
+	return out[strings.LastIndex(above, "\n")+1:]
+}
+
+// toolchainTables is benchstat's tables of each stage on each toolchain, a column per toolchain and the
+// first as the base, CPU time first; then the A/A floor and, per stage, each later toolchain's verdict.
+func toolchainTables(list []stages.Stage, toolchains []string, file func(string) string, base *results.File) (string, error) {
+	benchstat := func(filter string) (string, error) {
+		args := []string{"tool", "benchstat", "-filter", filter, "-ignore", "pkg", "-col", "go-version", "-row", ".file,.fullname"}
+		for _, s := range list {
+			for _, t := range toolchains {
+				args = append(args, s.Name+"="+file(results.OnToolchain(s.Name, t))) // .file: the stage
+			}
+		}
+		return harness.GoOutput(args...)
+	}
+	cpu, err := benchstat(".unit:cpu-sec/op")
+	if err != nil {
+		return "", err
+	}
+	rest, err := benchstat("-.unit:cpu-sec/op")
+	if err != nil {
+		return "", err
+	}
+	out := cpu + "\n" + withoutConfig(rest)
+	if cpu == "" { // no CPU time on this system
+		out = rest
+	}
+	again, err := results.Read(file(base.Name + ".again"))
+	if err != nil {
+		return "", err
+	}
+	aa, err := floorTable(base, again)
+	if err != nil {
+		return "", err
+	}
+	out += aa
+	if _, ok := base.Median(headline, "sec/op"); !ok {
+		return out, nil // no verdicts on other benchmarks: they answer other questions
+	}
+	noise, err := results.Compare(base, again, again, headline) // its floor: the A/A's
+	if err != nil {
+		return "", err
+	}
+	out += fmt.Sprintf("\nVerdicts at %s, each stage against itself on %s:\n", headline, toolchains[0])
+	for _, s := range list {
+		first, err := results.Read(file(results.OnToolchain(s.Name, toolchains[0])))
+		if err != nil {
+			return "", err
+		}
+		for _, t := range toolchains[1:] {
+			other, err := results.Read(file(results.OnToolchain(s.Name, t)))
+			if err != nil {
+				return "", err
+			}
+			c, err := results.Compare(first, nil, other, headline)
+			if err != nil {
+				return "", err
+			}
+			out += fmt.Sprintf("  %-24s %s\n", s.Name, toolchainVerdict(c.Widen(noise.Floor), t, toolchains[0]))
+		}
+	}
+	return out, nil
+}
+
+// toolchainVerdict says c, other's results against base's of the same stage, in a line:
+// "go1.27.3 vs go1.26.8: 12% slower (CPU time, floor ±3%)", where slower is more time per operation.
+func toolchainVerdict(c results.Comparison, other, base string) string {
+	what := "cannot tell on this machine"
+	if change := 1/c.Ratio - 1; c.Decided && change > 0 {
+		what = fmt.Sprintf("%.0f%% slower", 100*change)
+	} else if c.Decided {
+		what = fmt.Sprintf("%.0f%% faster", -100*change)
+	}
+	return fmt.Sprintf("%s vs %s: %s (%s, floor ±%.0f%%)", other, base, what, c.UnitName, 100*c.Floor)
+}

@@ -34,6 +34,9 @@ report: the latest results as charts and as the pages' tables, never typed by ha
                                       benchstat's tables as generated block N of F.md, or printed; a result file
                                       that is not there as given is one of the latest run of --from (compare,
                                       load, serialize), so that FILE.txt names results/compare/latest/FILE.txt
+  go run ./scripts/report toolchains [--file F.md] [RUN]
+                                      a run of compare --go (RUN, else results/toolchains/latest) as generated block
+                                      toolchains of F.md, or printed: each stage's CPU time on each Go release
 `
 
 func main() {
@@ -44,6 +47,21 @@ func main() {
 	name := c.Flags.String("name", "", "")
 	from := c.Flags.String("from", "compare", "")
 	switch args := c.Parse(); {
+	case len(args) > 0 && args[0] == "toolchains":
+		dir := filepath.Join("results", "toolchains", "latest")
+		if len(args) > 2 {
+			c.Usage("usage: go run ./scripts/report toolchains [--file FILE.md] [RUN]")
+		} else if len(args) == 2 {
+			dir = args[1]
+		}
+		block, err := figures.ToolchainsBlock(dir)
+		if err == nil && *file == "" {
+			_, err = fmt.Print(block)
+		} else if err == nil {
+			err = provenance.UpdateFile(*file, provenance.Block{Name: "toolchains", Content: block})
+		}
+		c.Fatal(err)
+		return
 	case len(args) > 0 && args[0] != "block":
 		c.Usage("unknown argument %s (--help lists them)", args[0])
 	case len(args) == 1 || len(args) > 0 && *name == "" && *file != "":

@@ -24,6 +24,7 @@ import (
 // Header is what a result was measured on and how: the "key: value" lines
 // that head every result file, for internal/results. This process's Go and
 // GOMAXPROCS are the benchmarks': one go command builds both; both read $GOMAXPROCS.
+// (compare --go writes, in each file, the go-version of the release that built its binary.)
 func (c *Cmd) Header() string {
 	commit, err := provenance.Commit(".")
 	if err != nil {
@@ -72,19 +73,37 @@ func (c *Cmd) NewRun(kind string, rounds int) *Run {
 }
 
 // exe is the suffix of a program's file on this system.
-var exe = map[bool]string{true: ".exe"}[runtime.GOOS == "windows"]
+var exe = exeSuffix()
+
+func exeSuffix() string {
+	if runtime.GOOS == "windows" {
+		return ".exe"
+	}
+	return ""
+}
 
 // Build builds the test binaries of the package folders dirs in parallel, in one go command.
-func (r *Run) Build(dirs ...string) {
-	args := []string{"test", "-c", "-o", r.bin + string(filepath.Separator)}
+func (r *Run) Build(dirs ...string) { r.BuildWith("", dirs...) }
+
+// BuildWith is Build with toolchain, a Go release such as go1.27.3 that the
+// go command downloads if it has not yet (GOTOOLCHAIN), or "" for its own Go.
+// Each toolchain's binaries have a folder of their own: the same names.
+func (r *Run) BuildWith(toolchain string, dirs ...string) {
+	out := filepath.Join(r.bin, toolchain)
+	args := []string{"test", "-c", "-o", out + string(filepath.Separator)}
 	for _, d := range dirs {
 		args = append(args, "./"+d)
 	}
-	fmt.Printf("== building %d test binaries\n", len(dirs))
+	var env []string
+	with := ""
+	if toolchain != "" {
+		env, with = []string{"GOTOOLCHAIN=" + toolchain}, " with "+toolchain
+	}
+	fmt.Printf("== building %d test binaries%s\n", len(dirs), with)
 	err := Progress(func() string {
-		built, _ := filepath.Glob(filepath.Join(r.bin, "*.test"+exe))
+		built, _ := filepath.Glob(filepath.Join(out, "*.test"+exe))
 		return fmt.Sprintf("%d of %d built", len(built), len(dirs))
-	}, func() error { return Go(args...) })
+	}, func() error { return GoWith(env, args...) })
 	r.c.Fatal(err)
 }
 
@@ -92,8 +111,13 @@ func (r *Run) Build(dirs ...string) {
 // binary, in dir as go test does, and appends the results to file. One that
 // fails, panics or matches nothing stops the command.
 func (r *Run) Bench(round int, dir, bench, benchtime, file, label string) {
-	fmt.Printf("\r   round %2d/%d  %-24s  elapsed %s ", round, r.Rounds, label, Elapsed(r.start))
-	binary, _ := filepath.Abs(filepath.Join(r.bin, filepath.Base(dir)+".test"+exe))
+	r.BenchWith("", round, dir, bench, benchtime, file, label)
+}
+
+// BenchWith is Bench with the binary that BuildWith built with toolchain.
+func (r *Run) BenchWith(toolchain string, round int, dir, bench, benchtime, file, label string) {
+	fmt.Printf("\r   round %2d/%d  %-30s  elapsed %s ", round, r.Rounds, label, Elapsed(r.start))
+	binary, _ := filepath.Abs(filepath.Join(r.bin, toolchain, filepath.Base(dir)+".test"+exe))
 	run := func(args ...string) ([]byte, error) {
 		cmd := exec.Command(binary, args...)
 		cmd.Dir = dir

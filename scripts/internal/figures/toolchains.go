@@ -1,0 +1,112 @@
+package figures
+
+import (
+	"fmt"
+	"go/version"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"example.com/userperf/scripts/internal/provenance"
+	"example.com/userperf/scripts/internal/results"
+	"example.com/userperf/scripts/internal/stages"
+)
+
+// ToolchainsMatches are the result sizes of the toolchains block: 100 and 1,000 users of 10,000.
+var ToolchainsMatches = []string{Headline, "ListByRole/users=10000/matches=1000"}
+
+// ToolchainsBlock is the generated block of a run of compare --go in dir: a row per stage with its
+// CPU time on each release at ToolchainsMatches, and the change from the first release where the
+// run could tell it; then what the figures are, and where they were measured.
+func ToolchainsBlock(dir string) (string, error) {
+	again, _ := filepath.Glob(filepath.Join(dir, "*.again.txt")) // the A/A label: the first stage on the first release
+	if len(again) != 1 {
+		return "", fmt.Errorf("%s: not a run of compare --go (want one *.again.txt, found %d)", dir, len(again))
+	}
+	aa, err := results.Read(again[0])
+	if err != nil {
+		return "", err
+	}
+	first, base := results.SplitToolchain(strings.TrimSuffix(aa.Name, ".again"))
+	runs := map[string]map[string]*results.File{} // stage, release
+	toolchains := []string{base}
+	paths, _ := filepath.Glob(filepath.Join(dir, "*@*.txt"))
+	for _, p := range slices.DeleteFunc(paths, func(p string) bool { return p == again[0] }) {
+		f, err := results.Read(p)
+		if err != nil {
+			return "", err
+		}
+		stage, toolchain := results.SplitToolchain(f.Name)
+		if runs[stage] == nil {
+			runs[stage] = map[string]*results.File{}
+		}
+		runs[stage][toolchain] = f
+		if !slices.Contains(toolchains, toolchain) {
+			toolchains = append(toolchains, toolchain)
+		}
+	}
+	slices.SortFunc(toolchains[1:], version.Compare)
+	names := slices.SortedFunc(maps.Keys(runs), stages.Compare)
+
+	head, align := "| stage |", "|---|"
+	for _, bench := range ToolchainsMatches {
+		for i, t := range toolchains {
+			if i == 0 {
+				head += " " + matches(bench) + ","
+			}
+			head, align = head+" "+t+" |", align+"---:|"
+			if i > 0 {
+				head, align = head+" change |", align+"---:|"
+			}
+		}
+	}
+	rows := []string{head, align}
+	var noise []results.Comparison // the A/A label against its first run: the floor at each size
+	var floors []string
+	for _, bench := range ToolchainsMatches {
+		c, err := results.Compare(runs[first][base], aa, aa, bench)
+		if err != nil {
+			return "", err
+		}
+		noise, floors = append(noise, c), append(floors, fmt.Sprintf("±%.0f%% at %s", 100*c.Floor, matches(bench)))
+	}
+	for _, name := range names {
+		row := "| " + name + " |"
+		for k, bench := range ToolchainsMatches {
+			for i, t := range toolchains {
+				f := runs[name][t]
+				if f == nil {
+					return "", fmt.Errorf("%s: no results of %s on %s", dir, name, t)
+				}
+				row += " " + Median(f, bench, noise[k].Unit, results.Duration) + " |"
+				if i > 0 {
+					row += " " + change(runs[name][base], f, bench, noise[k].Floor) + " |"
+				}
+			}
+		}
+		rows = append(rows, row)
+	}
+	config := results.AcrossToolchains(runs[first][base].Config, toolchains)
+	unit := noise[0].UnitName
+	return strings.Join(rows, "\n") + fmt.Sprintf("\n\n%s per operation of `Benchmark%s` and `matches=1000` (the "+
+		"lookup and the JSON encoding of 100 and of 1,000 users among 10,000, in process), the median of %d rounds: "+
+		"each stage's test binary built by each Go release, all run interleaved in one run on one machine. Change: "+
+		"a release's median over %s's, minus one, where benchstat's test tells them apart beyond the run's floor (the "+
+		"widest confidence interval of the two, and the distance between two measurements of %s on %s: %s); `~`: "+
+		"cannot tell on this machine.\n\n%s\n", strings.ToUpper(unit[:1])+unit[1:], Headline, len(runs[first][base].Values(Headline, "sec/op")),
+		base, first, base, strings.Join(floors, ", "), provenance.Line(config)), nil
+}
+
+// change is other's median over base's at bench, minus one, as "+16%" or "-12%", or "~" if the
+// run cannot tell them apart beyond its spreads and floor.
+func change(base, other *results.File, bench string, floor float64) string {
+	c, err := results.Compare(base, nil, other, bench)
+	if c = c.Widen(floor); err != nil || !c.Decided {
+		return "~"
+	}
+	return fmt.Sprintf("%+.0f%%", 100*(1/c.Ratio-1))
+}
+
+// matches is the last part of a benchmark's name: matches=100.
+func matches(bench string) string { return bench[strings.LastIndex(bench, "/")+1:] }

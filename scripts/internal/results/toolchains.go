@@ -1,0 +1,41 @@
+package results
+
+import (
+	"maps"
+	"strings"
+)
+
+// OnToolchain names the results of stage measured with the test binary that
+// toolchain built (compare --go): stage2-noclone@go1.27.3; with "", this
+// machine's go, the stage's name alone.
+func OnToolchain(stage, toolchain string) string {
+	if toolchain == "" {
+		return stage
+	}
+	return stage + "@" + toolchain
+}
+
+// SplitToolchain is the stage and the toolchain of a name that OnToolchain made.
+func SplitToolchain(name string) (stage, toolchain string) {
+	stage, toolchain, _ = strings.Cut(name, "@")
+	return stage, toolchain
+}
+
+// AcrossToolchains is config, a header of results measured with each of
+// toolchains, whose go-version names them all: for one provenance line.
+func AcrossToolchains(config map[string]string, toolchains []string) map[string]string {
+	config = maps.Clone(config)
+	config["go-version"] = strings.Join(toolchains, " and ")
+	return config
+}
+
+// Widen raises c's floor to floor, noise that the run measured elsewhere,
+// such as the A/A label of another stage (compare --go has one for all):
+// a difference within it is no longer decided.
+func (c Comparison) Widen(floor float64) Comparison {
+	if floor > c.Floor {
+		c.Floor = floor
+		c.Decided = c.Decided && max(c.Ratio, 1/c.Ratio)-1 > floor
+	}
+	return c
+}
