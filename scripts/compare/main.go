@@ -38,7 +38,7 @@ stage's test binary is built by each release (GOTOOLCHAIN; the go command downlo
 release twice for the A/A floor. It prints benchstat's tables with a column per release, CPU time first, the
 floor, and per stage each later release against the first: "12% slower" (12% more time per operation),
 "12% faster" (12% less) or "cannot tell on this machine". Results: results/toolchains/<stamp>/ and
-results/toolchains/latest; the README's block: go run ./scripts/report toolchains --file README.md.
+results/toolchains/latest; the results page's block: go run ./scripts/report toolchains --file docs/results.md.
 `
 
 func main() {
@@ -120,7 +120,7 @@ func main() {
 	} else {
 		table, err = toolchainTables(list, toolchains, file, base)
 		config = results.AcrossToolchains(config, toolchains)
-		next = "(benchstat.txt, one .txt per stage and release); the README's block: go run ./scripts/report toolchains --file README.md"
+		next = "(benchstat.txt, one .txt per stage and release); the results page's block: go run ./scripts/report toolchains --file docs/results.md"
 	}
 	c.Fatal(err)
 	fmt.Print(table)
