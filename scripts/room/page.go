@@ -19,10 +19,10 @@ var page = template.Must(template.New("page").Funcs(template.FuncMap{"times": ti
 <title>The room: {{len .Rows}} participants</title>
 <style>
 body { font: 22px/1.25 system-ui, "Segoe UI", Helvetica, Arial, sans-serif; margin: 12px 20px; color: #111; background: #fff; }
-h1 { font-size: 28px; margin: 0 0 6px; }
+h1 { font-size: 28px; margin: 0 0 4px; }
 h1 small { font-size: 18px; font-weight: normal; color: #555; }
 table { border-collapse: collapse; width: 100%; table-layout: fixed; }
-th, td { padding: 4px 8px; border-bottom: 1px solid #ccc; text-align: left; vertical-align: top; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+th, td { padding: 3px 8px; border-bottom: 1px solid #ccc; text-align: left; vertical-align: top; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 th.ex { border-top: 8px solid; }
 th small, td small { display: block; font-size: 16px; font-weight: normal; color: #555; }
 td.who { font-weight: bold; }
@@ -35,7 +35,7 @@ tr.room td { background: #f3f3f3; border-bottom: 3px solid #888; }
 .mark { display: inline-block; min-width: 1.2em; padding: 0 4px; margin-left: 4px; border-radius: 6px; background: #f5a623; color: #000; font-weight: bold; text-align: center; }
 .guess { color: #333; }
 p.key { font-size: 16px; color: #444; margin: 6px 0; }
-svg { display: block; width: 100%; height: auto; max-height: 330px; }
+svg { display: block; width: 100%; height: auto; max-height: 300px; }
 </style></head>
 <body>
 <h1>The room <small>{{len .Rows}} participant{{if ne (len .Rows) 1}}s{{end}}{{with .Send}} · hand in: <code>{{.}}</code>{{end}}</small></h1>
@@ -44,12 +44,12 @@ svg { display: block; width: 100%; height: auto; max-height: 330px; }
 <colgroup><col style="width: {{.NameWidth}}%">{{range .Exercises}}<col>{{end}}</colgroup>
 <thead><tr><th>who</th>{{range .Exercises}}<th class="ex" style="border-top-color: {{.Colour}}">{{.Name}}<small>from {{or .Start "?"}}</small></th>{{end}}</tr></thead>
 <tbody>
-<tr class="room"><td class="who">room median<small>right answers</small></td>{{range .Exercises}}<td>{{if .Answers}}<span class="ratio">{{times .Median}}</span> <small>{{.Answers}} measured{{if .Guesses}} · guessed {{times .GuessMedian}}, off {{times .Off}}{{end}}</small>{{else}}<span class="none">—</span>{{end}}</td>{{end}}</tr>
+<tr class="room"><td class="who">room median</td>{{range .Exercises}}<td>{{if .Answers}}<span class="ratio">{{times .Median}}</span><small>of {{.Answers}}{{if .Guesses}} · guessed {{times .GuessMedian}}</small><small>guesses off {{times .Off}}{{end}}</small>{{else}}<span class="none">—</span>{{end}}</td>{{end}}</tr>
 {{range .Rows}}<tr class="participant"><td class="who">{{.Name}}<small>{{.Machine}}</small></td>{{range .Cells}}<td>{{template "cell" .}}</td>{{end}}</tr>
 {{end}}</tbody></table>
-<p class="key"><span class="ok">✓</span> the check passed, with its speed-up against the exercise's start (above 1x: faster), on that participant's machine ·
+<p class="key"><span class="ok">✓</span> passed, with the speed-up against the exercise's start on the participant's machine ·
 <span class="mark">?</span> cannot tell: within that machine's noise · <span class="wrong">✗</span> a check failed: its speed does not count ·
-guess: the prediction · off: how far the guesses were from the measurement (median factor)</p>
+off: the median factor between a guess and its measurement</p>
 {{template "chart" .Chart}}
 {{end}}
 </body></html>
@@ -66,7 +66,7 @@ guess: the prediction · off: how far the guesses were from the measurement (med
 {{range .Groups}}<g><rect x="{{.X}}" y="{{$.Top}}" width="{{.W}}" height="{{$.PlotH}}" fill="{{.Colour}}" fill-opacity="0.06"/>
 <text x="{{.Mid}}" y="{{$.LabelY}}" font-size="18" font-weight="bold" text-anchor="middle" fill="{{.Colour}}">{{.Name}}</text>
 {{with .Median}}<rect x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="5" fill="{{.Colour}}"/>{{end}}
-{{range .Guesses}}<path d="M{{.X}} {{.Y}} m0 -7 l7 7 l-7 7 l-7 -7 z" fill="none" stroke="#555" stroke-width="2"/>{{end}}
+{{range .Guesses}}<line x1="{{.X}}" x2="{{.X}}" y1="{{.From}}" y2="{{.Y}}" stroke="#999" stroke-width="1.5" stroke-dasharray="3 3"/><path d="M{{.X}} {{.Y}} m0 -7 l7 7 l-7 7 l-7 -7 z" fill="none" stroke="#555" stroke-width="2"/>{{end}}
 {{range .Dots}}{{if .Told}}<circle cx="{{.X}}" cy="{{.Y}}" r="8" fill="{{.Colour}}"/>{{else}}<circle cx="{{.X}}" cy="{{.Y}}" r="8" fill="#fff" stroke="{{.Colour}}" stroke-width="3" stroke-dasharray="4 3"/>{{end}}{{end}}</g>
 {{end}}</svg>{{end}}`))
 
@@ -121,6 +121,7 @@ type bar struct {
 
 type dot struct {
 	X, Y   float64
+	From   float64 // a guess's measurement, which a line joins it to
 	Told   bool
 	Colour string
 }
@@ -129,8 +130,8 @@ type dot struct {
 func (c chart) KeyX(offset float64) float64 { return c.Right - 420 + offset }
 
 func drawChart(v roomView) chart {
-	c := chart{W: 1200, H: 330, Left: 70, Right: 1185, Top: 44, PlotH: 246, TickX: 62,
-		Title: "Speed-up against each exercise's start, right answers (log scale)"}
+	c := chart{W: 1200, H: 300, Left: 70, Right: 1185, Top: 40, PlotH: 226, TickX: 62,
+		Title: "Speed-up against the start, right answers, log scale"}
 	c.LabelY = c.Top + c.PlotH + 26
 	lo, hi := 0.5, 2.0 // the scale shows at least half as fast to twice as fast
 	for _, r := range v.Rows {
@@ -170,9 +171,9 @@ func drawChart(v roomView) chart {
 		first := g.Mid - step*float64(len(answers)-1)/2
 		for j, cl := range answers {
 			x := first + step*float64(j)
-			g.Dots = append(g.Dots, dot{x, y(cl.Ratio), cl.Told, ex.Colour})
+			g.Dots = append(g.Dots, dot{x, y(cl.Ratio), 0, cl.Told, ex.Colour})
 			if cl.GuessRatio > 0 {
-				g.Guesses = append(g.Guesses, dot{x, y(cl.GuessRatio), true, ex.Colour})
+				g.Guesses = append(g.Guesses, dot{x, y(cl.GuessRatio), y(cl.Ratio), true, ex.Colour})
 			}
 		}
 		c.Groups = append(c.Groups, g)

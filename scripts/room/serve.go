@@ -30,13 +30,14 @@ type server struct {
 	dir     string
 	isStart func(stage string) bool
 	send    string // the command that hands in here, shown on the page
+	max     int    // participants
 	mu      sync.Mutex
 	hands   map[string]hand // by id
 }
 
 // newServer loads the hand-ins that dir holds already.
 func newServer(dir string, isStart func(string) bool) (*server, error) {
-	s := &server{dir: dir, isStart: isStart, hands: map[string]hand{}}
+	s := &server{dir: dir, isStart: isStart, max: maxParticipants, hands: map[string]hand{}}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -101,8 +102,8 @@ func (s *server) handIn(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, known := s.hands[h.ID]; !known && len(s.hands) >= maxParticipants {
-		refuse(w, http.StatusForbidden, "the room is full: it takes %d participants", maxParticipants)
+	if _, known := s.hands[h.ID]; !known && len(s.hands) >= s.max {
+		refuse(w, http.StatusForbidden, "the room is full: it takes %d participants", s.max)
 		return
 	}
 	if err := writeAtomically(filepath.Join(s.dir, h.ID+".txt"), data); err != nil {
@@ -206,7 +207,12 @@ func serve(addr, dir string, isStart func(string) bool) error {
 		_, port, _ := net.SplitHostPort(listen)
 		fmt.Printf("      as in: go run ./scripts/room --serve ADDRESS:%s\n", port)
 	}
-	srv := &http.Server{
+	return s.httpServer().Serve(l)
+}
+
+// httpServer is s bounded in time, as the API is: a client that sends slowly or never reads is let go.
+func (s *server) httpServer() *http.Server {
+	return &http.Server{
 		Handler:           s.handler(),
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       30 * time.Second,
@@ -214,5 +220,4 @@ func serve(addr, dir string, isStart func(string) bool) error {
 		IdleTimeout:       60 * time.Second,
 		MaxHeaderBytes:    16 << 10,
 	}
-	return srv.Serve(l)
 }
