@@ -139,6 +139,7 @@ type exercise struct {
 // row is one participant's line.
 type row struct {
 	Name, ID, Machine string
+	Tag               string // the id's start, when another participant has the same name
 	Cells             []cell
 }
 
@@ -181,8 +182,15 @@ func view(hands []hand, isStart func(stage string) bool) roomView {
 	slices.SortFunc(sorted, func(a, b hand) int {
 		return cmp.Or(strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)), strings.Compare(a.ID, b.ID))
 	})
+	names := map[string]int{}
+	for _, h := range hands {
+		names[h.Name]++
+	}
 	for _, h := range sorted {
 		r := row{Name: h.Name, ID: h.ID, Machine: h.values["machine-cpu"]}
+		if names[h.Name] > 1 {
+			r.Tag = h.ID[:min(4, len(h.ID))]
+		}
 		if cores := h.values["machine-cores"]; cores != "" {
 			r.Machine += ", " + cores + " cores"
 		}

@@ -120,19 +120,8 @@ func room(dir string, paths []string, isStart func(string) bool) error {
 // printTable prints v narrow enough for a terminal: a few characters a cell.
 func printTable(out io.Writer, v roomView) {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprint(w, "participant\t")
-	for _, ex := range v.Exercises {
-		fmt.Fprintf(w, "%s\t", ex.Name)
-	}
-	fmt.Fprintln(w)
-	for _, r := range v.Rows {
-		fmt.Fprintf(w, "%s\t", r.Name)
-		for _, c := range r.Cells {
-			fmt.Fprintf(w, "%s\t", textCell(c))
-		}
-		fmt.Fprintln(w)
-	}
-	fmt.Fprint(w, "room median\t")
+	line := func(cells ...string) { fmt.Fprintln(w, strings.Join(cells, "\t")) }
+	header, median := []string{"participant"}, []string{"room median"}
 	for _, ex := range v.Exercises {
 		cell := "—"
 		if ex.Answers > 0 {
@@ -141,9 +130,20 @@ func printTable(out io.Writer, v roomView) {
 		if ex.Guesses > 0 {
 			cell += fmt.Sprintf(", guessed %s, off %s", results.Times(ex.GuessMedian), results.Times(ex.Off))
 		}
-		fmt.Fprintf(w, "%s\t", cell)
+		header, median = append(header, ex.Name), append(median, cell)
 	}
-	fmt.Fprintln(w)
+	line(header...)
+	for _, r := range v.Rows {
+		cells := []string{r.Name}
+		if r.Tag != "" {
+			cells[0] += " #" + r.Tag
+		}
+		for _, c := range r.Cells {
+			cells = append(cells, textCell(c))
+		}
+		line(cells...)
+	}
+	line(median...)
 	w.Flush()
 	for _, r := range v.Rows { // what failed, which a cell has no room for
 		for i, c := range r.Cells {

@@ -45,7 +45,7 @@ svg { display: block; width: 100%; height: auto; max-height: 300px; }
 <thead><tr><th>who</th>{{range .Exercises}}<th class="ex" style="border-top-color: {{.Colour}}">{{.Name}}<small>from {{or .Start "?"}}</small></th>{{end}}</tr></thead>
 <tbody>
 <tr class="room"><td class="who">room median</td>{{range .Exercises}}<td>{{if .Answers}}<span class="ratio">{{times .Median}}</span><small>of {{.Answers}}{{if .Guesses}} · guessed {{times .GuessMedian}}</small><small>guesses off {{times .Off}}{{end}}</small>{{else}}<span class="none">—</span>{{end}}</td>{{end}}</tr>
-{{range .Rows}}<tr class="participant"><td class="who">{{.Name}}<small>{{.Machine}}</small></td>{{range .Cells}}<td>{{template "cell" .}}</td>{{end}}</tr>
+{{range .Rows}}<tr class="participant"><td class="who">{{.Name}}<small>{{with .Tag}}#{{.}} · {{end}}{{.Machine}}</small></td>{{range .Cells}}<td>{{template "cell" .}}</td>{{end}}</tr>
 {{end}}</tbody></table>
 <p class="key"><span class="ok">✓</span> passed, with the speed-up against the exercise's start on the participant's machine ·
 <span class="mark">?</span> cannot tell: within that machine's noise · <span class="wrong">✗</span> a check failed: its speed does not count ·

@@ -159,8 +159,9 @@ func listenAddress(addr string) (string, error) {
 	return net.JoinHostPort(host, port), nil
 }
 
-// roomAddresses are this machine's addresses that another machine may reach: up, not loopback.
-func roomAddresses() []string {
+// roomAddresses are the commands that serve on this machine's addresses that another machine may
+// reach (up, not loopback), each with its interface.
+func roomAddresses(port string) []string {
 	var list []string
 	interfaces, _ := net.Interfaces() // none listed is said as such
 	for _, in := range interfaces {
@@ -170,7 +171,7 @@ func roomAddresses() []string {
 		addrs, _ := in.Addrs()
 		for _, a := range addrs {
 			if ip, ok := a.(*net.IPNet); ok && ip.IP.IsGlobalUnicast() {
-				list = append(list, fmt.Sprintf("%s (%s)", ip.IP, in.Name))
+				list = append(list, fmt.Sprintf("go run ./scripts/room --serve %s   (%s)", net.JoinHostPort(ip.IP.String(), port), in.Name))
 			}
 		}
 	}
@@ -196,16 +197,15 @@ func serve(addr, dir string, isStart func(string) bool) error {
 	fmt.Printf("room: %d hand-in%s kept in %s\nroom: the page, for the projector: %s/\nroom: participants send: %s\n",
 		len(s.hands), plural(len(s.hands)), dir, url, s.send)
 	if ip := l.Addr().(*net.TCPAddr).IP; ip.IsLoopback() {
+		_, port, _ := net.SplitHostPort(listen)
 		fmt.Println("room: only this machine can reach it. For the room, serve on this machine's address on the room's network:")
-		list := roomAddresses()
+		list := roomAddresses(port)
 		for _, a := range list {
 			fmt.Printf("        %s\n", a)
 		}
 		if len(list) == 0 {
 			fmt.Println("        (this machine lists none: is it on the network?)")
 		}
-		_, port, _ := net.SplitHostPort(listen)
-		fmt.Printf("      as in: go run ./scripts/room --serve ADDRESS:%s\n", port)
 	}
 	return s.httpServer().Serve(l)
 }

@@ -65,8 +65,10 @@ func TestServeSameNameTwoIDs(t *testing.T) {
 		}
 	}
 	page := roomPage(t, url)
-	if n := strings.Count(page, `<td class="who">Ada Lovelace<small>`); n != 2 {
-		t.Errorf("the page shows Ada Lovelace %d times, want 2 (two ids):\n%s", n, page)
+	for _, want := range []string{`<td class="who">Ada Lovelace<small>#aaaa · `, `<td class="who">Ada Lovelace<small>#bbbb · `} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q: two people of one name, each tagged with their id:\n%s", want, page)
+		}
 	}
 }
 
