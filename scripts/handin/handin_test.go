@@ -45,8 +45,8 @@ func TestParticipantID(t *testing.T) {
 
 // TestOwnKeys checks that a check's lines without a stage name take the stage's.
 func TestOwnKeys(t *testing.T) {
-	got := ownKeys("ex1", "speedup-ex1-origin: 2.5\npredicted: 3x\n")
-	if want := "speedup-ex1-origin: 2.5\npredicted-ex1: 3x\n"; got != want {
+	got := ownKeys("ex1", "speedup-ex1-origin: 2.5\npredicted: 3x\nother-ex1: named\n")
+	if want := "speedup-ex1-origin: 2.5\npredicted-ex1: 3x\nother-ex1: named\n"; got != want {
 		t.Errorf("ownKeys = %q, want %q", got, want)
 	}
 }

@@ -98,7 +98,7 @@ func main() {
 func ownKeys(stage, speedups string) string {
 	var out strings.Builder
 	for line := range strings.Lines(speedups) {
-		if key, value, ok := strings.Cut(strings.TrimRight(line, "\r\n"), ": "); ok && !strings.HasPrefix(key, "speedup-") {
+		if key, value, ok := strings.Cut(strings.TrimRight(line, "\r\n"), ": "); ok && !strings.HasPrefix(key, "speedup-") && !strings.HasSuffix(key, "-"+stage) {
 			line = key + "-" + stage + ": " + value + "\n"
 		}
 		out.WriteString(line)

@@ -114,6 +114,9 @@ func (s *server) handIn(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintf(w, "received %s's hand-in (%d stage%s, id %s)\n", h.Name, len(h.Stages), plural(len(h.Stages)), h.ID)
 }
 
+// sendCommand is what a participant runs to hand in to the room at url.
+func sendCommand(url string) string { return "go run ./scripts/handin --to " + url + ` "Your Name"` }
+
 func refuse(w http.ResponseWriter, code int, format string, args ...any) {
 	http.Error(w, "room: "+fmt.Sprintf(format, args...), code)
 }
@@ -193,7 +196,7 @@ func serve(addr, dir string, isStart func(string) bool) error {
 		return err
 	}
 	url := "http://" + l.Addr().String()
-	s.send = "go run ./scripts/handin --to " + url + ` "Your Name"`
+	s.send = sendCommand(url)
 	fmt.Printf("room: %d hand-in%s kept in %s\nroom: the page, for the projector: %s/\nroom: participants send: %s\n",
 		len(s.hands), plural(len(s.hands)), dir, url, s.send)
 	if ip := l.Addr().(*net.TCPAddr).IP; ip.IsLoopback() {

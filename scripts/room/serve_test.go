@@ -23,10 +23,11 @@ func startRoom(t *testing.T, dir string) (*server, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := s.httpServer()
+	srv, url := s.httpServer(), "http://"+l.Addr().String()
+	s.send = sendCommand(url)
 	go srv.Serve(l)
 	t.Cleanup(func() { srv.Close() })
-	return s, "http://" + l.Addr().String()
+	return s, url
 }
 
 // post sends body to the room and returns the status and the reply.
