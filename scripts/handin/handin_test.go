@@ -51,6 +51,20 @@ func TestOwnKeys(t *testing.T) {
 	}
 }
 
+// TestRoomLines checks that a prediction is handed in once, from speedups.txt, or from
+// prediction.txt after a failed check, which writes no speedups.txt.
+func TestRoomLines(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "prediction.txt"), []byte("3x\n"), 0o644)
+	if got, want := roomLines(dir, "ex1"), "predicted-ex1: 3x\n"; got != want {
+		t.Errorf("after a failed check: %q, want %q", got, want)
+	}
+	os.WriteFile(filepath.Join(dir, "speedups.txt"), []byte("speedup-ex1-origin: 2.5\npredicted: 3x\n"), 0o644)
+	if got, want := roomLines(dir, "ex1"), "speedup-ex1-origin: 2.5\npredicted-ex1: 3x\n"; got != want {
+		t.Errorf("after a passed check: %q, want %q", got, want)
+	}
+}
+
 // TestSend checks that a hand-in reaches /handin as the request's body, and
 // that a refusal comes back as an error with the server's words.
 func TestSend(t *testing.T) {

@@ -70,8 +70,7 @@ func main() {
 		if v, ok := strings.CutSuffix(verdict, ", see above"); ok {
 			verdict = v + " (its output: results/check/" + s + "/ on the participant's machine)"
 		}
-		speedups, _ := os.ReadFile(filepath.Join(checked, "speedups.txt")) // the room's; none after a failed check
-		file += "origin-" + s + ": " + stages.Origin(".", s) + "\nverdict-" + s + ": " + verdict + "\n" + ownKeys(s, string(speedups))
+		file += "origin-" + s + ": " + stages.Origin(".", s) + "\nverdict-" + s + ": " + verdict + "\n" + roomLines(checked, s)
 		shown += "  " + s + ": " + verdict + "\n"
 		files, _ := filepath.Glob(filepath.Join(checked, "speed-*.txt")) // the results, for the record
 		for _, f := range files {
@@ -91,6 +90,18 @@ func main() {
 	c.Fatal(os.MkdirAll(filepath.Dir(out), 0o755))
 	c.Fatal(os.WriteFile(out, []byte(file), 0o644))
 	fmt.Printf("wrote %s: send this one file to the instructor\n", out)
+}
+
+// roomLines are the lines of the check of stage in dir that the room reads:
+// speedups.txt's (none after a failed check), and the prediction, which a
+// failed check keeps only in prediction.txt; each key names the stage.
+func roomLines(dir, stage string) string {
+	speedups, _ := os.ReadFile(filepath.Join(dir, "speedups.txt")) // none is said by the verdict
+	lines := string(speedups)
+	if predicted, err := os.ReadFile(filepath.Join(dir, "prediction.txt")); err == nil && !strings.Contains("\n"+lines, "\npredicted: ") {
+		lines += "predicted: " + strings.TrimSpace(string(predicted)) + "\n"
+	}
+	return ownKeys(stage, lines)
 }
 
 // ownKeys gives the lines of a stage's speedups.txt that name no stage

@@ -102,11 +102,22 @@ func (h hand) cell(ex string) cell {
 	}
 	c.Passed = ok && verdict != ""
 	if r, err := strconv.ParseFloat(h.values["speedup-"+ex+"-origin"], 64); c.Passed && err == nil {
-		// The verdict's first clause is the one about the start: "2.3x faster than stage0-linear (...)".
-		first, _, _ := strings.Cut(strings.TrimPrefix(verdict, "passed: "), "), ")
-		c.Ratio, c.Told = r, !strings.Contains(first, "cannot tell")
+		c.Ratio, c.Told = r, !strings.Contains(firstClause(verdict), "cannot tell")
 	}
 	return c
+}
+
+// firstClause is the clause of a passed check's verdict about the start,
+// which comes first: up to "), " before the clause about the reference, or
+// ". " in the check's later wording.
+func firstClause(verdict string) string {
+	end := len(verdict)
+	for _, sep := range []string{"), ", ". "} {
+		if i := strings.Index(verdict, sep); i >= 0 {
+			end = min(end, i)
+		}
+	}
+	return verdict[:end]
 }
 
 // parseGuess reads a prediction as typed: "3x", "3", "1.5×", "0.5x" (twice as slow).
