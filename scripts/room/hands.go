@@ -27,6 +27,9 @@ type hand struct {
 	values   map[string]string // every "key: value" line
 }
 
+// maxStages bounds the stages of one hand-in, so that one cannot fill the page.
+const maxStages = 30
+
 var (
 	stageName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 	idPattern = regexp.MustCompile(`^[a-z0-9]{8,32}$`)
@@ -50,6 +53,9 @@ func parseHand(data []byte) (hand, error) {
 			}
 			if !slices.Contains(h.Stages, stage) {
 				h.Stages = append(h.Stages, stage)
+			}
+			if len(h.Stages) > maxStages {
+				return hand{}, fmt.Errorf("more than %d stages: the workshop has fewer", maxStages)
 			}
 		}
 		if strings.HasPrefix(key, "speedup-") {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -57,6 +58,15 @@ func roomPage(t *testing.T, url string) string {
 	return string(page)
 }
 
+// manyStages is n verdict lines of n stages.
+func manyStages(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "verdict-s%d: passed\n", i)
+	}
+	return b.String()
+}
+
 // TestServeSameNameTwoIDs checks that two people of one name stay two: the room keys on the id.
 func TestServeSameNameTwoIDs(t *testing.T) {
 	_, url := startRoom(t, t.TempDir())
@@ -108,6 +118,7 @@ func TestServeRefuses(t *testing.T) {
 		{"a bad id", strings.Replace(ok, "aaaaaaaa1111", "../../etc", 1), "not 8 to 32 lower-case letters", http.StatusBadRequest},
 		{"a bad ratio", strings.Replace(ok, "speedup-ex1-origin: 4", "speedup-ex1-origin: fast", 1), `speedup-ex1-origin is "fast"`, http.StatusBadRequest},
 		{"a bad stage", strings.Replace(ok, "verdict-ex1:", "verdict-<ex1>:", 1), "not a stage's name", http.StatusBadRequest},
+		{"too many stages", ok + manyStages(30), "more than 30 stages", http.StatusBadRequest},
 		{"not UTF-8", ok + "\xff\xfe", "not UTF-8", http.StatusBadRequest},
 		{"a long name", strings.Replace(ok, "Ada", strings.Repeat("A", 41), 1), "longer than 40", http.StatusBadRequest},
 		{"a control character", strings.Replace(ok, "Ada", "A\x1bda", 1), "cannot be printed", http.StatusBadRequest},
