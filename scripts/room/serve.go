@@ -209,6 +209,8 @@ func serve(addr, dir string, isStart func(string) bool) error {
 		if len(list) == 0 {
 			fmt.Println("        (this machine lists none: is it on the network?)")
 		}
+	} else {
+		fmt.Println("room: if a participant's handin cannot connect, this machine's firewall may block the port; Ctrl-C stops the server")
 	}
 	return s.httpServer().Serve(l)
 }
