@@ -93,8 +93,9 @@ func TestRoom(t *testing.T) {
 	if err != nil || xml.Unmarshal(chart, new(struct{})) != nil || strings.Count(string(chart), "<circle") < 3 {
 		t.Errorf("room.svg (%v) is not well-formed or lacks the answers' dots:\n%.300s", err, chart)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "index.html")); err != nil {
-		t.Error(err)
+	// ZgotmplZ is what html/template writes for a value it would not put where the template put it.
+	if page, err := os.ReadFile(filepath.Join(dir, "index.html")); err != nil || strings.Contains(string(page), "ZgotmplZ") || !strings.Contains(string(page), "border-top-color: #1f77b4") {
+		t.Errorf("index.html (%v) lost a value or ex1's colour:\n%s", err, page)
 	}
 }
 
