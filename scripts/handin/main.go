@@ -1,13 +1,21 @@
-// Command handin puts a participant's workshop results in one file; the usage below says how.
+// Command handin puts a participant's workshop results in one file, and can send it to the room; the usage below says how.
 package main
 
 import (
+	"bytes"
+	"crypto/rand"
+	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"example.com/userperf/scripts/internal/harness"
 	"example.com/userperf/scripts/internal/stages"
@@ -16,23 +24,36 @@ import (
 const usage = `
 handin: your workshop results in one file, to hand to the instructor.
 
-  go run ./scripts/handin "Ada Lovelace"
+  go run ./scripts/handin --to http://ADDRESS:PORT "Ada Lovelace"   sends it to the room's server
+  go run ./scripts/handin "Ada Lovelace"                            writes it, to send another way
 
-Each stage's verdict and speeds from your last go run ./scripts/check of it, with your name and
-machine, in results/handin/<name>.txt: the file to send. It names each stage changed since its check.
+Each stage's verdict, speeds and prediction from your last go run ./scripts/check of it, with your name,
+your machine and your participant id, in results/handin/<name>.txt. It names each stage changed since its
+check. The id, made at the first hand-in and kept in your configuration folder (userperf/participant-id),
+tells you from anyone else of the same name: a second hand-in replaces your first.
 `
 
 func main() {
 	c := harness.New("handin", usage)
+	to := c.Flags.String("to", "", "")
 	args := c.Parse()
-	if len(args) != 1 || !regexp.MustCompile(`^[[:alnum:]][[:alnum:] ._-]{0,39}$`).MatchString(args[0]) {
-		c.Usage(`give your name, as the room should see it: go run ./scripts/handin "Ada Lovelace" (up to 40 letters, digits, spaces, dots, dashes)`)
+	if len(args) != 1 || !validName(args[0]) {
+		c.Usage(`give your name, as the room should see it: go run ./scripts/handin "Ada Lovelace" (up to 40 characters, no slash)`)
 	}
+	name := strings.TrimSpace(args[0])
 	mine := stages.Mine(".")
 	if len(mine) == 0 {
 		c.Usage("no stage made with go run ./scripts/new-stage here: nothing to hand in")
 	}
-	file, shown := "participant: "+args[0]+"\n"+c.Header(), ""
+	file, shown := "participant: "+name+"\n", ""
+	if id, err := participantID(); err == nil {
+		file += "id: " + id + "\n"
+	} else if *to != "" {
+		c.Fatal(err) // the room's server keys on the id
+	} else {
+		fmt.Printf("handin: %v; the file goes without it, and the room tells you from others of your name by the file alone\n", err)
+	}
+	file += c.Header()
 	for _, s := range mine {
 		checked := filepath.Join("results", "check", s)
 		kept, err := os.Stat(filepath.Join(checked, "verdict.txt"))
@@ -43,10 +64,14 @@ func main() {
 		}) {
 			fmt.Printf("== %s changed since its last check, or has none: go run ./scripts/check %s, then hand in again\n", s, s)
 		}
-		verdict, _ := os.ReadFile(filepath.Join(checked, "verdict.txt"))
-		speedups, _ := os.ReadFile(filepath.Join(checked, "speedups.txt")) // the room's; none after a failed check
-		file += "verdict-" + s + ": " + strings.TrimSpace(string(verdict)) + "\n" + string(speedups)
-		shown += "  " + s + ": " + strings.TrimSpace(string(verdict)) + "\n"
+		data, _ := os.ReadFile(filepath.Join(checked, "verdict.txt"))
+		verdict := strings.TrimSpace(string(data))
+		// A failed check's verdict points at the check's output above it, which a hand-in does not hold.
+		if v, ok := strings.CutSuffix(verdict, ", see above"); ok {
+			verdict = v + " (its output: results/check/" + s + "/ on the participant's machine)"
+		}
+		file += "origin-" + s + ": " + stages.Origin(".", s) + "\nverdict-" + s + ": " + verdict + "\n" + roomLines(checked, s)
+		shown += "  " + s + ": " + verdict + "\n"
 		files, _ := filepath.Glob(filepath.Join(checked, "speed-*.txt")) // the results, for the record
 		for _, f := range files {
 			data, err := os.ReadFile(f)
@@ -54,8 +79,99 @@ func main() {
 			file += fmt.Sprintf("exercise: %s\nrole: %s\n%s", s, strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "speed-"), ".txt"), data)
 		}
 	}
-	out := filepath.Join("results", "handin", strings.ReplaceAll(strings.ToLower(args[0]), " ", "-")+".txt")
+	fmt.Print("\n" + shown)
+	if *to != "" {
+		reply, err := send(*to, file)
+		c.Fatal(err)
+		fmt.Printf("sent to %s: %s", *to, reply)
+		return
+	}
+	out := filepath.Join("results", "handin", fileName(name)+".txt")
 	c.Fatal(os.MkdirAll(filepath.Dir(out), 0o755))
 	c.Fatal(os.WriteFile(out, []byte(file), 0o644))
-	fmt.Printf("\n%swrote %s: send this one file to the instructor\n", shown, out)
+	fmt.Printf("wrote %s: send this one file to the instructor\n", out)
+}
+
+// roomLines are the lines of the check of stage in dir that the room reads:
+// speedups.txt's (none after a failed check), and the prediction, which a
+// failed check keeps only in prediction.txt; each key names the stage.
+func roomLines(dir, stage string) string {
+	speedups, _ := os.ReadFile(filepath.Join(dir, "speedups.txt")) // none is said by the verdict
+	lines := string(speedups)
+	if predicted, err := os.ReadFile(filepath.Join(dir, "prediction.txt")); err == nil && !strings.Contains("\n"+lines, "\npredicted: ") {
+		lines += "predicted: " + strings.TrimSpace(string(predicted)) + "\n"
+	}
+	return ownKeys(stage, lines)
+}
+
+// ownKeys gives the lines of a stage's speedups.txt that name no stage
+// ("predicted: 3x") the stage's name, as every line of a hand-in has.
+func ownKeys(stage, speedups string) string {
+	var out strings.Builder
+	for line := range strings.Lines(speedups) {
+		if key, value, ok := strings.Cut(strings.TrimRight(line, "\r\n"), ": "); ok && !strings.HasPrefix(key, "speedup-") && !strings.HasSuffix(key, "-"+stage) {
+			line = key + "-" + stage + ": " + value + "\n"
+		}
+		out.WriteString(line)
+	}
+	return out.String()
+}
+
+// validName accepts what a person types as their name, in any script: up
+// to 40 printable characters, and no slash, which would read as a path.
+func validName(name string) bool {
+	name = strings.TrimSpace(name)
+	return name != "" && utf8.RuneCountInString(name) <= 40 &&
+		!strings.ContainsFunc(name, func(r rune) bool { return !unicode.IsPrint(r) || r == '/' || r == '\\' })
+}
+
+// fileName is name as a file's name on any system: letters and digits, the rest as dashes.
+func fileName(name string) string {
+	return strings.Trim(strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return unicode.ToLower(r)
+		}
+		return '-'
+	}, name), "-")
+}
+
+var idPattern = regexp.MustCompile(`^[a-z0-9]{8,32}$`)
+
+// participantID returns this machine's participant id, made at the first call and kept in the
+// user's configuration folder: the room keys on it, so that two people of one name stay two.
+func participantID() (string, error) {
+	config, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("no configuration folder to keep your participant id in: %v", err)
+	}
+	path := filepath.Join(config, "userperf", "participant-id")
+	data, err := os.ReadFile(path)
+	if id := strings.TrimSpace(string(data)); err == nil && idPattern.MatchString(id) {
+		return id, nil
+	} else if err == nil {
+		return "", fmt.Errorf("%s holds %q, not an id: delete it, and a new one is made", path, id)
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	id := strings.ToLower(rand.Text()[:12])
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", err
+	}
+	return id, os.WriteFile(path, []byte(id+"\n"), 0o644)
+}
+
+// send posts the hand-in to the room's server at url and returns its reply.
+func send(url, file string) (string, error) {
+	url = strings.TrimSuffix(strings.TrimSuffix(url, "/"), "/handin") + "/handin"
+	client := &http.Client{Timeout: 30 * time.Second}
+	resp, err := client.Post(url, "text/plain; charset=utf-8", bytes.NewReader([]byte(file)))
+	if err != nil {
+		return "", fmt.Errorf("sending to %s: %v (is the room's server running, at that address?)", url, err)
+	}
+	defer resp.Body.Close()
+	reply, err := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+	if err == nil && resp.StatusCode != http.StatusOK {
+		err = fmt.Errorf("%s refused the hand-in: %s %s", url, resp.Status, strings.TrimSpace(string(reply)))
+	}
+	return string(reply), err
 }

@@ -1,40 +1,57 @@
-// Command room puts everyone's hand-in file in one table and one chart; the usage below says how.
+// Command room shows the workshop's room: everyone's hand-ins in one table and one chart; the usage below says how.
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
+	"path"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
-	"time"
 
-	"example.com/userperf/scripts/internal/figures"
 	"example.com/userperf/scripts/internal/harness"
 	"example.com/userperf/scripts/internal/results"
+	"example.com/userperf/scripts/internal/stages"
 )
 
 const usage = `
-room: the workshop's room in one table, from everyone's file of go run ./scripts/handin.
+room: the workshop's room in one page, from everyone's go run ./scripts/handin.
 
-  go run ./scripts/room handins/*.txt      (it expands the patterns itself: Windows' shell does not)
+  go run ./scripts/room --serve ADDRESS:PORT   on the instructor's machine: the page for the projector
+                                               at http://ADDRESS:PORT/, which takes the hand-ins of
+                                               go run ./scripts/handin --to http://ADDRESS:PORT NAME
+  go run ./scripts/room handins/*.txt          offline, from hand-in files (it expands the patterns
+                                               itself: Windows' shell does not)
 
-Per participant and stage, "WRONG: <the check that failed>", or "ok" with its speed-ups against its
-start (vs start) and the exercise's reference (vs ref) on the participant's own machine; then the
-room's median. Writes results/room/table.txt and results/room/room.svg here.
+One column per exercise (a stage made from an exercise's start; other stages are left out), per
+participant: ✓ and the speed-up against the start on their own machine, "?" when their check could not
+tell it from that machine's noise, ✗ when a check failed; their prediction beside it; the room's medians
+of right answers, and how far the predictions were from the measurements.
+
+--serve binds to 127.0.0.1 given a bare port, and lists this machine's addresses. The served hand-ins
+are kept in results/room/handins/, one file per participant, and read again at the next start. Offline,
+it prints the table and writes results/room/index.html, table.txt and room.svg.
 `
 
 func main() {
 	c := harness.New("room", usage)
+	addr := c.Flags.String("serve", "", "")
 	here, err := os.Getwd()
 	c.Fatal(err)
 	patterns := c.Parse()
+	isStart, err := exerciseStarts(c.Root)
+	c.Fatal(err)
+	dir := filepath.Join("results", "room")
+	if *addr != "" {
+		if len(patterns) > 0 {
+			c.Usage("--serve takes no hand-in files: participants send theirs with go run ./scripts/handin --to URL NAME")
+		}
+		c.Fatal(serve(*addr, filepath.Join(dir, "handins"), isStart))
+	}
 	c.Fatal(os.Chdir(here)) // Parse moved to the root: the hand-in files are here, and results/room goes here
 	var paths []string
 	for _, p := range patterns {
@@ -45,97 +62,115 @@ func main() {
 		paths = append(paths, matches...)
 	}
 	if len(paths) == 0 {
-		c.Usage("name the hand-in files: go run ./scripts/room handins/*.txt")
+		c.Usage("name the hand-in files (go run ./scripts/room handins/*.txt), or serve: go run ./scripts/room --serve ADDRESS:PORT")
 	}
-	c.Fatal(room(filepath.Join("results", "room"), paths, c.Line()))
+	c.Fatal(room(dir, paths, isStart))
 }
 
-// room prints the table of the hand-in files paths and draws its chart into dir: no ratio spans two machines.
-func room(dir string, paths []string, command string) error {
-	var hands []map[string]string
-	seen, commits := map[string]bool{}, map[string]int{}
-	for _, p := range paths {
+// exerciseStarts returns whether a stage is an exercise's start in the
+// workspace at root: a stage with a reference (its solution or the next
+// step), or the origin of a solution (a quest's start, which fails the suites).
+func exerciseStarts(root string) (func(string) bool, error) {
+	list, err := stages.List(root)
+	starts := map[string]bool{}
+	for _, s := range list {
+		if stages.Reference(root, list, s.Name) != "" {
+			starts[s.Name] = true
+		}
+		if origin := stages.Origin(root, s.Dir); strings.HasPrefix(s.Dir, "workshop/solutions/") && origin != "" {
+			starts[path.Base(origin)] = true
+		}
+	}
+	return func(stage string) bool { return starts[stage] }, err
+}
+
+// room prints the table of the hand-in files paths and writes it, the page and the chart into dir.
+func room(dir string, paths []string, isStart func(string) bool) error {
+	var hands []hand
+	for i, p := range paths {
 		data, err := os.ReadFile(p)
-		h := map[string]string{} // its "key: value" lines
-		for _, line := range strings.Split(string(data), "\n") {
-			if key, value, ok := strings.Cut(line, ": "); ok {
-				h[key] = value
-				if stage, ok := strings.CutPrefix(key, "verdict-"); ok {
-					seen[stage] = true
-				}
-			}
+		if err != nil {
+			return err
 		}
-		if err != nil || h["participant"] == "" {
-			return cmp.Or(err, fmt.Errorf("%s: no participant line: not a file of scripts/handin", p))
+		h, err := parseHand(data)
+		if err != nil {
+			return fmt.Errorf("%s: %v", p, err)
 		}
+		h.ID = cmp.Or(h.ID, fmt.Sprint("file", i)) // an older file has no id: each file is one participant
 		hands = append(hands, h)
-		commits[h["commit"]]++
 	}
-	exercises := slices.Sorted(maps.Keys(seen))
-	var table strings.Builder
-	w := tabwriter.NewWriter(io.MultiWriter(os.Stdout, &table), 0, 0, 1, ' ', tabwriter.Debug)
-	fmt.Fprintf(w, "participant\tmachine\t%s\n", strings.Join(exercises, "\t"))
-	speedups := map[string][]float64{} // by exercise and versus: "ex1 start", "ex1 ref"
-	var files []*results.File
-	for _, h := range hands {
-		cells := []string{h["participant"], h["machine-cpu"] + ", " + h["machine-cores"] + " cores"}
-		bars := map[results.Measurement][]float64{}
-		for _, ex := range exercises {
-			verdict, cell := h["verdict-"+ex], "—"
-			switch {
-			case strings.HasPrefix(verdict, "FAILED"):
-				cell = "WRONG: " + strings.TrimSuffix(strings.TrimPrefix(verdict, "FAILED: "), ", see above")
-			case verdict != "":
-				cell = "ok"
-				for _, vs := range [][2]string{{"origin", "start"}, {"reference", "ref"}} {
-					if r, err := strconv.ParseFloat(h["speedup-"+ex+"-"+vs[0]], 64); err == nil {
-						speedups[ex+" "+vs[1]] = append(speedups[ex+" "+vs[1]], r)
-						cell += ", " + results.Times(r) + " vs " + vs[1]
-						if vs[1] == "start" { // what the chart shows
-							bars[results.Measurement{Bench: ex, Unit: "x"}] = []float64{r}
-						}
-					}
-				}
-				for key, value := range h { // a check --against another stage than the exercise's reference
-					if other, ok := strings.CutPrefix(key, "speedup-"+ex+"-vs-"); ok {
-						r, _ := strconv.ParseFloat(value, 64)
-						cell += ", " + results.Times(r) + " vs " + other + " (not the reference: left out of the median)"
-					}
-				}
-				if strings.Contains(verdict, "cannot tell on this machine") {
-					cell += " (cannot tell)"
-				}
-			}
-			cells = append(cells, cell)
+	v := view(hands, isStart)
+	var table, page, chart bytes.Buffer
+	printTable(io.MultiWriter(os.Stdout, &table), v)
+	fmt.Println("\n✓: the check passed, with the speed-up against the exercise's start on that participant's machine (above 1x: faster);" +
+		"\n?: cannot tell, within that machine's noise; ✗: a check failed, and its speed does not count; guess: the prediction;" +
+		"\noff: the median factor between a prediction and its measurement.")
+	err := errors.Join(writePage(&page, v, 0, ""), writeChart(&chart, v), os.MkdirAll(dir, 0o755))
+	for name, b := range map[string]*bytes.Buffer{"table.txt": &table, "index.html": &page, "room.svg": &chart} {
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, name), b.Bytes(), 0o644)
 		}
-		fmt.Fprintln(w, strings.Join(cells, "\t"))
-		files = append(files, results.NewFile(h["participant"], nil, bars))
 	}
-	median := []string{"room median", "right answers only"}
-	for _, ex := range exercises {
-		var m []string
-		for _, vs := range []string{"start", "ref"} {
-			if v := speedups[ex+" "+vs]; len(v) > 0 {
-				m = append(m, fmt.Sprintf("%s vs %s (%d answer%s)", results.Times(results.Median(v)), vs, len(v), map[bool]string{true: "s"}[len(v) > 1]))
-			}
+	if err == nil {
+		fmt.Printf("The page, for the projector: %s (and the chart alone: room.svg)\n", filepath.Join(dir, "index.html"))
+	}
+	return err
+}
+
+// printTable prints v narrow enough for a terminal: a few characters a cell.
+func printTable(out io.Writer, v roomView) {
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	line := func(cells ...string) { fmt.Fprintln(w, strings.Join(cells, "\t")) }
+	header, median := []string{"participant"}, []string{"room median"}
+	for _, ex := range v.Exercises {
+		cell := "—"
+		if ex.Answers > 0 {
+			cell = fmt.Sprintf("%s of %d", results.Times(ex.Median), ex.Answers)
 		}
-		median = append(median, cmp.Or(strings.Join(m, ", "), "—"))
+		if ex.Guesses > 0 {
+			cell += fmt.Sprintf(", guessed %s, off %s", results.Times(ex.GuessMedian), results.Times(ex.Off))
+		}
+		header, median = append(header, ex.Name), append(median, cell)
 	}
-	fmt.Fprintln(w, strings.Join(median, "\t"))
+	line(header...)
+	for _, r := range v.Rows {
+		cells := []string{r.Name}
+		if r.Tag != "" {
+			cells[0] += " #" + r.Tag
+		}
+		for _, c := range r.Cells {
+			cells = append(cells, textCell(c))
+		}
+		line(cells...)
+	}
+	line(median...)
 	w.Flush()
-	// The commit most participants measured at: the charts name one.
-	commit := slices.MaxFunc(slices.Sorted(maps.Keys(commits)), func(a, b string) int { return commits[a] - commits[b] })
-	files[0].Config = map[string]string{"machine-cpu": "each participant's own machine", "go-version": "their Go",
-		"date": time.Now().UTC().Format(time.RFC3339), "commit": commit, "command": command}
-	fmt.Println("\nWRONG: a check failed, and its speed does not count. \"vs start\" and \"vs ref\" divide CPU times (else wall times)" +
-		" of one machine: above 1x is faster;\n(cannot tell): under that machine's noise, check again on a quieter one; (N answers): the right answers a median counts.")
-	if err := errors.Join(os.MkdirAll(dir, 0o755), os.WriteFile(filepath.Join(dir, "table.txt"), []byte(table.String()), 0o644)); err != nil {
-		return err
+	for _, r := range v.Rows { // what failed, which a cell has no room for
+		for i, c := range r.Cells {
+			if c.Failed != "" {
+				fmt.Fprintf(out, "✗ %s, %s: %s\n", r.Name, v.Exercises[i].Name, c.Failed)
+			}
+		}
 	}
-	c := figures.RoomChart(files, exercises)
-	if ok, err := c.Save(dir); err != nil || !ok {
-		return err // no chart when nobody's answer was both right and measured
+}
+
+// textCell is c in a few characters: "✓ 3.1x", "✓ ?1.02x", "✗", "—", then the guess.
+func textCell(c cell) string {
+	s := "—"
+	switch {
+	case c.Passed && c.Ratio == 0:
+		s = "✓"
+	case c.Passed && c.Told:
+		s = "✓ " + results.Times(c.Ratio)
+	case c.Passed:
+		s = "✓ ?" + results.Times(c.Ratio)
+	case c.Failed != "":
+		s = "✗"
+	case c.Handed:
+		s = "not checked"
 	}
-	fmt.Printf("Chart: %s\n", filepath.Join(dir, c.File))
-	return nil
+	if c.Guess != "" {
+		s += " (guess " + strings.TrimSpace(c.Guess) + ")"
+	}
+	return s
 }

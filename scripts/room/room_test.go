@@ -10,28 +10,52 @@ import (
 	"testing"
 
 	"example.com/userperf/scripts/internal/figures"
+	"example.com/userperf/scripts/internal/stages"
 )
 
-// handInFile is a file as handin writes it: one exercise, ex1, with the
-// verdict given and the speed-ups its check measured against the stage it
-// started from and the reference, with a result line as the record has.
-func handInFile(who, verdict string, origin, reference float64) string {
-	return fmt.Sprintf("participant: %s\nmachine-cpu: Test CPU\nmachine-cores: 2\ncommit: 8899ddb\nverdict-ex1: %s\n"+
-		"speedup-ex1-origin: %g\nspeedup-ex1-reference: %g\nexercise: ex1\nrole: mine\npkg: example.com/userperf/ex1\n"+
-		"Benchmark%s-2 100 1000 ns/op\n", who, verdict, origin, reference, figures.Headline)
+// handInFile is a file as handin writes it, with one exercise, ex1, made
+// from stage0-linear: the verdict given, and the speed-ups its check
+// measured against the start and the reference, with a result line as the
+// record has. extra lines follow the verdict's.
+func handInFile(who, id, verdict string, origin, reference float64, extra ...string) string {
+	return fmt.Sprintf("participant: %s\nid: %s\nmachine-cpu: Test CPU\nmachine-cores: 2\ncommit: 8899ddb\n"+
+		"origin-ex1: stage0-linear\nverdict-ex1: %s\nspeedup-ex1-origin: %g\nspeedup-ex1-reference: %g\n%s"+
+		"exercise: ex1\nrole: mine\npkg: example.com/userperf/ex1\nBenchmark%s-2 100 1000 ns/op\n",
+		who, id, verdict, origin, reference, strings.Join(extra, ""), figures.Headline)
 }
 
-// TestRoom checks the room table: a failed check is WRONG whatever its
-// speed and is left out of the room's median; a check that said it could
-// not tell is marked; each median says how many answers it counts.
+// workshopStarts stands for the workspace's exercise starts (exerciseStarts, tested on its own).
+func workshopStarts(stage string) bool {
+	return stages.IsStep(stage) && stage != "stage6-blocks"
+}
+
+// Verdicts of checks, as the check wrote them and writes them now: the
+// first clause is about the start, and only the first says whether the
+// ratio against the start could be told.
+const (
+	oldUnsure = "passed: no difference from stage0-linear: cannot tell on this machine (CPU time, floor ±80%, unstable), " +
+		"3.0x faster than stage1-index (CPU time, floor ±5%, reliable) (ListByRole/users=10000/matches=100)"
+	newTold = "passed: at ListByRole/users=100000/matches=100: 4.0x faster than stage0-linear in CPU time (the two differ by 75%; " +
+		"the same stage measured twice differed by up to 5%; reliable); you predicted 2x, it measured 4.0x. cannot tell on this machine " +
+		"whether it differs from stage1-index in CPU time (the two differ by 3%; the same stage measured twice differed by up to 9%; noisy)"
+	newUnsure = "passed: at ListByRole/users=100000/matches=100: fewer allocs/op than stage0-linear: 47% fewer allocs/op, counted exactly; " +
+		"CPU time cannot tell on this machine (the two differ by 75%; the same stage measured twice differed by up to 90%; unstable). " +
+		"2.0x faster than stage1-index in CPU time (the two differ by 50%; the same stage measured twice differed by up to 5%; reliable)"
+)
+
+// TestRoom checks the offline table: a failed check is wrong whatever its
+// speed and is left out of the room's median; a check that could not tell
+// its ratio from the start is marked; a prediction sits beside its
+// measurement, and the room's guesses are scored; a bug copy made from an
+// exercise's stage gets no column.
 func TestRoom(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
-		"ada.txt":   handInFile("Ada", "passed: ...", 4, 2),
-		"grace.txt": handInFile("Grace", "FAILED: the conformance suite (TestAPI), see above", 4000, 2000),
-		"ken.txt":   handInFile("Ken", "passed: 3.0x faster than stage0-linear (CPU time, floor ±5%, reliable), no difference from ex1-ref: cannot tell on this machine (CPU time, floor ±80%, unstable)", 3, 1),
-		"rob.txt":   handInFile("Rob", "passed: ...", 4, 4),
-		"ann.txt":   strings.Replace(handInFile("Ann", "passed: ...", 8, 8), "speedup-ex1-reference:", "speedup-ex1-vs-stage4-append:", 1),
+		"ada.txt":   handInFile("Ada", "", newTold, 4, 2, "predicted-ex1: 2x\n"),
+		"grace.txt": handInFile("Grace", "", "FAILED: the conformance suite (TestAPI), see above", 4000, 2000),
+		"ken.txt":   handInFile("Ken", "", oldUnsure, 3, 1, "predicted-ex1: 6x\n"),
+		"rob.txt": handInFile("Rob", "", newUnsure, 4, 4,
+			"origin-bug1: ex1\nverdict-bug1: FAILED: the differential tests\n", "origin-ex2: stage1-index\nverdict-ex2: passed: ...\n"),
 	}
 	var paths []string
 	for name, content := range files {
@@ -40,30 +64,55 @@ func TestRoom(t *testing.T) {
 		}
 		paths = append(paths, filepath.Join(dir, name))
 	}
-	if err := room(dir, paths, "go run ./scripts/room handins/*.txt"); err != nil {
+	if err := room(dir, paths, workshopStarts); err != nil {
 		t.Fatal(err)
 	}
 	table, err := os.ReadFile(filepath.Join(dir, "table.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The columns' padding aside: a cell ends at its "|".
-	got := regexp.MustCompile(` +\|`).ReplaceAllString(string(table), "|")
+	got := regexp.MustCompile(`  +`).ReplaceAllString(string(table), "|") // a column's padding is its border
 	for _, want := range []string{
-		"Ada|Test CPU, 2 cores|ok, 4.0x vs start, 2.0x vs ref",
-		"Grace|Test CPU, 2 cores|WRONG: the conformance suite (TestAPI)\n",
-		"Ken|Test CPU, 2 cores|ok, 3.0x vs start, 1.00x vs ref (cannot tell)",
-		"Rob|Test CPU, 2 cores|ok, 4.0x vs start, 4.0x vs ref",
-		"Ann|Test CPU, 2 cores|ok, 8.0x vs start, 8.0x vs stage4-append (not the reference: left out of the median)",
-		// Ada's, Ken's, Rob's and Ann's: 4x, 3x, 4x and 8x against their start; 2x, 1x and 4x against the reference.
-		"room median|right answers only|4.0x vs start (4 answers), 2.0x vs ref (3 answers)",
+		"participant|ex1|ex2\n",
+		"Ada|✓ 4.0x (guess 2x)|—\n",
+		"Grace|✗|—\n",
+		"Ken|✓ ?3.0x (guess 6x)|—\n",
+		"Rob|✓ ?4.0x|✓\n",
+		// Ada's, Ken's and Rob's 4x, 3x and 4x; Ada's and Ken's guesses, 2x and 6x, are 2x away from theirs.
+		"room median|4.0x of 3, guessed 4.0x, off 2.0x|—\n",
+		"✗ Grace, ex1: the conformance suite (TestAPI)\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the room table lacks %q:\n%s", want, got)
 		}
 	}
+	if strings.Contains(got, "bug1") {
+		t.Errorf("the table shows bug1, made from ex1 rather than from an exercise's start:\n%s", got)
+	}
 	chart, err := os.ReadFile(filepath.Join(dir, "room.svg"))
-	if err != nil || xml.Unmarshal(chart, new(struct{})) != nil || !strings.Contains(string(chart), "commit `8899ddb`") {
-		t.Errorf("room.svg (%v) is not well-formed or does not name the commit:\n%.300s", err, chart)
+	if err != nil || xml.Unmarshal(chart, new(struct{})) != nil || strings.Count(string(chart), "<circle") < 3 {
+		t.Errorf("room.svg (%v) is not well-formed or lacks the answers' dots:\n%.300s", err, chart)
+	}
+	// ZgotmplZ is what html/template writes for a value it would not put where the template put it.
+	if page, err := os.ReadFile(filepath.Join(dir, "index.html")); err != nil || strings.Contains(string(page), "ZgotmplZ") || !strings.Contains(string(page), "border-top-color: #1f77b4") {
+		t.Errorf("index.html (%v) lost a value or ex1's colour:\n%s", err, page)
+	}
+}
+
+// TestExerciseStarts checks which of the workspace's stages start an
+// exercise: the steps with a next one and the quests; not the last step, the
+// floor or a solution.
+func TestExerciseStarts(t *testing.T) {
+	isStart, err := exerciseStarts(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for stage, want := range map[string]bool{
+		"stage0-linear": true, "stage2-noclone": true, "stage5-materialized": true, "quest6-cache": true, "quest7-logging": true,
+		"stage6-blocks": false, "floor": false, "ex4-plain-append": false, "quest6-cache-fixed": false, "ex1": false,
+	} {
+		if isStart(stage) != want {
+			t.Errorf("isStart(%s) = %v, want %v", stage, !want, want)
+		}
 	}
 }

@@ -121,17 +121,6 @@ func MixedChart(files []*results.File) Chart {
 	return Chart{"mixed.svg", "Time per request against the share of writes, per stage (10,000 users)", files, panels}
 }
 
-// RoomChart is the room's chart: each participant's speed-up (unit x)
-// against each exercise's start, from files made by results.NewFile.
-func RoomChart(files []*results.File, exercises []string) Chart {
-	var perExercise []series
-	for _, ex := range exercises {
-		perExercise = append(perExercise, series{ex, ex, "x"})
-	}
-	return Chart{"room.svg", "Speed-up against each exercise's starting stage (" + Headline + "), only right answers", files,
-		[]panel{{yLabel: "speed-up, log scale: above 1x is faster", logScale: true, format: results.Times, series: perExercise}}}
-}
-
 // Save draws c's panels that have results into dir, one above the other, the
 // provenance line under the last, and reports whether there was anything to draw.
 func (c Chart) Save(dir string) (bool, error) {
