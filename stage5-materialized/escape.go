@@ -6,8 +6,10 @@ import (
 )
 
 // appendEscaped appends the JSON string s, unquoted, escaped as encoding/json
-// does: the bytes of asciiEscapes, U+2028, U+2029, and each byte of invalid
-// UTF-8 as \ufffd. Most strings need none: isPlain proves it, and s is copied.
+// does: the bytes of asciiEscapes, U+2028 and U+2029. Each byte of invalid
+// UTF-8 becomes U+FFFD, written as it is, as Go 1.27's encoding/json writes
+// it (Go 1.26's wrote the escape \ufffd; encode_test.go states the rule).
+// Most strings need none of this: isPlain proves it, and s is copied.
 func appendEscaped(dst []byte, s string) []byte {
 	if isPlain(s) {
 		return append(dst, s...)
@@ -26,7 +28,11 @@ func appendEscaped(dst []byte, s string) []byte {
 		default:
 			var r rune
 			r, size = utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+			switch {
+			case r == utf8.RuneError && size == 1:
+				dst = append(append(dst, s[start:i]...), "\uFFFD"...)
+				start = i + 1
+			case r == '\u2028' || r == '\u2029':
 				const hex = "0123456789abcdef"
 				dst = append(append(dst, s[start:i]...), '\\', 'u', hex[r>>12], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 				start = i + size

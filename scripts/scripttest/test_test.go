@@ -34,3 +34,16 @@ func TestTestNeedsACCompiler(t *testing.T) {
 		t.Errorf("exit %d, output:\n%s", code, out)
 	}
 }
+
+// --again, for a second run on another Go toolchain, says first what it
+// leaves out; the check of the C compiler still comes before any phase.
+func TestTestAgainSaysWhatItLeavesOut(t *testing.T) {
+	root := workspace(t)
+	cmd := script(root, "test", "--again")
+	cmd.Env = append(os.Environ(), "CC=go") // stops at the compiler check, before the phases
+	code, out := run(t, cmd)
+	if code != 1 || !strings.HasPrefix(out, "== --again leaves out ") ||
+		!strings.Contains(out, "for other platforms; 5. the figures") || !strings.Contains(out, "(go env CC) cannot compile C") {
+		t.Errorf("exit %d, output:\n%s", code, out)
+	}
+}

@@ -20,10 +20,15 @@ func appendString(dst []byte, s string) []byte {
 			start = i
 			continue
 		}
-		// Beyond ASCII, only invalid UTF-8 (each bad byte becomes \ufffd) and
-		// U+2028 and U+2029, which JavaScript reads as line ends, are escaped.
+		// Beyond ASCII, each byte of invalid UTF-8 becomes U+FFFD, written as
+		// it is, and U+2028 and U+2029, which JavaScript reads as line ends,
+		// are escaped.
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+		switch {
+		case r == utf8.RuneError && size == 1:
+			dst = append(append(dst, s[start:i]...), "\uFFFD"...)
+			start = i + 1
+		case r == '\u2028' || r == '\u2029':
 			dst = appendUnicodeEscape(append(dst, s[start:i]...), r)
 			start = i + size
 		}
