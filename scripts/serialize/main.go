@@ -19,8 +19,9 @@ serialize: the measurements of the serialization chapters (stages 3 and 4), in o
   go run ./scripts/serialize [--print] [--rounds 10] [--benchtime 100ms]     about 2 minutes here
 
 Each round runs BenchmarkParallel of stage3-parallel and stage4-append, on an idle machine and while
-this command keeps every core busy, then BenchmarkEncode in ./peers. It writes results/serialize/<stamp>/
-and the blocks parallel of docs/stage3-parallel.md, parallel and peers of docs/stage4-append.md;
+this command keeps every core busy, then BenchmarkEncode and BenchmarkReservedBody in ./peers. It writes
+results/serialize/<stamp>/ and the blocks parallel and reserved of docs/stage3-parallel.md, parallel and
+peers of docs/stage4-append.md;
 --print prints them instead and changes no tracked file. An interrupted run keeps nothing.
 `
 
@@ -40,6 +41,7 @@ func main() {
 	header := c.Header() + fmt.Sprintf("serialize-settings: rounds=%d, benchtime=%s\n", *rounds, *benchtime)
 	file := func(name string) string { return filepath.Join(run.Dir, name+".txt") }
 	c.Fatal(os.WriteFile(file("peers"), []byte(header), 0o644))
+	c.Fatal(os.WriteFile(file("reserved"), []byte(header), 0o644))
 	for _, load := range []string{"idle", "busy"} {
 		c.Fatal(os.WriteFile(file("stage3-"+load), []byte(header+"load: "+load+"\nencoder: encoding/json\n"), 0o644))
 		c.Fatal(os.WriteFile(file("stage4-"+load), []byte(header+"load: "+load+"\nencoder: append\n"), 0o644))
@@ -52,6 +54,7 @@ func main() {
 		run.Bench(round, "stage4-append", "^BenchmarkParallel$", *benchtime, file("stage4-busy"), "stage4, busy")
 		stop()
 		run.Bench(round, "peers", "^BenchmarkEncode$", *benchtime, file("peers"), "peers")
+		run.Bench(round, "peers", "^BenchmarkReservedBody$", *benchtime, file("reserved"), "peers, reserved body")
 	}
 	run.Keep()
 
@@ -67,6 +70,7 @@ func main() {
 	parallel := []string{"-filter", ".unit:(sec/op OR cpu-sec/op OR cores)", "-row", "load,/matches,/clients", "-col", "/parallel"}
 	stage3 := []string{file("stage3-idle"), file("stage3-busy")}
 	block("docs/stage3-parallel.md", "parallel", slices.Concat(parallel, stage3)...)
+	block("docs/stage3-parallel.md", "reserved", "-filter", ".unit:(cpu-sec/op OR B/op OR allocs/op)", "-row", "/matches", "-col", "/way", file("reserved"))
 	block("docs/stage4-append.md", "parallel", slices.Concat([]string{"-table", "encoder"}, parallel, stage3,
 		[]string{file("stage4-idle"), file("stage4-busy")})...)
 	block("docs/stage4-append.md", "peers", "-filter", ".unit:(sec/op OR allocs/op)", "-row", "/matches", "-col", "/encoder", file("peers"))
