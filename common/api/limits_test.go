@@ -197,11 +197,11 @@ func TestBodyBeyondInFlightBytesIs503(t *testing.T) {
 
 func TestLedgerForgetsARoleNobodyHolds(t *testing.T) {
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
-	l := newLedger(newMapStage(users), users, DefaultLimits)
+	l := newLedger(newMapStage(users), users, DefaultLimits, true)
 	before := len(l.roles)
 	passing := user.User{ID: "passing-1", Name: "Passing", Email: "p@example.com", Roles: []string{"comes-and-goes"}}
 	for range 3 {
-		if err := l.add(passing, encodedSize(&passing)); err != nil {
+		if err := l.add(passing); err != nil {
 			t.Fatal(err)
 		}
 		if !l.delete(passing.ID) {

@@ -67,8 +67,9 @@ func TestShutdownCutsWhatTheDrainLeaves(t *testing.T) {
 	if err := r.wait(); err != nil {
 		t.Errorf("serve after the drain: %v, want nil (exit status 0)", err)
 	}
-	if out := logs.String(); !strings.Contains(out, "cut 1 connection(s) still open after the") {
-		t.Errorf("the log does not count the connection cut:\n%s", out)
+	if out := logs.String(); !strings.Contains(out, "cut 1 connection(s) still open after the") ||
+		!strings.Contains(out, "0 cut (each logged above), 1 still being built and cut") {
+		t.Errorf("the log does not count the connection and the answer cut:\n%s", out)
 	}
 	if _, err := io.ReadAll(conn); err != nil && !strings.Contains(err.Error(), "reset") {
 		t.Errorf("reading the cut connection: %v, want its end", err)
@@ -103,7 +104,7 @@ func TestShutdownWithNothingInFlight(t *testing.T) {
 	if err := r.wait(); err != nil {
 		t.Errorf("serve: %v", err)
 	}
-	if out := logs.String(); !strings.Contains(out, "every request finished") || strings.Contains(out, "cut") {
+	if out := logs.String(); !strings.Contains(out, "stopped; since it started, 1 answer(s) were sent whole, 0 cut (each logged above), 0 still being built") {
 		t.Errorf("an idle server's shutdown is logged as:\n%s", out)
 	}
 }
