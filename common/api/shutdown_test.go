@@ -108,3 +108,28 @@ func TestShutdownWithNothingInFlight(t *testing.T) {
 		t.Errorf("an idle server's shutdown is logged as:\n%s", out)
 	}
 }
+
+// TestLastLineCountsAnAnswerCutDuringTheDrain has an answer cut by the
+// minimum rate while the server drains: the drain then ends with no
+// connection left, and the last line of the log must still count the cut
+// answer rather than say that every request finished.
+func TestLastLineCountsAnAnswerCutDuringTheDrain(t *testing.T) {
+	s, gated, logs, base := newHugeListServer(t)
+	s.pace.window = 50 * time.Millisecond
+	r := startServer(t, s)
+	stalled := dial(t, strings.TrimPrefix(base, "http://")) // never reads
+	if _, err := io.WriteString(stalled, "GET /users?role=admin HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	<-gated.entered
+	r.signals <- syscall.SIGTERM
+	close(gated.release) // the answer starts during the drain, and is cut there
+	if err := r.wait(); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	last := lines[len(lines)-1]
+	if !strings.Contains(last, "0 answer(s) were sent whole, 1 cut (each logged above), 0 still being built") {
+		t.Errorf("the last line of the log does not count the answer cut during the drain:\n%s", logs)
+	}
+}
