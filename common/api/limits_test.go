@@ -212,3 +212,20 @@ func TestLedgerForgetsARoleNobodyHolds(t *testing.T) {
 		t.Errorf("after a role came and went: the ledger counts %d roles, %d before", len(l.roles), before)
 	}
 }
+
+// TestJSONLenIsMarshalsLength checks that the ledger's count of a user's
+// JSON agrees with encoding/json on every kind of character it escapes.
+func TestJSONLenIsMarshalsLength(t *testing.T) {
+	tricky := []string{"", "plain", `"quoted" \ back`, "<tag> & amp", "\n\r\t\b\f", "\x00\x01\x1f\x7f",
+		"장도윤", "\u2028\u2029", "bad \xff utf-8 \xe2\x82", "😀"}
+	for _, s := range tricky {
+		u := user.User{ID: s, Name: s + "n", Email: s + "@e", Roles: []string{s, "r"}}
+		b, err := json.Marshal(&u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := jsonLen(&u); got != len(b) {
+			t.Errorf("jsonLen of a user made of %q: %d, Marshal writes %d", s, got, len(b))
+		}
+	}
+}
