@@ -78,8 +78,9 @@ func jsonLen(u *user.User) int {
 }
 
 // stringLen is the length of s as encoding/json writes it, quotes
-// included: HTML's <, > and & escaped, as Marshal does, and every byte of
-// invalid UTF-8 written as \ufffd.
+// included: HTML's <, > and & escaped, as Marshal does. Stored strings are
+// valid UTF-8 (the API refuses others, and generated users are); a byte of
+// invalid UTF-8, which Go versions write differently, counts as \ufffd.
 func stringLen(s string) int {
 	n := 2
 	for i := 0; i < len(s); {
