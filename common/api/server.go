@@ -25,10 +25,10 @@ type server struct {
 	maxConns     int // connections each listener serves at once
 	h            *handlers
 	servers      []*http.Server
-	listeners    []net.Listener // listeners[i] is served by servers[i]
-	open         atomic.Int64   // connections open on any of the listeners
-	refusedConns atomic.Int64   // connections refused for their client's share
-	pace         *pace          // the least progress an answer must make; a test may change it before serving
+	listeners    []*clientListener // listeners[i] is served by servers[i]
+	open         atomic.Int64      // connections open on any of the listeners
+	refusedConns atomic.Int64      // connections refused for their client's share
+	pace         *pace             // the least progress an answer must make; a test may change it before serving
 }
 
 // listen generates the users and opens the listeners that cfg asks for.
@@ -172,12 +172,15 @@ func (s *server) serve(signals <-chan os.Signal) error {
 	// The answers that closeAll cut end as their writes fail: they are
 	// given a moment to be counted, and those still being built then are
 	// counted as what they are.
+	for _, l := range s.listeners {
+		l.refusing.Wait() // each ends within its deadline
+	}
 	c := &s.h.counts
 	for give := time.Now().Add(time.Second); c.inProgress() > 0 && time.Now().Before(give); {
 		time.Sleep(10 * time.Millisecond)
 	}
 	s.log.Printf("%s: stopped; since it started, %d answer(s) were sent whole, %d cut (each logged above), %d still being "+
-		"built and cut, %d refused with 503, and %d connection(s) refused for their address's share",
+		"built and cut, %d refused with 503, and %d connection(s) refused with 503 (for their address's share, or queued at shutdown)",
 		s.name, c.finished.Load(), c.cut.Load(), c.inProgress(), c.refused.Load(), s.refusedConns.Load())
 	for range s.servers {
 		if err := <-served; !errors.Is(err, http.ErrServerClosed) {

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -231,11 +232,12 @@ func (h *handlers) busy(c echo.Context, what string) error {
 // take the next free slot, whoever needs it.
 type clientListener struct {
 	net.Listener
-	slots   chan struct{} // one per connection open
-	done    chan struct{} // closed with the listener
-	once    sync.Once
-	clients *clients
-	refused *atomic.Int64 // connections refused for their client's share
+	slots    chan struct{} // one per connection open
+	done     chan struct{} // closed with the listener
+	once     sync.Once
+	clients  *clients
+	refused  *atomic.Int64  // connections refused, for their client's share or at shutdown
+	refusing sync.WaitGroup // the refusals being written
 }
 
 func newClientListener(l net.Listener, slots int, cs *clients, refused *atomic.Int64) *clientListener {
@@ -258,8 +260,8 @@ func (l *clientListener) Accept() (net.Conn, error) {
 		}
 		cl, ok := l.clients.enter(hostOf(conn.RemoteAddr().String()), true)
 		if !ok {
-			l.refused.Add(1)
-			go refuseConn(conn, l.clients.connShare)
+			l.refuse(conn, fmt.Sprintf("your address already holds %d connections to this server, the most one address "+
+				"may hold; send your requests over those, or retry once one closes", l.clients.connShare))
 			continue
 		}
 		setSendBuffer(conn)
@@ -267,27 +269,49 @@ func (l *clientListener) Accept() (net.Conn, error) {
 	}
 }
 
+// Close closes the listener once the connections that the kernel has
+// accepted for it, and the server not yet, are answered with 503: closing
+// it with them in its queue would reset them, and their clients would have
+// sent a request and got no status line.
 func (l *clientListener) Close() error {
-	l.once.Do(func() { close(l.done) })
+	l.once.Do(func() {
+		close(l.done)
+		queue, ok := l.Listener.(interface{ SetDeadline(time.Time) error })
+		if !ok {
+			return
+		}
+		// Accept takes what is queued, then waits until the deadline; a
+		// deadline already past would fail it before it looked.
+		queue.SetDeadline(time.Now().Add(10 * time.Millisecond))
+		for {
+			conn, err := l.Listener.Accept()
+			if err != nil {
+				return
+			}
+			l.refuse(conn, "the server is shutting down; retry in a moment")
+		}
+	})
 	return l.Listener.Close()
 }
 
-// refuseConn answers 503 on conn, whose client holds its share of the
-// connections, and closes it. The answer is written before the request is
-// read, which HTTP allows; the connection is then closed for writing and
-// drained for a moment, so that the kernel does not reset it, discarding
-// the answer, for the request it did not read.
-func refuseConn(conn net.Conn, share int) {
-	defer conn.Close()
-	body := fmt.Sprintf(`{"error":"your address already holds %d connections to this server, the most one address may hold; `+
-		`send your requests over those, or retry once one closes"}`, share)
-	conn.SetDeadline(time.Now().Add(time.Second))
-	fmt.Fprintf(conn, "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"+
-		"Retry-After: 1\r\nConnection: close\r\n\r\n%s", len(body), body)
-	if tcp, ok := conn.(*net.TCPConn); ok {
-		tcp.CloseWrite()
-		io.Copy(io.Discard, io.LimitReader(conn, MaxHeaderBytes+MaxBodyBytes))
-	}
+// refuse answers 503 with msg on conn, and closes it. The answer is
+// written before the request is read, which HTTP allows; the connection is
+// then closed for writing and drained for a moment, so that the kernel
+// does not reset it, discarding the answer, for the request it did not
+// read.
+func (l *clientListener) refuse(conn net.Conn, msg string) {
+	l.refused.Add(1)
+	l.refusing.Go(func() {
+		defer conn.Close()
+		body, _ := json.Marshal(map[string]string{"error": msg})
+		conn.SetDeadline(time.Now().Add(time.Second))
+		fmt.Fprintf(conn, "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"+
+			"Retry-After: 1\r\nConnection: close\r\n\r\n%s", len(body), body)
+		if tcp, ok := conn.(*net.TCPConn); ok {
+			tcp.CloseWrite()
+			io.Copy(io.Discard, io.LimitReader(conn, MaxHeaderBytes+MaxBodyBytes))
+		}
+	})
 }
 
 // clientConn is a connection the server accepted, which holds its slot and

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bufio"
 	"io"
 	"net"
 	"net/http"
@@ -131,5 +132,45 @@ func TestLastLineCountsAnAnswerCutDuringTheDrain(t *testing.T) {
 	last := lines[len(lines)-1]
 	if !strings.Contains(last, "0 answer(s) were sent whole, 1 cut (each logged above), 0 still being built") {
 		t.Errorf("the last line of the log does not count the answer cut during the drain:\n%s", logs)
+	}
+}
+
+// TestQueuedConnectionIsAnsweredAtShutdown has a request wait in the
+// kernel's accept queue, behind the only connection the server serves,
+// when the server shuts down: it must get a status line, 503, rather than
+// the reset that closing the listener over it would give.
+func TestQueuedConnectionIsAnsweredAtShutdown(t *testing.T) {
+	l := listenLoopback(t)
+	logger, logs := newTestLogger()
+	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
+	cfg := testConfig()
+	cfg.limits.MaxConns = 1
+	s, err := newServer(cfg, newMapStage(users), users, l, nil, logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.drain = 50 * time.Millisecond
+	r := startServer(t, s)
+	dial(t, l.Addr().String()) // sends nothing, and holds the only place
+	waitFor(func() bool { return s.open.Load() == 1 })
+	queued := dial(t, l.Addr().String())
+	if _, err := io.WriteString(queued, getUser+"\r\n"); err != nil {
+		t.Fatal(err)
+	}
+
+	r.signals <- syscall.SIGTERM
+	if err := r.wait(); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(queued), nil)
+	if err != nil {
+		t.Fatalf("the queued request got no status line: %v\n%s", err, logs)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "shutting down") {
+		t.Errorf("the queued request: %d %s, want 503 saying the server is shutting down", resp.StatusCode, body)
+	}
+	if !strings.Contains(logs.String(), "and 1 connection(s) refused with 503") {
+		t.Errorf("the last line does not count the refused connection:\n%s", logs)
 	}
 }
