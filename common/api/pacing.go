@@ -105,7 +105,8 @@ func (w *answerWriter) Write(p []byte) (int, error) {
 	}
 	watch := len(p) > w.h.pace.piece
 	if watch {
-		stop := context.AfterFunc(w.ctx, func() { w.rc.SetWriteDeadline(time.Now()) })
+		rc := w.rc // the function may run after the answer ends, and w serves another
+		stop := context.AfterFunc(w.ctx, func() { rc.SetWriteDeadline(time.Now()) })
 		defer stop()
 	}
 	written := 0
