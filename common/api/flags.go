@@ -97,10 +97,10 @@ func (cfg config) check(positional []string) error {
 		return errors.New("-addr is empty; give host:port, for example 127.0.0.1:8080 (an empty address would listen on every interface)")
 	case cfg.users < user.MinCount || cfg.users > user.MaxCount:
 		return fmt.Errorf("-users %d is outside %d to %d", cfg.users, user.MinCount, user.MaxCount)
-	case cfg.limits.MaxClientConns < 0 || cfg.limits.MaxClientConns > cfg.limits.MaxConns:
-		return fmt.Errorf("-client-conns %d is outside 1 to -max-conns %d", cfg.limits.MaxClientConns, cfg.limits.MaxConns)
 	case cfg.limits.MaxConns < 1:
 		return fmt.Errorf("-max-conns %d is below 1: no request could be served", cfg.limits.MaxConns)
+	case cfg.limits.MaxClientConns < 0 || cfg.limits.MaxClientConns > cfg.limits.MaxConns:
+		return fmt.Errorf("-client-conns %d is outside 1 to -max-conns %d", cfg.limits.MaxClientConns, cfg.limits.MaxConns)
 	case cfg.limits.MaxClientBytes > cfg.limits.MaxInFlightBytes:
 		return fmt.Errorf("-client-share-mib %d is above -max-inflight-mib %d: no client could hold it",
 			cfg.limits.MaxClientBytes>>20, cfg.limits.MaxInFlightBytes>>20)
