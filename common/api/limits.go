@@ -61,8 +61,9 @@ func (l Limits) connShare() int {
 // they count at most, plus its pointers and maps; the lists in flight add
 // up to 128 MiB, of which one client may hold a quarter, and the 4,096
 // connections up to 4,096 x connBytes, 256 MiB, of which one client may
-// hold a quarter too. Main gives the garbage collector a soft limit (memoryLimit), so
-// that it does not let the heap grow to twice what is live.
+// hold a quarter too. Main gives the garbage collector a soft limit
+// (memoryLimit), so that it does not let the heap grow to twice what is
+// live.
 var DefaultLimits = Limits{
 	MaxUsers:         DefaultMaxUsers,
 	MaxStoredBytes:   256 << 20,
