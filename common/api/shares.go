@@ -166,7 +166,7 @@ func (h *handlers) reserve(c echo.Context, weight, size int64, need string) (res
 	r := reservation{client: cl, entered: entered, weight: weight, charge: min(weight, h.clients.byteShare)}
 	if !h.clients.take(cl, r.charge) {
 		err := h.overShare(c, cl, fmt.Sprintf(need, size))
-		r.charge = 0
+		r.weight, r.charge = 0, 0 // neither was taken
 		h.release(r)
 		return reservation{}, err
 	}

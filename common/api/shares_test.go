@@ -221,3 +221,18 @@ func TestGoneClientCostsNothing(t *testing.T) {
 		t.Errorf("requests whose clients had gone made %d call(s) to the stage, want none", n)
 	}
 }
+
+// TestRefusalForTheShareTakesNothing has a client that holds its whole
+// share ask for a large list: the 503 must leave every in-flight byte as
+// it was.
+func TestRefusalForTheShareTakesNothing(t *testing.T) {
+	e, h := newTestHandlers(t, newMapStage)
+	cl, _ := h.clients.enter("192.0.2.1", false)
+	h.clients.take(cl, h.clients.byteShare)
+	if w := serve(e, fromAddr("/users?role=editor", "192.0.2.1:1000")); w.Code != http.StatusServiceUnavailable {
+		t.Fatalf("a large list from a client holding its share: status %d, want 503", w.Code)
+	}
+	h.clients.give(cl, h.clients.byteShare)
+	h.clients.leave(cl)
+	wantNothingReserved(t, h, "a list refused for its client's share")
+}
