@@ -86,13 +86,14 @@ type handlers struct {
 type answerCounts struct {
 	started  atomic.Int64
 	finished atomic.Int64 // sent whole
-	cut      atomic.Int64 // not sent whole, each logged
+	cut      atomic.Int64 // not sent whole
+	gone     atomic.Int64 // 499: the client went before the answer started
 	refused  atomic.Int64 // 503: the server had no room for them
 }
 
 // inProgress is how many answers have started and not ended.
 func (c *answerCounts) inProgress() int64 {
-	return c.started.Load() - c.finished.Load() - c.cut.Load() - c.refused.Load()
+	return c.started.Load() - c.finished.Load() - c.cut.Load() - c.gone.Load() - c.refused.Load()
 }
 
 func newHandlers(stage Stage, users []user.User, limits Limits, logger *log.Logger) *handlers {
@@ -124,16 +125,19 @@ func (h *handlers) answer(next echo.HandlerFunc) echo.HandlerFunc {
 // finish counts the answer, answers a panic with 500, and puts the writer
 // back. It is deferred, so that it runs however the handler ended.
 func (h *handlers) finish(c echo.Context, w *answerWriter) {
-	if r := recover(); r != nil {
-		if r == http.ErrAbortHandler { // net/http's way to cut an answer on purpose
-			panic(r)
-		}
+	r := recover()
+	if r != nil && r != http.ErrAbortHandler {
 		writeError(fmt.Errorf("panic: %v\n%s", r, debug.Stack()), c)
 	}
-	switch {
-	case w.cut || !c.Response().Committed:
+	switch status := c.Response().Status; {
+	case w.failed != nil:
+		h.logCut(c, w.failed)
 		h.counts.cut.Add(1)
-	case c.Response().Status == http.StatusServiceUnavailable:
+	case !c.Response().Committed || r == http.ErrAbortHandler:
+		h.counts.cut.Add(1)
+	case status == errClientGone.Code:
+		h.counts.gone.Add(1)
+	case status == http.StatusServiceUnavailable:
 		h.counts.refused.Add(1)
 	default:
 		h.counts.finished.Add(1)
@@ -141,6 +145,9 @@ func (h *handlers) finish(c echo.Context, w *answerWriter) {
 	c.Response().Writer = w.ResponseWriter
 	*w = answerWriter{}
 	h.writers.Put(w)
+	if r == http.ErrAbortHandler { // net/http's way to cut an answer on purpose
+		panic(r)
+	}
 }
 
 // listByRole answers GET and HEAD /users?role=R: it validates the role,
@@ -155,8 +162,10 @@ func (h *handlers) listByRole(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var body []byte
-	var size int64
+	var (
+		body []byte
+		size int64
+	)
 	if h.prebuilt {
 		body = h.stage.ListByRole(role)
 		size = int64(len(body))
@@ -172,7 +181,7 @@ func (h *handlers) listByRole(c echo.Context) error {
 		return err
 	}
 	defer h.release(r)
-	if body == nil {
+	if !h.prebuilt {
 		// The client may have gone while the reservation was taken;
 		// building a list nobody reads would only slow the next request.
 		if req.Context().Err() != nil {
@@ -181,9 +190,7 @@ func (h *handlers) listByRole(c echo.Context) error {
 		body = h.stage.ListByRole(role)
 		defer Recycle(h.stage, body)
 	}
-	if err := writeJSON(c, http.StatusOK, body); err != nil {
-		h.logCut(c, len(body), err)
-	}
+	writeJSON(c, http.StatusOK, body) // a cut is logged by finish
 	return nil
 }
 
@@ -192,15 +199,16 @@ func (h *handlers) listByRole(c echo.Context) error {
 // that a log tells it from an answer that was sent.
 var errClientGone = echo.NewHTTPError(499, "the client closed the connection before the answer was built")
 
-// logCut logs an answer whose body could not be sent whole: the client
-// would only see the connection end early, and the server would know
-// nothing of it.
-func (h *handlers) logCut(c echo.Context, size int, err error) {
+// logCut logs an answer whose body could not be sent whole, with err, the
+// write's error: the client would only see the connection end early, and
+// the server would know nothing of it.
+func (h *handlers) logCut(c echo.Context, err error) {
 	why := "the client closed the connection"
 	if cut, ok := errors.AsType[*cutError](err); ok {
 		why = cut.why
 	}
-	h.log.Printf("answer cut: %s %s: %s after %d of %d bytes", c.Request().Method, c.Request().URL, why, c.Response().Size, size)
+	h.log.Printf("answer cut: %s %s: %s after %d of %s bytes", c.Request().Method, c.Request().URL, why,
+		c.Response().Size, c.Response().Header().Get(echo.HeaderContentLength))
 }
 
 // create answers POST /users. The body's buffer is reserved from the

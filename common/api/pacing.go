@@ -67,7 +67,7 @@ type answerWriter struct {
 	rc      http.ResponseController // one for the whole answer
 	timeout time.Time               // the write timeout's deadline, or zero for none
 	ctx     context.Context         // the request's: net/http cancels it when the client goes
-	cut     bool                    // a write failed: the answer was not sent whole
+	failed  error                   // the first write that failed: the answer was not sent whole
 }
 
 // start makes w the writer of req's answer, which goes to rw.
@@ -100,7 +100,9 @@ func (w *answerWriter) Write(p []byte) (int, error) {
 		return len(p), nil
 	case !w.paced:
 		n, err := w.ResponseWriter.Write(p)
-		w.cut = w.cut || err != nil
+		if err != nil && w.failed == nil {
+			w.failed = err
+		}
 		return n, err
 	}
 	watch := len(p) > w.h.pace.piece
@@ -141,7 +143,6 @@ func (w *answerWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // the client went. The request's context cannot tell: net/http cancels it
 // on any failed write too.
 func (w *answerWriter) fail(err error, deadline time.Time, capped bool) *cutError {
-	w.cut = true
 	why := "the client closed the connection"
 	timedOut := errors.Is(err, os.ErrDeadlineExceeded) && !time.Now().Before(deadline)
 	switch {
@@ -152,7 +153,11 @@ func (w *answerWriter) fail(err error, deadline time.Time, capped bool) *cutErro
 	case timedOut:
 		why = fmt.Sprintf("the client took less than %d KiB in %v (the minimum rate)", w.h.pace.piece>>10, w.h.pace.window)
 	}
-	return &cutError{why, err}
+	cut := &cutError{why, err}
+	if w.failed == nil {
+		w.failed = cut
+	}
+	return cut
 }
 
 // cutError is a body that could not be sent whole, and why.

@@ -179,9 +179,10 @@ func (s *server) serve(signals <-chan os.Signal) error {
 	for give := time.Now().Add(time.Second); c.inProgress() > 0 && time.Now().Before(give); {
 		time.Sleep(10 * time.Millisecond)
 	}
-	s.log.Printf("%s: stopped; since it started, %d answer(s) were sent whole, %d cut (each logged above), %d still being "+
-		"built and cut, %d refused with 503, and %d connection(s) refused with 503 (for their address's share, or queued at shutdown)",
-		s.name, c.finished.Load(), c.cut.Load(), c.inProgress(), c.refused.Load(), s.refusedConns.Load())
+	s.log.Printf("%s: stopped; since it started, %d answer(s) were sent whole, %d cut (each logged above), "+
+		"%d still being built and cut, %d not sent as their client had gone, %d refused with 503, "+
+		"and %d connection(s) refused with 503 (for their address's share, or queued at shutdown)",
+		s.name, c.finished.Load(), c.cut.Load(), c.inProgress(), c.gone.Load(), c.refused.Load(), s.refusedConns.Load())
 	for range s.servers {
 		if err := <-served; !errors.Is(err, http.ErrServerClosed) {
 			return err
