@@ -21,6 +21,10 @@ func BenchmarkListByRole(b *testing.B) { bench.ListByRole(b, New) }
 
 func BenchmarkServeHTTP(b *testing.B) { bench.ServeHTTP(b, New) }
 
+// BenchmarkBare is the limit of BenchmarkServeHTTP: the same bytes through
+// a bare Echo handler, without the API layer that every stage shares.
+func BenchmarkBare(b *testing.B) { bench.Bare(b) }
+
 func BenchmarkWrite(b *testing.B) { bench.Write(b, New) }
 
 func BenchmarkBuild(b *testing.B) { bench.Build(b, New) }

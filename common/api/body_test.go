@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -104,5 +105,18 @@ func TestCheckText(t *testing.T) {
 		if got := checkText([]byte(tc.lit)); !errors.Is(got, tc.want) {
 			t.Errorf("checkText(%q) = %v, want %v", tc.lit, got, tc.want)
 		}
+	}
+}
+
+// TestBodyAnnouncedTooLargeIs413AtOnce sends only the headers of a POST
+// that announces a body over the limit and waits for 100 Continue before
+// sending it: the answer must be 413, with no 100 Continue first, and not
+// wait for a body that the server would refuse anyway.
+func TestBodyAnnouncedTooLargeIs413AtOnce(t *testing.T) {
+	head := "POST /users HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n" +
+		"Content-Length: " + strconv.Itoa(MaxBodyBytes+1) + "\r\nExpect: 100-continue\r\n"
+	resp, body := postOverTCP(t, time.Minute, head, "", false)
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(body, "larger than") {
+		t.Errorf("a POST announcing %d bytes with Expect: 100-continue: %d %s, want 413", MaxBodyBytes+1, resp.StatusCode, body)
 	}
 }

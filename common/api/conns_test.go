@@ -94,3 +94,47 @@ func TestHeadersBeyondMaxHeaderBytesAre431(t *testing.T) {
 		}
 	}
 }
+
+// TestOneAddressHoldsAtMostItsShareOfConnections opens every connection
+// the server serves from one address, and a GET from another: the first
+// address gets its share and a 503 for each connection beyond it, and the
+// other address is answered. It needs a second loopback address, which
+// Linux and Windows have (all of 127/8) and macOS does not by default.
+func TestOneAddressHoldsAtMostItsShareOfConnections(t *testing.T) {
+	l := listenLoopback(t)
+	logger, _ := newTestLogger()
+	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
+	cfg := testConfig()
+	cfg.limits.MaxConns = 4 // one per address
+	s, err := newServer(cfg, newMapStage(users), users, l, nil, logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	startServer(t, s)
+	other := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 2)}}
+	otherConn, err := other.Dial("tcp", l.Addr().String())
+	if err != nil {
+		t.Skipf("no second loopback address to send from: %v", err)
+	}
+	otherConn.Close()
+
+	first := dial(t, l.Addr().String()) // sends nothing, and holds its address's share
+	waitFor(func() bool { return s.open.Load() == 1 })
+	for i := range cfg.limits.MaxConns {
+		conn := dial(t, l.Addr().String())
+		conn.SetDeadline(time.Now().Add(10 * time.Second)) // a test that fails ends
+		if status := sendRaw(t, conn, getUser+"\r\n"); status != http.StatusServiceUnavailable {
+			t.Errorf("connection %d beyond the address's share: status %d, want 503", i+2, status)
+		}
+	}
+	conn, err := other.Dial("tcp", l.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	if status := sendRaw(t, conn, getUser+"\r\n"); status != http.StatusOK {
+		t.Errorf("a GET from another address: status %d, want 200", status)
+	}
+	first.Close()
+}

@@ -52,6 +52,9 @@ func parseFlags(name string, args []string, stderr io.Writer) (config, error) {
 		"(default a quarter of -max-inflight-mib); a request beyond it gets 503, unless it is small", mebibytes(&cfg.limits.MaxClientBytes))
 	flags.IntVar(&cfg.limits.MaxConns, "max-conns", DefaultLimits.MaxConns,
 		"most connections served at once; the next ones wait until one closes")
+	flags.IntVar(&cfg.limits.MaxClientConns, "client-conns", 0,
+		"most of those connections that one client address may hold at once (default a quarter of -max-conns); "+
+			"one beyond it gets 503 and is closed")
 	flags.Uint64Var(&cfg.seed, "seed", user.DefaultSeed, "seed of the generated users")
 	cfg.limits.MaxClientBytes = 0 // unless the flag is given: a quarter of the in-flight bytes, whatever they are
 	if err := flags.Parse(args); err != nil {
@@ -96,6 +99,8 @@ func (cfg config) check(positional []string) error {
 		return fmt.Errorf("-users %d is outside %d to %d", cfg.users, user.MinCount, user.MaxCount)
 	case cfg.limits.MaxConns < 1:
 		return fmt.Errorf("-max-conns %d is below 1: no request could be served", cfg.limits.MaxConns)
+	case cfg.limits.MaxClientConns < 0 || cfg.limits.MaxClientConns > cfg.limits.MaxConns:
+		return fmt.Errorf("-client-conns %d is outside 1 to -max-conns %d", cfg.limits.MaxClientConns, cfg.limits.MaxConns)
 	case cfg.limits.MaxClientBytes > cfg.limits.MaxInFlightBytes:
 		return fmt.Errorf("-client-share-mib %d is above -max-inflight-mib %d: no client could hold it",
 			cfg.limits.MaxClientBytes>>20, cfg.limits.MaxInFlightBytes>>20)

@@ -25,6 +25,7 @@ func TestParseFlagsRefuses(t *testing.T) {
 		{[]string{"-users", "1000", "-max-users", "999"}, "-max-users 999 is below -users 1000"},
 		{[]string{"-users", "10"}, "-users 10 is outside"},
 		{[]string{"-max-conns", "0"}, "-max-conns 0 is below 1"},
+		{[]string{"-max-conns", "4", "-client-conns", "5"}, "-client-conns 5 is outside 1 to -max-conns 4"},
 		{[]string{"-max-inflight-mib", "16", "-client-share-mib", "17"}, "-client-share-mib 17 is above -max-inflight-mib 16"},
 		{[]string{"-client-share-mib", "0"}, "give a whole number of MiB"},
 		{[]string{"-no-such-flag"}, "flag provided but not defined"},

@@ -1,16 +1,5 @@
 package api
 
-import (
-	"encoding/json"
-	"fmt"
-	"net/http"
-	"sync"
-
-	"github.com/labstack/echo/v4"
-
-	"example.com/userperf/common/user"
-)
-
 // Limits are what clients may make a server hold, in users and in bytes.
 // The limits on one request are the constants in validate.go; these are on
 // the sum of all of them.
@@ -45,6 +34,22 @@ type Limits struct {
 	// goroutine) whatever its client sends, so the cap bounds what
 	// connections hold in all.
 	MaxConns int
+
+	// MaxClientConns is how many of MaxConns the connections of one client
+	// (one remote address) may hold at once: a connection beyond it is
+	// answered with 503 and closed as soon as it is accepted, so that one
+	// address opening thousands of connections leaves the others room. 0
+	// means a quarter of MaxConns (at least 1).
+	MaxClientConns int
+}
+
+// connShare is what MaxClientConns means: the connections one client may
+// hold.
+func (l Limits) connShare() int {
+	if l.MaxClientConns > 0 {
+		return l.MaxClientConns
+	}
+	return max(1, l.MaxConns/4)
 }
 
 // DefaultLimits are the limits of a server started by Main, unless its
@@ -55,8 +60,10 @@ type Limits struct {
 // writes as \u003c) count 512 KB each, so some 500 fit. A stage holds what
 // they count at most, plus its pointers and maps; the lists in flight add
 // up to 128 MiB, of which one client may hold a quarter, and the 4,096
-// connections up to 4,096 x connBytes, 256 MiB. Main gives the garbage collector a soft limit (memoryLimit), so
-// that it does not let the heap grow to twice what is live.
+// connections up to 4,096 x connBytes, 256 MiB, of which one client may
+// hold a quarter too. Main gives the garbage collector a soft limit
+// (memoryLimit), so that it does not let the heap grow to twice what is
+// live.
 var DefaultLimits = Limits{
 	MaxUsers:         DefaultMaxUsers,
 	MaxStoredBytes:   256 << 20,
@@ -100,128 +107,3 @@ func memoryLimit(limits Limits) int64 {
 // and the floor keep its JSON in each role's list. Counting the most for every stage keeps the same
 // requests refused in every stage.
 func cost(encoded, roles int) int64 { return int64(encoded) * int64(1+roles) }
-
-// ledger counts what a stage holds against its limits, and per role the
-// size of the list body, which encoding/json.Marshal makes '[', the users'
-// encodings joined by commas, and ']'. Knowing that size lets a HEAD answer
-// without asking the stage, and a GET reserve its bytes before the stage
-// starts building the body.
-//
-// Every write goes through the ledger, which holds its lock around both the
-// stage's Add or Delete and its own count. So whoever holds the read lock
-// sees the two agree: HEAD's Content-Length is the length of the body that
-// a GET would get at that moment. A GET reads its size under the read lock
-// and releases it before the stage builds the body, because holding it
-// through the build would make every write wait for the slowest list in
-// flight; the writes that land in between change the body by one user
-// each, which the reserve does not see.
-type ledger struct {
-	stage  Stage
-	limits Limits
-
-	mu     sync.RWMutex
-	users  int   // users stored
-	stored int64 // what they cost
-	roles  map[string]roleSize
-}
-
-// roleSize is what the ledger knows of one role's list.
-type roleSize struct {
-	users int   // users holding the role
-	json  int64 // the bytes of their encodings, added up
-}
-
-// body is the length of the role's list body: the encodings, a comma
-// between each two, and the brackets.
-func (r roleSize) body() int64 {
-	if r.users == 0 {
-		return int64(len("[]"))
-	}
-	return r.json + int64(r.users-1) + 2
-}
-
-// newLedger counts the users that stage was built with.
-func newLedger(stage Stage, users []user.User, limits Limits) *ledger {
-	l := &ledger{stage: stage, limits: limits, roles: map[string]roleSize{}}
-	for i := range users {
-		l.count(&users[i], encodedSize(&users[i]), +1)
-	}
-	return l
-}
-
-// encodedSize is the length of u's JSON.
-func encodedSize(u *user.User) int {
-	b, err := json.Marshal(u)
-	if err != nil {
-		panic(err) // unreachable: a User holds nothing Marshal refuses
-	}
-	return len(b)
-}
-
-// count adds (sign +1) or removes (-1) u, whose JSON is encoded bytes
-// long; l.mu is held for writing, or l is not shared yet.
-func (l *ledger) count(u *user.User, encoded, sign int) {
-	l.users += sign
-	l.stored += int64(sign) * cost(encoded, len(u.Roles))
-	for _, r := range u.Roles {
-		size := l.roles[r]
-		size.users += sign
-		size.json += int64(sign * encoded)
-		if size.users == 0 {
-			delete(l.roles, r) // the ledger holds no role that nobody holds
-			continue
-		}
-		l.roles[r] = size
-	}
-}
-
-// listSize is the length of the body of GET /users?role=role.
-func (l *ledger) listSize(role string) int64 {
-	l.mu.RLock()
-	defer l.mu.RUnlock()
-	return l.roles[role].body()
-}
-
-// add stores u, whose JSON is encoded bytes long, unless the store has no
-// room for it or its id is taken: then it returns the 409 that says which.
-//
-// Both refusals are 409 Conflict, like a taken id: the request is fine
-// (not 400, and 413 would blame its size, which is small), but the store's
-// state refuses it, and a DELETE changes that. 507 Insufficient Storage
-// would say the same, but as a 5xx it reads as the server's fault, while
-// the limit is one the server keeps on purpose.
-func (l *ledger) add(u user.User, encoded int) error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	switch c := cost(encoded, len(u.Roles)); {
-	case l.users >= l.limits.MaxUsers:
-		return echo.NewHTTPError(http.StatusConflict,
-			fmt.Sprintf("the store is full: it holds its limit of %d users; delete one first", l.limits.MaxUsers))
-	case l.stored+c > l.limits.MaxStoredBytes:
-		return echo.NewHTTPError(http.StatusConflict, fmt.Sprintf("the store is full: this user would count %d bytes "+
-			"(its JSON once, and once more for each of its %d roles), and only %d of the %d bytes allowed are left; delete users first",
-			c, len(u.Roles), max(0, l.limits.MaxStoredBytes-l.stored), l.limits.MaxStoredBytes))
-	}
-	// Counted before Add, which owns u from then on, and taken back if
-	// Add refuses it; nobody sees the difference under the lock.
-	l.count(&u, encoded, +1)
-	if !l.stage.Add(u) {
-		l.count(&u, encoded, -1)
-		return echo.NewHTTPError(http.StatusConflict, "a user with id "+quoteJSON(u.ID)+" already exists")
-	}
-	return nil
-}
-
-// delete removes the user with id and reports whether there was one. It
-// asks the stage for the user first, to know what to take off the count;
-// under the lock, nobody can change the user in between.
-func (l *ledger) delete(id string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	u, ok := l.stage.Get(id)
-	if !ok || !l.stage.Delete(id) {
-		return false
-	}
-	l.count(&u, encodedSize(&u), -1)
-	return true
-}

@@ -30,17 +30,6 @@ const (
 // whole within the write timeout: 4 MiB/s, a 32 Mbit/s link.
 const minSendRate = 4 << 20
 
-// A body is sent in pieces of sendPiece bytes, and each piece must be
-// taken by the client within progressWindow, or the answer is cut: a
-// client that reads less than 64 KiB/s for 4 s, or nothing at all, gives
-// its reservation of in-flight bytes back within seconds rather than at
-// the write timeout. The kernel's socket buffers take the first few MB of
-// a list before any piece has to wait for the client.
-const (
-	sendPiece      = 256 << 10
-	progressWindow = 4 * time.Second
-)
-
 // writeTimeout is how long a server with limits gives itself to send an
 // answer, from the end of the request's headers: baseWriteTimeout for the
 // building and anything small, plus the time the largest list takes at
@@ -68,6 +57,7 @@ func writeTimeout(limits Limits) time.Duration {
 //	-max-inflight-mib  most MiB of lists being built or sent, and bodies being read, at once (default DefaultLimits)
 //	-client-share-mib  most MiB of those in flight that one client address may hold (default a quarter of -max-inflight-mib)
 //	-max-conns         most connections served at once (default DefaultLimits)
+//	-client-conns      most of those that one client address may hold (default a quarter of -max-conns)
 //	-seed              seed of the generated users (default user.DefaultSeed)
 //
 // The profiling endpoints are served on -pprof-addr if it is given, which

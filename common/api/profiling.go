@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
 )
 
 // MaxProfileSeconds bounds the seconds parameter of every profiling
@@ -56,12 +57,16 @@ func NewProfilingHandler() http.Handler {
 	return e
 }
 
+// addProfilingRoutes adds the profiling endpoints to e, each with Echo's
+// recovery of a panic as a 500 (the API's routes have their own, see
+// handlers.answer).
 func addProfilingRoutes(e *echo.Echo) {
-	e.GET("/debug/pprof/*", oneNamedAtATime, boundedSeconds)
-	e.GET("/debug/pprof/cmdline", oneAtATime(&cmdlineRunning, "the command line", pprof.Cmdline))
-	e.GET("/debug/pprof/profile", oneAtATime(&cpuProfileRunning, "a CPU profile", pprof.Profile), boundedSeconds)
-	e.GET("/debug/pprof/symbol", oneAtATime(&symbolRunning, "a symbol lookup", pprof.Symbol))
-	e.GET("/debug/pprof/trace", oneAtATime(&traceRunning, "an execution trace", pprof.Trace), boundedSeconds)
+	recovered := middleware.Recover()
+	e.GET("/debug/pprof/*", oneNamedAtATime, recovered, boundedSeconds)
+	e.GET("/debug/pprof/cmdline", oneAtATime(&cmdlineRunning, "the command line", pprof.Cmdline), recovered)
+	e.GET("/debug/pprof/profile", oneAtATime(&cpuProfileRunning, "a CPU profile", pprof.Profile), recovered, boundedSeconds)
+	e.GET("/debug/pprof/symbol", oneAtATime(&symbolRunning, "a symbol lookup", pprof.Symbol), recovered)
+	e.GET("/debug/pprof/trace", oneAtATime(&traceRunning, "an execution trace", pprof.Trace), recovered, boundedSeconds)
 }
 
 // The command line and symbol lookups are one at a time too, like every

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bufio"
 	"io"
 	"net"
 	"net/http"
@@ -67,8 +68,9 @@ func TestShutdownCutsWhatTheDrainLeaves(t *testing.T) {
 	if err := r.wait(); err != nil {
 		t.Errorf("serve after the drain: %v, want nil (exit status 0)", err)
 	}
-	if out := logs.String(); !strings.Contains(out, "cut 1 connection(s) still open after the") {
-		t.Errorf("the log does not count the connection cut:\n%s", out)
+	if out := logs.String(); !strings.Contains(out, "cut 1 connection(s) still open after the") ||
+		!strings.Contains(out, "0 cut (each logged above), 1 still being built and cut") {
+		t.Errorf("the log does not count the connection and the answer cut:\n%s", out)
 	}
 	if _, err := io.ReadAll(conn); err != nil && !strings.Contains(err.Error(), "reset") {
 		t.Errorf("reading the cut connection: %v, want its end", err)
@@ -103,7 +105,72 @@ func TestShutdownWithNothingInFlight(t *testing.T) {
 	if err := r.wait(); err != nil {
 		t.Errorf("serve: %v", err)
 	}
-	if out := logs.String(); !strings.Contains(out, "every request finished") || strings.Contains(out, "cut") {
+	if out := logs.String(); !strings.Contains(out, "stopped; since it started, 1 answer(s) were sent whole, 0 cut (each logged above), 0 still being built") {
 		t.Errorf("an idle server's shutdown is logged as:\n%s", out)
+	}
+}
+
+// TestLastLineCountsAnAnswerCutDuringTheDrain has an answer cut by the
+// minimum rate while the server drains: the drain then ends with no
+// connection left, and the last line of the log must still count the cut
+// answer rather than say that every request finished.
+func TestLastLineCountsAnAnswerCutDuringTheDrain(t *testing.T) {
+	s, gated, logs, base := newHugeListServer(t)
+	s.pace.window = 50 * time.Millisecond
+	r := startServer(t, s)
+	stalled := dial(t, strings.TrimPrefix(base, "http://")) // never reads
+	if _, err := io.WriteString(stalled, "GET /users?role=admin HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	<-gated.entered
+	r.signals <- syscall.SIGTERM
+	close(gated.release) // the answer starts during the drain, and is cut there
+	if err := r.wait(); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	last := lines[len(lines)-1]
+	if !strings.Contains(last, "0 answer(s) were sent whole, 1 cut (each logged above), 0 still being built") {
+		t.Errorf("the last line of the log does not count the answer cut during the drain:\n%s", logs)
+	}
+}
+
+// TestQueuedConnectionIsAnsweredAtShutdown has a request wait in the
+// kernel's accept queue, behind the only connection the server serves,
+// when the server shuts down: it must get a status line, 503, rather than
+// the reset that closing the listener over it would give.
+func TestQueuedConnectionIsAnsweredAtShutdown(t *testing.T) {
+	l := listenLoopback(t)
+	logger, logs := newTestLogger()
+	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
+	cfg := testConfig()
+	cfg.limits.MaxConns = 1
+	s, err := newServer(cfg, newMapStage(users), users, l, nil, logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.drain = 50 * time.Millisecond
+	r := startServer(t, s)
+	dial(t, l.Addr().String()) // sends nothing, and holds the only place
+	waitFor(func() bool { return s.open.Load() == 1 })
+	queued := dial(t, l.Addr().String())
+	if _, err := io.WriteString(queued, getUser+"\r\n"); err != nil {
+		t.Fatal(err)
+	}
+
+	r.signals <- syscall.SIGTERM
+	if err := r.wait(); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(queued), nil)
+	if err != nil {
+		t.Fatalf("the queued request got no status line: %v\n%s", err, logs)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "shutting down") {
+		t.Errorf("the queued request: %d %s, want 503 saying the server is shutting down", resp.StatusCode, body)
+	}
+	if !strings.Contains(logs.String(), "and 1 connection(s) refused with 503") {
+		t.Errorf("the last line does not count the refused connection:\n%s", logs)
 	}
 }

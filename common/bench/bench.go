@@ -3,6 +3,8 @@
 //
 //	BenchmarkListByRole/users=U/matches=M   lookup and serialization, in process
 //	BenchmarkServeHTTP/users=U/matches=M    the same request through the Echo handler
+//	BenchmarkBare                           its limit: a bare Echo handler writing a list built
+//	                                        in advance (the floor runs it; see Bare)
 //	BenchmarkWrite/users=U/roles=R          one Stage.Add and one Stage.Delete of a user
 //	                                        holding the R most-held roles, in process
 //	BenchmarkBuild/users=U                  building the stage, and the memory it holds

@@ -13,33 +13,37 @@ import (
 
 func TestSharesBoundOneClient(t *testing.T) {
 	const share = 1 << 20
-	s := newShares(share)
-	if !s.take("a", s.charge(share)) {
+	s := newClients(Limits{MaxClientBytes: share, MaxConns: 4})
+	a, _ := s.enter("a", false)
+	b, _ := s.enter("b", false)
+	if !s.take(a, share) {
 		t.Fatal("a client holding nothing could not take its whole share")
 	}
-	if s.take("a", s.charge(smallReservation+1)) {
+	if s.take(a, smallReservation+1) {
 		t.Error("a client holding its whole share took a large reservation more")
 	}
-	if !s.take("b", s.charge(10*share)) {
-		t.Error("another client could not take a reservation larger than its share while holding nothing")
+	if !s.take(b, share) {
+		t.Error("another client could not take its share while the first holds its own")
 	}
 	small := 0
-	for small <= smallOverdraft/smallReservation && s.take("a", smallReservation) { // one more than may fit
+	for small <= smallOverdraft/smallReservation && s.take(a, smallReservation) { // one more than may fit
 		small++
 	}
 	if want := smallOverdraft / smallReservation; small != want {
 		t.Errorf("a client holding its share took %d small reservations more, want %d (%d bytes)", small, want, smallOverdraft)
 	}
-	if held := s.holding("a"); held != share+smallOverdraft {
+	if held := s.holding(a); held != share+smallOverdraft {
 		t.Errorf("the client holds %d bytes, want its share and the overdraft, %d", held, share+smallOverdraft)
 	}
 	for range small {
-		s.give("a", smallReservation)
+		s.give(a, smallReservation)
 	}
-	s.give("a", s.charge(share))
-	s.give("b", s.charge(10*share))
-	if len(s.held) != 0 {
-		t.Errorf("after every reservation was given back, the shares still count %v", s.held)
+	s.give(a, share)
+	s.give(b, share)
+	s.leave(a)
+	s.leave(b)
+	if len(s.byHost) != 0 {
+		t.Errorf("after every reservation was given back, the shares still count %v", s.byHost)
 	}
 }
 
@@ -52,7 +56,7 @@ func TestClientIsItsRemoteHost(t *testing.T) {
 		req := httptest.NewRequest("GET", "/users/u0000001", nil)
 		req.RemoteAddr = addr
 		req.Header.Set("X-Forwarded-For", "198.51.100.7") // anyone can write it: not used
-		if got := clientOf(req); got != want {
+		if got := hostOf(req.RemoteAddr); got != want {
 			t.Errorf("remote address %q: client %q, want %q", addr, got, want)
 		}
 	}
@@ -128,7 +132,7 @@ func (s panicky) ListByRole(role string) []byte {
 
 // newTestHandlers returns the API over stage, holding the smallest data
 // set, and its handlers, whose reservations a test can look at.
-func newTestHandlers(t *testing.T, stage func([]user.User) Stage) (http.Handler, handlers) {
+func newTestHandlers(t *testing.T, stage func([]user.User) Stage) (http.Handler, *handlers) {
 	t.Helper()
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
 	logger, _ := newTestLogger()
@@ -141,17 +145,15 @@ func newTestHandlers(t *testing.T, stage func([]user.User) Stage) (http.Handler,
 
 // wantNothingReserved fails t unless every in-flight byte is free and no
 // client holds any.
-func wantNothingReserved(t *testing.T, h handlers, after string) {
+func wantNothingReserved(t *testing.T, h *handlers, after string) {
 	t.Helper()
-	if !h.inFlight.TryAcquire(h.maxBytes) {
-		t.Errorf("after %s: some in-flight bytes are still reserved", after)
-		return
+	if held := h.inFlight.Load(); held != 0 {
+		t.Errorf("after %s: %d in-flight bytes are still reserved", after, held)
 	}
-	h.inFlight.Release(h.maxBytes)
-	h.shares.mu.Lock()
-	defer h.shares.mu.Unlock()
-	if len(h.shares.held) != 0 {
-		t.Errorf("after %s: clients still hold %v", after, h.shares.held)
+	h.clients.mu.Lock()
+	defer h.clients.mu.Unlock()
+	if len(h.clients.byHost) != 0 {
+		t.Errorf("after %s: clients still hold %v", after, h.clients.byHost)
 	}
 }
 
@@ -218,4 +220,19 @@ func TestGoneClientCostsNothing(t *testing.T) {
 	if n := calls.Load(); n != 0 {
 		t.Errorf("requests whose clients had gone made %d call(s) to the stage, want none", n)
 	}
+}
+
+// TestRefusalForTheShareTakesNothing has a client that holds its whole
+// share ask for a large list: the 503 must leave every in-flight byte as
+// it was.
+func TestRefusalForTheShareTakesNothing(t *testing.T) {
+	e, h := newTestHandlers(t, newMapStage)
+	cl, _ := h.clients.enter("192.0.2.1", false)
+	h.clients.take(cl, h.clients.byteShare)
+	if w := serve(e, fromAddr("/users?role=editor", "192.0.2.1:1000")); w.Code != http.StatusServiceUnavailable {
+		t.Fatalf("a large list from a client holding its share: status %d, want 503", w.Code)
+	}
+	h.clients.give(cl, h.clients.byteShare)
+	h.clients.leave(cl)
+	wantNothingReserved(t, h, "a list refused for its client's share")
 }

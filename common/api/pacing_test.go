@@ -134,3 +134,67 @@ func TestGoneClientGivesItsReservationBackAtOnce(t *testing.T) {
 		t.Errorf("a list once the gone client's answer was cut: status %d, want 200", status)
 	}
 }
+
+// TestSteadyReaderAtTwiceTheMinimumIsNotCut reads a huge list at twice
+// the minimum rate, steadily, for several windows: however much the
+// kernel's buffers hold, the answer must not be cut. The rate is the
+// test's own (a piece a second), so that the test takes seconds.
+func TestSteadyReaderAtTwiceTheMinimumIsNotCut(t *testing.T) {
+	s, gated, logs, base := newHugeListServer(t)
+	s.pace.window = time.Second
+	startServer(t, s)
+	conn := dial(t, strings.TrimPrefix(base, "http://"))
+	if _, err := io.WriteString(conn, "GET /users?role=admin HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	<-gated.entered
+	close(gated.release)
+	const step = 16 << 10
+	rate := 2 * s.pace.piece // bytes a second
+	buf := make([]byte, step)
+	start := time.Now()
+	for read := 0; time.Since(start) < 6*s.pace.window; {
+		conn.SetReadDeadline(time.Now().Add(time.Minute))
+		n, err := io.ReadFull(conn, buf)
+		read += n
+		if err != nil {
+			t.Fatalf("after %d bytes, at %v: %v\n%s", read, time.Since(start), err, logs)
+		}
+		// Sleep until the time at which read bytes are due at rate.
+		time.Sleep(time.Until(start.Add(time.Duration(read) * time.Second / time.Duration(rate))))
+	}
+	if out := logs.String(); strings.Contains(out, "answer cut") {
+		t.Errorf("a client reading steadily at twice the minimum rate was cut:\n%s", out)
+	}
+}
+
+// TestSteadyReaderAtAQuarterOfTheMinimumIsCut reads a huge list at a
+// quarter of the minimum rate, steadily: once the kernel's buffers are
+// full, the answer must be cut, and the cut logged as the minimum rate's.
+func TestSteadyReaderAtAQuarterOfTheMinimumIsCut(t *testing.T) {
+	s, gated, logs, base := newHugeListServer(t)
+	s.pace.window = 250 * time.Millisecond
+	startServer(t, s)
+	conn := dial(t, strings.TrimPrefix(base, "http://"))
+	if _, err := io.WriteString(conn, "GET /users?role=admin HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	<-gated.entered
+	close(gated.release)
+	const step = 16 << 10
+	rate := s.pace.piece / 4 * int(time.Second/s.pace.window) // bytes a second: a quarter of a piece per window
+	buf := make([]byte, step)
+	start, read := time.Now(), 0
+	for {
+		conn.SetReadDeadline(time.Now().Add(time.Minute))
+		n, err := io.ReadFull(conn, buf)
+		read += n
+		if err != nil {
+			break // the answer ended: cut, or the test's minute passed
+		}
+		time.Sleep(time.Until(start.Add(time.Duration(read) * time.Second / time.Duration(rate))))
+	}
+	if out := logs.String(); !strings.Contains(out, "(the minimum rate)") {
+		t.Errorf("a client reading steadily at a quarter of the minimum rate was not cut for it:\n%s", out)
+	}
+}

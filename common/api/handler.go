@@ -1,0 +1,363 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log"
+	"net/http"
+	"net/url"
+	"runtime/debug"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/labstack/echo/v4"
+
+	"example.com/userperf/common/user"
+)
+
+// NewHandler returns the API served by stage, which was built with users,
+// wired on Echo, with DefaultLimits:
+//
+//	GET    /users?role=R   users holding role R (the endpoint this project optimizes)
+//	POST   /users          create a user: 201 with the stored user
+//	GET    /users/:id      one user, or 404
+//	DELETE /users/:id      204, or 404
+//
+// HEAD on a GET route answers as the GET would, with the same status and
+// headers (Content-Length included) and no body. Every error is a JSON
+// object {"error": "..."} with a 4xx status, 503 when too many list or body
+// bytes are in flight, in all or for the client's address, or 500 for a
+// bug (a panic is recovered, logged and answered with 500). The profiling
+// endpoints are not part of it: see NewProfilingHandler.
+func NewHandler(stage Stage, users []user.User) http.Handler {
+	return NewHandlerWithLimits(stage, users, DefaultLimits)
+}
+
+// NewHandlerWithLimits is NewHandler with limits. The handler counts what
+// the store holds itself, from users on, so it must be the only writer of
+// stage. It logs the answers it could not send to the standard logger.
+func NewHandlerWithLimits(stage Stage, users []user.User, limits Limits) http.Handler {
+	e := newEcho()
+	addAPIRoutes(e, newHandlers(stage, users, limits, log.Default()))
+	return e
+}
+
+// newEcho returns an Echo with no routes yet, which answers every error as
+// JSON. It has no middleware: Echo applies middleware anew on every
+// request, a closure each, so what every answer needs is wrapped around
+// each route once, by answer.
+func newEcho() *echo.Echo {
+	e := echo.New()
+	e.HideBanner = true
+	e.HidePort = true
+	e.HTTPErrorHandler = writeError
+	return e
+}
+
+func addAPIRoutes(e *echo.Echo, h *handlers) {
+	getAndHead := []string{http.MethodGet, http.MethodHead}
+	e.Match(getAndHead, "/users", h.answer(h.listByRole))
+	e.POST("/users", h.answer(h.create))
+	e.Match(getAndHead, "/users/:id", h.answer(h.get))
+	e.DELETE("/users/:id", h.answer(h.delete))
+}
+
+// handlers serve the API's routes. The path of GET /users?role=R is
+// answer (this file), listByRole (this file), reserve (shares.go) and the
+// answer's writer (pacing.go).
+type handlers struct {
+	stage    Stage
+	prebuilt bool    // the stage keeps its lists built (see Prebuilt)
+	ledger   *ledger // what the store holds, against its limits (ledger.go)
+	inFlight atomic.Int64
+	maxBytes int64    // what inFlight may reach: bytes of lists being built or sent, and of POST bodies being read
+	clients  *clients // what each client address holds of inFlight and of the connections (shares.go)
+	log      *log.Logger
+	closing  atomic.Bool // set by the server once its shutdown drain is over
+	pace     pace        // the least progress an answer must make (pacing.go)
+	writers  sync.Pool   // of *answerWriter: one serves each answer, and is reused
+	counts   answerCounts
+}
+
+// answerCounts count the API's answers since the server started, for the
+// last line of its log.
+type answerCounts struct {
+	started  atomic.Int64
+	finished atomic.Int64 // sent whole
+	cut      atomic.Int64 // not sent whole
+	gone     atomic.Int64 // 499: the client went before the answer started
+	refused  atomic.Int64 // 503: the server had no room for them
+}
+
+// inProgress is how many answers have started and not ended.
+func (c *answerCounts) inProgress() int64 {
+	return c.started.Load() - c.finished.Load() - c.cut.Load() - c.gone.Load() - c.refused.Load()
+}
+
+func newHandlers(stage Stage, users []user.User, limits Limits, logger *log.Logger) *handlers {
+	_, prebuilt := stage.(Prebuilt)
+	h := &handlers{stage: stage, prebuilt: prebuilt, ledger: newLedger(stage, users, limits, !prebuilt),
+		maxBytes: limits.MaxInFlightBytes, clients: newClients(limits), log: logger,
+		pace: pace{sendPiece, progressWindow}}
+	h.writers.New = func() any { return new(answerWriter) }
+	return h
+}
+
+// answer wraps a route's handler with what every answer needs: a writer
+// that drops HEAD bodies and paces the rest, the error answer, and the
+// recovery of a panic as a 500.
+func (h *handlers) answer(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		h.counts.started.Add(1)
+		w := h.writers.Get().(*answerWriter)
+		w.start(h, c.Response().Writer, c.Request())
+		c.Response().Writer = w
+		defer h.finish(c, w)
+		if err := next(c); err != nil {
+			writeError(err, c)
+		}
+		return nil
+	}
+}
+
+// finish counts the answer, answers a panic with 500, and puts the writer
+// back. It is deferred, so that it runs however the handler ended.
+func (h *handlers) finish(c echo.Context, w *answerWriter) {
+	r := recover()
+	if r != nil && r != http.ErrAbortHandler {
+		writeError(fmt.Errorf("panic: %v\n%s", r, debug.Stack()), c)
+	}
+	switch status := c.Response().Status; {
+	case w.failed != nil:
+		h.logCut(c, w.failed)
+		h.counts.cut.Add(1)
+	case !c.Response().Committed || r == http.ErrAbortHandler:
+		h.counts.cut.Add(1)
+	case status == errClientGone.Code:
+		h.counts.gone.Add(1)
+	case status == http.StatusServiceUnavailable:
+		h.counts.refused.Add(1)
+	default:
+		h.counts.finished.Add(1)
+	}
+	c.Response().Writer = w.ResponseWriter
+	*w = answerWriter{}
+	h.writers.Put(w)
+	if r == http.ErrAbortHandler { // net/http's way to cut an answer on purpose
+		panic(r)
+	}
+}
+
+// listByRole answers GET and HEAD /users?role=R: it validates the role,
+// reserves the body's bytes, has the stage build the body, and writes it.
+// The ledger knows the body's size before the stage is asked, so HEAD needs
+// nothing more, and a GET that finds too few bytes free is refused with 503
+// before anything is built. A stage that keeps its lists built is asked
+// first instead: its body costs nothing more to have.
+func (h *handlers) listByRole(c echo.Context) error {
+	req := c.Request()
+	role, err := roleFromQuery(req.URL.RawQuery)
+	if err != nil {
+		return err
+	}
+	var (
+		body []byte
+		size int64
+	)
+	if h.prebuilt {
+		body = h.stage.ListByRole(role)
+		size = int64(len(body))
+	} else {
+		size = h.ledger.listSize(role)
+	}
+	if req.Method == http.MethodHead {
+		return writeHeaders(c, http.StatusOK, size)
+	}
+	weight := min(size, h.maxBytes) // a larger body takes the whole limit: it is built alone
+	r, err := h.reserve(c, weight, size, "this list is %d bytes")
+	if err != nil {
+		return err
+	}
+	defer h.release(r)
+	if !h.prebuilt {
+		// The client may have gone while the reservation was taken;
+		// building a list nobody reads would only slow the next request.
+		if req.Context().Err() != nil {
+			return errClientGone
+		}
+		body = h.stage.ListByRole(role)
+		defer Recycle(h.stage, body)
+	}
+	writeJSON(c, http.StatusOK, body) // a cut is logged by finish
+	return nil
+}
+
+// errClientGone answers a request whose client has closed its connection.
+// Nobody reads it; 499 is the status that nginx and others log for it, so
+// that a log tells it from an answer that was sent.
+var errClientGone = echo.NewHTTPError(499, "the client closed the connection before the answer was built")
+
+// logCut logs an answer whose body could not be sent whole, with err, the
+// write's error: the client would only see the connection end early, and
+// the server would know nothing of it.
+func (h *handlers) logCut(c echo.Context, err error) {
+	why := "the client closed the connection"
+	if cut, ok := errors.AsType[*cutError](err); ok {
+		why = cut.why
+	}
+	h.log.Printf("answer cut: %s %s: %s after %d of %s bytes", c.Request().Method, c.Request().URL, why,
+		c.Response().Size, c.Response().Header().Get(echo.HeaderContentLength))
+}
+
+// create answers POST /users. The body's buffer is reserved from the
+// in-flight bytes before it is read, as a list's is before it is built:
+// thousands of bodies arriving slowly would otherwise hold their buffers
+// uncounted until the read timeout. A body announced as larger than the
+// limit is refused before anything is read (see expectsTooMuch).
+func (h *handlers) create(c echo.Context) error {
+	req := c.Request()
+	if req.ContentLength > MaxBodyBytes {
+		// net/http has not answered 100 Continue yet: it does so at the
+		// first read of the body, which this answer never makes.
+		c.Response().Header().Set(echo.HeaderConnection, "close")
+		return &http.MaxBytesError{Limit: MaxBodyBytes}
+	}
+	capacity := bodyCapacity(req.ContentLength)
+	r, err := h.reserve(c, int64(capacity), int64(capacity), "this body needs %d bytes")
+	if err != nil {
+		// The connection is closed after the answer: net/http would
+		// otherwise read the rest of the body first, for the next
+		// request, and so answer a body arriving slowly only at the read
+		// timeout.
+		c.Response().Header().Set(echo.HeaderConnection, "close")
+		return err
+	}
+	defer h.release(r)
+	req.Body = http.MaxBytesReader(c.Response(), req.Body, MaxBodyBytes)
+	u, err := decodeNewUser(req.Body, capacity)
+	if err != nil {
+		return err
+	}
+	if err := h.ledger.add(u); err != nil {
+		return err
+	}
+	body, err := json.Marshal(u) // the answer: the stored user
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set(echo.HeaderLocation, "/users/"+u.ID)
+	return writeJSON(c, http.StatusCreated, body)
+}
+
+func (h *handlers) get(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	if c.Request().Context().Err() != nil {
+		return errClientGone
+	}
+	u, ok := h.stage.Get(id)
+	if !ok {
+		return errUnknownUser(id)
+	}
+	body, err := json.Marshal(u)
+	if err != nil {
+		return err
+	}
+	return writeJSON(c, http.StatusOK, body)
+}
+
+func (h *handlers) delete(c echo.Context) error {
+	id, err := pathID(c)
+	if err != nil {
+		return err
+	}
+	if !h.ledger.delete(id) {
+		return errUnknownUser(id)
+	}
+	return c.NoContent(http.StatusNoContent)
+}
+
+// pathID returns the id in the path, percent-decoded once. Echo routes on
+// the path as sent when it differs from the usual encoding of the decoded
+// path, and on the decoded path otherwise, so its parameter alone would be
+// decoded for /users/%00 but not for /users/%750000001, which names
+// u0000001.
+func pathID(c echo.Context) (string, error) {
+	id := c.Param("id")
+	if c.Request().URL.RawPath == "" {
+		return id, nil // routed on the decoded path
+	}
+	decoded, err := url.PathUnescape(id)
+	if err != nil { // unreachable: net/http refuses a malformed escape before routing
+		return "", inputErrorf("malformed id in the path: a '%%' must be followed by two hexadecimal digits")
+	}
+	return decoded, nil
+}
+
+func errUnknownUser(id string) error {
+	return echo.NewHTTPError(http.StatusNotFound, "no user with id "+quoteJSON(id))
+}
+
+// jsonContentType is the Content-Type of every answer. The header map gets
+// this slice itself: nobody changes a header's values in place, and Set
+// would allocate a new one for every answer.
+var jsonContentType = []string{echo.MIMEApplicationJSON}
+
+// writeHeaders sends the status and headers of a JSON answer of size
+// bytes, and no body: what HEAD needs.
+func writeHeaders(c echo.Context, status int, size int64) error {
+	header := c.Response().Header()
+	header[echo.HeaderContentType] = jsonContentType
+	header.Set(echo.HeaderContentLength, strconv.FormatInt(size, 10))
+	c.Response().WriteHeader(status)
+	return nil
+}
+
+// writeJSON sends body with an explicit Content-Length, so that every stage
+// answers with the same headers whatever the size of its body.
+func writeJSON(c echo.Context, status int, body []byte) error {
+	writeHeaders(c, status, int64(len(body)))
+	_, err := c.Response().Write(body)
+	return err
+}
+
+// writeError answers every error as {"error": "..."}, without the body
+// for HEAD. Only errors made for the client are shown to it; any other is
+// logged and answered with 500.
+func writeError(err error, c echo.Context) {
+	if c.Response().Committed {
+		return
+	}
+	status, msg := http.StatusInternalServerError, "internal server error"
+	var (
+		input    errInput
+		httpErr  *echo.HTTPError
+		tooLarge *http.MaxBytesError
+	)
+	switch {
+	case errors.As(err, &input):
+		status, msg = http.StatusBadRequest, input.msg
+	case errors.As(err, &tooLarge):
+		status, msg = http.StatusRequestEntityTooLarge,
+			"request body is larger than "+strconv.FormatInt(tooLarge.Limit, 10)+" bytes"
+	case errors.As(err, &httpErr):
+		status, msg = httpErr.Code, http.StatusText(httpErr.Code)
+		if m, ok := httpErr.Message.(string); ok {
+			msg = m
+		}
+	default:
+		c.Logger().Error(err)
+	}
+	body, _ := json.Marshal(map[string]string{"error": msg})
+	if c.Request().Method == http.MethodHead {
+		writeHeaders(c, status, int64(len(body)))
+		return
+	}
+	if err := writeJSON(c, status, body); err != nil {
+		c.Logger().Error(err)
+	}
+}
