@@ -61,7 +61,7 @@ func BenchmarkEncode(b *testing.B) {
 		want, _ := json.Marshal(users)
 		encoders := append([]peer{}, peers...)
 		encoders = append(encoders, peer{"stage4", func(u []*user.User) ([]byte, error) {
-			return appendUsers(getBuffer(encodedSize(u)), u), nil
+			return appendUsers(getBuffer(reservedSize(u)), u), nil
 		}})
 		for _, e := range encoders {
 			b.Run(fmt.Sprintf("matches=%d/encoder=%s", matches, e.name), func(b *testing.B) {
@@ -158,7 +158,7 @@ func BenchmarkReservedBody(b *testing.B) {
 		encode   func(users []*user.User) []byte
 	}{
 		{"stage3-encoder-reserved", true, func(users []*user.User) []byte {
-			buf := bytes.NewBuffer(getBuffer(encodedSize(users)))
+			buf := bytes.NewBuffer(getBuffer(reservedSize(users)))
 			buf.WriteByte('[')
 			enc := json.NewEncoder(buf)
 			for _, u := range users {
@@ -170,7 +170,7 @@ func BenchmarkReservedBody(b *testing.B) {
 			return buf.Bytes()
 		}},
 		{"v2-marshalwrite-reserved", true, func(users []*user.User) []byte {
-			buf := bytes.NewBuffer(getBuffer(encodedSize(users)))
+			buf := bytes.NewBuffer(getBuffer(reservedSize(users)))
 			marshalWriteV2(buf, users)
 			return buf.Bytes()
 		}},

@@ -13,19 +13,19 @@ import (
 // body reserved for these users and reused (buffer.go), and, for a result
 // of parallelMin users or more, in chunks on several cores (parallel.go).
 func encodeUsers(users []*user.User) []byte {
-	body := getBuffer(encodedSize(users))
+	body := getBuffer(reservedSize(users))
 	if parallelMin > 0 && len(users) >= parallelMin {
 		return appendUsersParallel(body, users)
 	}
 	return append(appendUserList(append(body, '['), users), ']')
 }
 
-// encodedSize is what the body of users reserves: their size as a JSON
+// reservedSize is what the body of users reserves: their size as a JSON
 // array if no string needed escaping, plus a sixteenth for the few that do.
 // It is an estimate: if it falls short, append grows the body. It depends
 // on these users alone, so no other request or client can make it reserve
 // more.
-func encodedSize(users []*user.User) int {
+func reservedSize(users []*user.User) int {
 	const perUser = len(`{"id":"","name":"","email":"","roles":[]},`)
 	size := len("[]") + len(users)*perUser
 	for _, u := range users {

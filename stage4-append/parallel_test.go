@@ -52,7 +52,7 @@ func TestParallelMatchesMarshal(t *testing.T) {
 
 // encodeParallel is encodeUsers with stage 3's chunks.
 func encodeParallel(users []*user.User) []byte {
-	return appendUsersParallel(getBuffer(encodedSize(users)), users)
+	return appendUsersParallel(getBuffer(reservedSize(users)), users)
 }
 
 // BenchmarkParallel measures parallel chunks (parallel=on) against the
@@ -107,7 +107,7 @@ func appendUsersParallel(dst []byte, users []*user.User) []byte {
 	var wg sync.WaitGroup
 	for k := 1; k < chunks; k++ {
 		chunk := users[k*len(users)/chunks : (k+1)*len(users)/chunks]
-		wg.Go(func() { parts[k] = appendUserList(getBuffer(encodedSize(chunk)), chunk) })
+		wg.Go(func() { parts[k] = appendUserList(getBuffer(reservedSize(chunk)), chunk) })
 	}
 	dst = appendUserList(append(dst, '['), users[:len(users)/chunks])
 	wg.Wait()

@@ -8,7 +8,7 @@ import "example.com/userperf/common/user"
 // written (see stored), so a read only copies those bytes, with a comma
 // between two users.
 func encodeUsers(users []*stored) []byte {
-	body := append(getBuffer(encodedSize(users)), '[')
+	body := append(getBuffer(bodySize(users)), '[')
 	for i, u := range users {
 		if i > 0 {
 			body = append(body, ',')
@@ -18,9 +18,9 @@ func encodeUsers(users []*stored) []byte {
 	return append(body, ']')
 }
 
-// encodedSize is the exact size of the body of users: their JSON, the
+// bodySize is the exact size of the body of users: their JSON, the
 // commas between them and the brackets.
-func encodedSize(users []*stored) int {
+func bodySize(users []*stored) int {
 	size := len("[]")
 	for i, u := range users {
 		if i > 0 {

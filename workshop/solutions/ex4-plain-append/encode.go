@@ -8,17 +8,17 @@ import "example.com/userperf/common/user"
 // (parallel.go), all as in stage 3. What changes is the encoder: appendUser,
 // written by hand, instead of encoding/json's reflection.
 func encodeUsers(users []*user.User) []byte {
-	body := getBuffer(encodedSize(users))
+	body := getBuffer(reservedSize(users))
 	if parallelMin > 0 && len(users) >= parallelMin {
 		return appendUsersParallel(body, users)
 	}
 	return append(appendUserList(append(body, '['), users), ']')
 }
 
-// encodedSize is what the body of users reserves: their size as a JSON
+// reservedSize is what the body of users reserves: their size as a JSON
 // array if no string needed escaping, plus a sixteenth for the few that do.
 // It is an estimate: if it falls short, append grows the body.
-func encodedSize(users []*user.User) int {
+func reservedSize(users []*user.User) int {
 	const perUser = len(`{"id":"","name":"","email":"","roles":[]},`)
 	size := len("[]") + len(users)*perUser
 	for _, u := range users {

@@ -35,7 +35,7 @@ func appendUsersParallel(dst []byte, users []*user.User) []byte {
 	var wg sync.WaitGroup
 	for k := 1; k < chunks; k++ {
 		chunk := users[k*len(users)/chunks : (k+1)*len(users)/chunks]
-		wg.Go(func() { parts[k] = appendUserList(getBuffer(encodedSize(chunk)), chunk) })
+		wg.Go(func() { parts[k] = appendUserList(getBuffer(reservedSize(chunk)), chunk) })
 	}
 	dst = appendUserList(append(dst, '['), users[:len(users)/chunks])
 	wg.Wait()

@@ -74,11 +74,11 @@ func TestParallelMinTurnsItOn(t *testing.T) {
 // encodes a result, each into a reserved, reused body, whatever
 // parallelMin says.
 func encodeSerial(users []*user.User) []byte {
-	return append(appendUserList(append(getBuffer(encodedSize(users)), '['), users), ']')
+	return append(appendUserList(append(getBuffer(reservedSize(users)), '['), users), ']')
 }
 
 func encodeParallel(users []*user.User) []byte {
-	return appendUsersParallel(getBuffer(encodedSize(users)), users)
+	return appendUsersParallel(getBuffer(reservedSize(users)), users)
 }
 
 // BenchmarkParallel measures parallel chunks (parallel=on) against the
