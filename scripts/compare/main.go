@@ -23,7 +23,8 @@ compare: the stages side by side, measured in one run on this machine.
   go run ./scripts/compare [--thorough] [--hold-cores] [--rounds N] [--benchtime D] [--bench REGEXP] [--go RELEASES] [STAGE...]
 
 No STAGE: every stage in go.work and the floor. --rounds 10 (at least 6), --benchtime 150ms (a go test
--benchtime); --thorough: 20 rounds of 500ms; --bench ^Benchmark(ListByRole|ServeHTTP|Write|Build)$
+-benchtime); --thorough: 20 rounds of 500ms; --bench ^Benchmark(ListByRole|ServeHTTP|Write|Build|Bare)$ (Bare: the floor's
+bare Echo handler)
 (^BenchmarkMixed$ mixes reads and writes); --hold-cores: while this process holds every core.
 It builds each stage's test binary, then runs rounds of one sample per stage in a rotating order, so that
 drift hits every stage alike, the first stage twice, under a second label, for the run's A/A floor. It
@@ -46,7 +47,7 @@ func main() {
 	thorough := c.Flags.Bool("thorough", false, "")
 	rounds := c.Flags.Int("rounds", 10, "")
 	benchtime := c.Flags.String("benchtime", "150ms", "")
-	bench := c.Flags.String("bench", "^Benchmark(ListByRole|ServeHTTP|Write|Build)$", "")
+	bench := c.Flags.String("bench", "^Benchmark(ListByRole|ServeHTTP|Write|Build|Bare)$", "")
 	hold := c.Flags.Bool("hold-cores", false, "")
 	releases := c.Flags.String("go", "", "")
 	picked := c.Parse()

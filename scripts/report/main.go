@@ -297,6 +297,10 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 			row = append(row, figures.Median(f, c.Bench, c.Unit, c.format))
 		}
 		rows = append(rows, "| "+strings.Join(row, " | ")+" |")
+		if bare := figures.Median(f, bareEcho, "sec/op", results.Duration); f.Name == stages.Floor && bare != "—" {
+			rows = append(rows, "| bare Echo | the limit of the through-Echo column: one route, the same bytes, no limits"+
+				strings.Repeat(" | —", 7)+" | "+bare+" | — | — |")
+		}
 	}
 	_, unitName := results.Deciding(figures.Headline, files...)
 	return strings.Join(rows, "\n") + fmt.Sprintf("\n\nDiff: the non-test Go files that differ from the previous stage, "+
@@ -313,6 +317,10 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 		len(files[0].Values(figures.Headline, "sec/op")), figures.Headline, unitName, figures.ThroughEcho,
 		figures.WriteBench, figures.HeldUnit, figures.BuildBench, provenance.Line(files[0].Config, itself))
 }
+
+// bareEcho is the floor module's bare Echo handler (common/bench/bare.go): the
+// same pre-built bytes through Echo with no API layer, the least a request costs.
+const bareEcho = "Bare"
 
 // speedup is how many times faster f is than base, "~" where this run cannot
 // tell, or "—"; compare's A/A label of the first stage widens the floor.
