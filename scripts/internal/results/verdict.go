@@ -27,14 +27,15 @@ type Comparison struct {
 	Ratio          float64  // the base's median over the other's: above 1, the other is faster
 	Floor          float64  // how far the same stage measured twice differed, at most (see Compare)
 	Decided        bool     // benchstat's test tells them apart, and the ratio is beyond the floor
-	Same           bool     // not decided, and no step as large as SmallestStep fits: the difference and the floor stay under it
+	Same           bool     // not decided, and apart no more than the floor, which is under SmallestStep
 	Label          string   // how widely the other's samples spread
 	Exact          []Signal // allocs/op and B/op, where both files have them
 }
 
-// SmallestStep is the smallest change in time that a verdict calls one: a tenth, under the
-// smallest step of the exercises, so that "no difference" rules out each of them.
-const SmallestStep = 0.10
+// SmallestStep is how far apart the smallest step of the exercises puts two stages in time (1.2x
+// faster: 17% apart), a little less: a floor under it would have seen each of them, so that two stages
+// no farther apart than the same stage measured twice show no difference.
+const SmallestStep = 0.15
 
 // Signal is a count that the same code repeats to the unit in every round, whatever
 // the machine is doing: allocations per operation, bytes allocated per operation.
@@ -65,7 +66,7 @@ func Compare(base, again, other *File, bench string) (Comparison, error) {
 	beyond := max(ratio, 1/ratio)-1 > floor
 	c := Comparison{Unit: unit, UnitName: name, Ratio: ratio, Floor: floor, Label: Label(b)}
 	c.Decided = test.P < test.Alpha && beyond
-	c.Same = !c.Decided && max(ratio, 1/ratio)-1+floor < SmallestStep
+	c.Same = !c.Decided && c.Apart() <= floor && floor < SmallestStep
 	for _, u := range []string{"allocs/op", "B/op"} {
 		if x, y := base.Values(bench, u), other.Values(bench, u); len(x) > 0 && len(y) > 0 {
 			disjoint := slices.Max(x) < slices.Min(y) || slices.Max(y) < slices.Min(x)
