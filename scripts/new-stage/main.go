@@ -135,7 +135,9 @@ func copyFile(from, to string) error {
 	return os.WriteFile(to, data, 0o644)
 }
 
-// syncWorkspace writes local.work, go.work and the stages made here (none: no file), for the go command.
+// syncWorkspace writes local.work, go.work and the stages made here (none: no file), for the go
+// command. It writes a new file beside it and renames it over local.work, with its .sum, so that a
+// go command that reads them in another shell meanwhile reads the old file or the new, never half.
 func syncWorkspace() {
 	mine := stages.Mine(".")
 	if len(mine) == 0 {
@@ -143,10 +145,21 @@ func syncWorkspace() {
 		os.Remove("local.work.sum")
 		return
 	}
-	c.Fatal(copyFile("go.work", "local.work"))
-	if _, err := os.Stat("local.work.sum"); err != nil {
-		copyFile("go.work.sum", "local.work.sum") // nothing to fetch again; none is fine
+	tmp, err := os.CreateTemp(".", "local-*.work")
+	c.Fatal(err)
+	c.Fatal(tmp.Close())
+	defer os.Remove(tmp.Name())
+	defer os.Remove(tmp.Name() + ".sum")
+	c.Fatal(copyFile("go.work", tmp.Name()))
+	sum := "local.work.sum"
+	if _, err := os.Stat(sum); err != nil {
+		sum = "go.work.sum"
 	}
+	copyFile(sum, tmp.Name()+".sum") // nothing to fetch again; none is fine
+	c.Fatal(harness.GoWith([]string{"GOWORK=" + filepath.Join(c.Root, tmp.Name())}, append([]string{"work", "use"}, mine...)...))
+	if _, err := os.Stat(tmp.Name() + ".sum"); err == nil {
+		c.Fatal(os.Rename(tmp.Name()+".sum", "local.work.sum"))
+	}
+	c.Fatal(os.Rename(tmp.Name(), "local.work"))
 	os.Setenv("GOWORK", filepath.Join(c.Root, "local.work"))
-	c.Fatal(harness.Go(append([]string{"work", "use"}, mine...)...))
 }
