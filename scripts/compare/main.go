@@ -79,7 +79,7 @@ func main() {
 
 	base, err := results.Read(file(list[0].Name)) // its header is read with its results
 	c.Fatal(err)
-	table, err := tables(list, file, base)
+	table, err := tables(list, file, base, len(picked) > 0)
 	c.Fatal(err)
 	fmt.Print(table)
 	c.Fatal(os.WriteFile(file("benchstat"), []byte(table), 0o644))
@@ -88,13 +88,14 @@ func main() {
 	c.Exit(0)
 }
 
-// tables is benchstat's table of the stages but the floor, whose nanoseconds would have every
-// time printed in nanoseconds, the first as the base (-ignore pkg puts the stages, different
-// packages, in the same rows); then the A/A floor and each stage's verdict against the first.
-func tables(list []stages.Stage, file func(string) string, base *results.File) (string, error) {
+// tables is benchstat's table of the stages, the first as the base (-ignore pkg puts the stages,
+// different packages, in the same rows), but for the floor when named is false (every stage: its
+// nanoseconds would have every time printed in nanoseconds); then the A/A floor and each stage's
+// verdict against the first.
+func tables(list []stages.Stage, file func(string) string, base *results.File, named bool) (string, error) {
 	var args []string
 	for _, s := range list {
-		if s.Name != stages.Floor || len(list) == 1 {
+		if s.Name != stages.Floor || named {
 			args = append(args, s.Name+"="+file(s.Name))
 		}
 	}
