@@ -114,8 +114,11 @@ func main() {
 			theirs, err := os.ReadFile(filepath.Join(found[0].Dir, t))
 			if t != "stage_test.go" && (err != nil || !bytes.Equal(mine, theirs)) {
 				c.Fatal(os.Remove(filepath.Join(name, t)))
-				fmt.Printf("   left out %s: %s\n", t, map[bool]string{true: reference + " has no such test",
-					false: reference + "'s differs, since it tests what the exercise changes"}[err != nil])
+				why := reference + "'s differs, since it tests what the exercise changes"
+				if err != nil {
+					why = reference + " has no such test"
+				}
+				fmt.Printf("   left out %s: %s\n", t, why)
 			}
 		}
 	}
