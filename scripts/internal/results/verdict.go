@@ -80,9 +80,9 @@ func Compare(base, again, other *File, bench string) (Comparison, error) {
 func (c Comparison) Apart() float64 { return math.Abs(1/c.Ratio - 1) }
 
 // Verdict says c against the stage named base in a line, in plain words: "2.3x faster than
-// stage0-linear in CPU time", or slower, or "no difference from", or the exact counts that
-// tell them apart where the time cannot, or "cannot tell on this machine"; then how far apart
-// the two were and how far apart the same stage measured twice was.
+// stage0-linear in CPU time", or slower, or "no difference from", or the exact counts that tell
+// them apart, or find them alike, where the time cannot, or "cannot tell on this machine"; then
+// how far apart the two were and how far apart the same stage measured twice was.
 func (c Comparison) Verdict(base string) string {
 	var counts []string
 	for _, s := range c.Exact {
@@ -106,8 +106,10 @@ func (c Comparison) Verdict(base string) string {
 			strings.SplitN(counts[0], " ", 2)[1], base, strings.Join(counts, ", "), c.UnitName, apart)
 	case c.Same:
 		line = fmt.Sprintf("no difference from %s in %s (%s)", base, c.UnitName, apart)
+	case len(c.Exact) > 0:
+		return fmt.Sprintf("no difference from %s in allocations, counted exactly; %s cannot tell on this machine (%s)", base, c.UnitName, apart)
 	default:
-		line = fmt.Sprintf("cannot tell on this machine whether it differs from %s in %s (%s)", base, c.UnitName, apart)
+		return fmt.Sprintf("cannot tell on this machine whether it differs from %s in %s (%s)", base, c.UnitName, apart)
 	}
 	switch {
 	case len(counts) > 0:
