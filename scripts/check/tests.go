@@ -70,12 +70,14 @@ func (k *check) tests() {
 	}
 	err := harness.Progress(func() string {
 		var done []string
-		for _, r := range runs {
+		for i, r := range runs {
+			n := int32(0)
 			if events := r.live.Load(); events != nil {
-				done = append(done, fmt.Sprint(events.Tests.Load()))
+				n = events.Tests.Load()
 			}
+			done = append(done, fmt.Sprintf("%d %s", n, []string{"at GOMAXPROCS=1", "at 3", "at 8", "fuzz seeds and own"}[i]))
 		}
-		return "tests done: " + strings.Join(done, " + ")
+		return "tests done: " + strings.Join(done, ", ")
 	}, func() error { wg.Wait(); return nil })
 	k.Fatal(err)
 	for _, r := range runs {
@@ -172,6 +174,8 @@ func (k *check) report(r *testRun) {
 		test := "a test"
 		if i >= 0 {
 			test = cmp.Or(r.events.Lines[i].Test, test)
+		} else if j := slices.IndexFunc(r.events.Lines, func(e testevents.Event) bool { return e.Output == "SIGQUIT: quit\n" }); j >= 0 {
+			test = cmp.Or(r.events.Lines[j].Test, test) // the test running when the watch stopped it
 		}
 		if k.lockWaits(r.events.Lines, test, r.stuck) {
 			what = "a deadlock, in " + what
@@ -183,7 +187,7 @@ func (k *check) report(r *testRun) {
 }
 
 var (
-	goroutine = regexp.MustCompile(`^goroutine \d+ \[([^,\]]+)`)
+	goroutine = regexp.MustCompile(`^goroutine \d+ [^[]*\[([^,\]]+)`) // after a SIGQUIT, gp= and m= come first
 	lockWait  = regexp.MustCompile(`Mutex|sync\.Cond|WaitGroup|semacquire`)
 )
 
