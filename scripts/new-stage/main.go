@@ -32,7 +32,7 @@ all. After a git pull that changed go.work, run --list.
 var (
 	c         = harness.New("new-stage", usage)
 	validName = regexp.MustCompile(`^[a-z]([a-z0-9-]{0,38}[a-z0-9])?$`)
-	reserved  = regexp.MustCompile(`^(floor|common|scripts|peers|workshop|solutions|results|docs|bin|handins|stage[0-9].*)$`)
+	reserved  = regexp.MustCompile(`^(floor|common|scripts|peers|workshop|solutions|results|docs|bin|handins|stage[0-9].*|v[0-9]+)$`) // vN: Go reads example.com/userperf/vN as a major version
 	mainName  = regexp.MustCompile(`api\.Main\("([^"]*)"`)
 )
 
@@ -64,7 +64,7 @@ func main() {
 	if name == "" {
 		c.Usage("name the new stage: go run ./scripts/new-stage NAME [--from STAGE] (--help for more)")
 	} else if !validName.MatchString(name) || reserved.MatchString(name) {
-		c.Usage("'%s' is not a valid name: use 1 to 40 lowercase letters, digits and dashes, starting with a letter, not stageN or another name the repository uses", name)
+		c.Usage("'%s' is not a valid name: use 1 to 40 lowercase letters, digits and dashes, starting with a letter, not stageN, vN (a module's major version to Go) or another name the repository uses", name)
 	} else if _, err := os.Lstat(name); err == nil {
 		c.Usage("%s already exists; pick another name, or --remove %s if this command made it", name, name)
 	}

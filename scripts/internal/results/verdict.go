@@ -76,8 +76,8 @@ func Compare(base, again, other *File, bench string) (Comparison, error) {
 	return c, nil
 }
 
-// Apart is how far apart the two medians are, as a share of the base's: 0.57 for 2.3x faster.
-func (c Comparison) Apart() float64 { return math.Abs(1/c.Ratio - 1) }
+// Apart is how far apart the two medians are, as a share of the larger: 0.57 for 2.3x faster or slower.
+func (c Comparison) Apart() float64 { return 1 - min(c.Ratio, 1/c.Ratio) }
 
 // Verdict says c against the stage named base in a line, in plain words: "2.3x faster than
 // stage0-linear in CPU time", or slower, or "no difference from", or the exact counts that tell
