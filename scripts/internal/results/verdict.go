@@ -102,8 +102,8 @@ func (c Comparison) Verdict(base string) string {
 	case c.Decided:
 		line = fmt.Sprintf("%s slower than %s in %s (%s)", Times(1/c.Ratio), base, c.UnitName, apart)
 	case len(counts) > 0:
-		return fmt.Sprintf("%s than %s: %s, counted exactly; %s cannot tell on this machine (%s)",
-			strings.SplitN(counts[0], " ", 2)[1], base, strings.Join(counts, ", "), c.UnitName, apart)
+		return fmt.Sprintf("%s than %s, counted exactly; %s cannot tell on this machine (%s)",
+			strings.Join(counts, " and "), base, c.UnitName, apart)
 	case c.Same:
 		line = fmt.Sprintf("no difference from %s in %s (%s)", base, c.UnitName, apart)
 	case len(c.Exact) > 0:
