@@ -112,10 +112,16 @@ func (k *check) run(r *testRun) {
 	if r.err != nil {
 		return
 	}
-	started, done := make(chan *testevents.Run, 1), make(chan struct{})
+	started, done, watched := make(chan *testevents.Run, 1), make(chan struct{}), make(chan struct{})
 	go func() {
-		events := <-started
-		r.live.Store(events)
+		defer close(watched)
+		var events *testevents.Run
+		select {
+		case events = <-started:
+			r.live.Store(events)
+		case <-done: // go tool test2json did not start
+			return
+		}
 		used, since := time.Duration(0), time.Now()
 		for {
 			select {
@@ -126,14 +132,15 @@ func (k *check) run(r *testRun) {
 			cpu, ok := cpuTime(bin.Process.Pid)
 			if !ok || cpu-used > time.Second || events.Quiet() < time.Minute {
 				used, since = cpu, time.Now()
-			} else if time.Since(since) > time.Minute && dump(bin.Process) == nil {
-				r.stuck = true
+			} else if time.Since(since) > time.Minute {
+				r.stuck = dump(bin.Process) == nil
 				return
 			}
 		}
 	}()
 	events, err := testevents.Start(convert, f, &r.shown, nil, started)
 	close(done)
+	<-watched
 	r.events, r.err = events, cmp.Or(bin.Wait(), err)
 }
 
