@@ -4,220 +4,170 @@ package main
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"example.com/userperf/scripts/internal/harness"
-	"example.com/userperf/scripts/internal/results"
 	"example.com/userperf/scripts/internal/stages"
-	"example.com/userperf/scripts/internal/testevents"
 )
 
 const usage = `
 check: one verdict on a stage, yours or the project's, in about two minutes.
 
-  go run ./scripts/check mystage [--no-compare] [--from ORIGIN] [--against REFERENCE]
+  go run ./scripts/check mystage [--predict 3x [--no-check]] [--budget 3m] [--no-compare]
+                                 [--from ORIGIN] [--against REFERENCE]
+
+--predict 3x records your prediction of the stage's speed-up against its origin (3x: three times
+faster; 0.8x: slower) in results/check/STAGE/prediction.txt; every later check of the stage prints it
+beside the measured ratio, and scripts/handin carries both. --no-check records it and stops: predict
+first, then change the stage.
 
 go vet; under -race, the conformance suite and the differential tests (GOMAXPROCS 1, 3 and 8), the fuzz
-seed corpora and the stage's own tests, up to the first failure or a test over 60 s (USERPERF_CHECK_TIMEOUT);
-then go run ./scripts/compare --rounds 6 --benchtime 100ms against its origin (default: its go.mod's
-"// origin:") and the exercise's reference (default: its solution, else the next step). Each test step's
-output, the speeds, the speed-ups and the verdict: results/check/STAGE/.
+seed corpora and the stage's own tests, up to the first failure. Tests still running after 10 minutes
+(USERPERF_CHECK_TIMEOUT), or using no CPU for a minute without finishing a test, are stopped, and called
+a deadlock only when their goroutines wait for a lock. Then the speed, at the row of the benchmarks
+that answers the exercise's question: rounds of one sample each of the stage, its origin (default: its
+go.mod's "// origin:"), the exercise's reference (default: its solution, else the next step) and the
+origin again (how far the same stage measured twice differs), interleaved, until the stage and its
+origin are told apart or shown alike, or --budget (default 3m) is spent. Each test step's output, the
+speeds, the speed-ups and the verdict: results/check/STAGE/.
 `
 
-const row = results.Headline
-
-var (
-	c            = harness.New("check", usage)
-	stage        stages.Stage
-	logs, binary string
-	timeout      = cmp.Or(os.Getenv("USERPERF_CHECK_TIMEOUT"), "60s") // a test takes seconds: one running longer is stuck
-	step         = 0
-	underRace    = ", under -race" // "" where there is no C compiler for the race detector
-	start        = time.Now()
-	goroutine    = regexp.MustCompile(`^goroutine \d+ \[([^,\]]+)`)
-	lockWait     = regexp.MustCompile(`Mutex|sync\.Cond|WaitGroup|semacquire`)
-)
+// check is one run of the command: the stage, where its results go and how far it got.
+type check struct {
+	*harness.Cmd
+	stage     stages.Stage
+	logs      string        // results/check/STAGE
+	binary    string        // the stage's test binary
+	timeout   time.Duration // the longest a run of tests may take
+	underRace string        // ", under -race", or "" where there is no C compiler for the race detector
+	step      int
+	start     time.Time
+}
 
 func main() {
-	from, against := c.Flags.String("from", "", ""), c.Flags.String("against", "", "")
-	noCompare := c.Flags.Bool("no-compare", false, "")
-	args := c.Parse()
+	k := &check{Cmd: harness.New("check", usage), underRace: ", under -race", start: time.Now()}
+	from, against := k.Flags.String("from", "", ""), k.Flags.String("against", "", "")
+	predict := k.Flags.String("predict", "", "")
+	noCompare, noCheck := k.Flags.Bool("no-compare", false, ""), k.Flags.Bool("no-check", false, "")
+	budget := k.Flags.Duration("budget", 3*time.Minute, "")
+	args := k.Parse()
 	if len(args) != 1 {
-		c.Usage("name one stage to check: go run ./scripts/check STAGE (--help for more)")
+		k.Usage("name one stage to check: go run ./scripts/check STAGE (--help for more)")
 	}
-	found, err := stages.Find(c.Root, filepath.Base(args[0]))
+	timeout, err := time.ParseDuration(cmp.Or(os.Getenv("USERPERF_CHECK_TIMEOUT"), "10m"))
+	if err != nil || timeout <= 0 {
+		k.Usage("USERPERF_CHECK_TIMEOUT=%s: give a duration, such as 10m", os.Getenv("USERPERF_CHECK_TIMEOUT"))
+	}
+	k.timeout = timeout
+	if *predict != "" && !validPrediction(*predict) {
+		k.Usage("--predict %s: give a speed-up as a number and x, such as 3x, 1.5x or 0.8x (slower)", *predict)
+	} else if *noCheck && *predict == "" {
+		k.Usage("--no-check records a prediction and stops: give it one, such as --predict 3x")
+	}
+	found, err := stages.Find(k.Root, filepath.Base(args[0]))
 	if err != nil {
-		c.Usage("%v: give a stage's folder, such as mystage or stage1-index", err)
+		k.Usage("%v: give a stage's folder, such as mystage or stage1-index", err)
 	}
-	stage = found[0]
-	base, reference, err := stages.Against(c.Root, stage.Dir, *from)
+	k.stage = found[0]
+	base, reference, err := stages.Against(k.Root, k.stage.Dir, *from)
 	exercises := reference // the exercise's own reference, which the room's median counts
 	if *against != "" {
 		reference = filepath.Base(*against)
-		_, err = stages.Find(c.Root, reference)
+		_, err = stages.Find(k.Root, reference)
 	}
 	if err != nil {
-		c.Usage("cannot tell what to compare %s with: %v", args[0], err)
+		k.Usage("cannot tell what to compare %s with: %v", args[0], err)
 	}
-	logs = filepath.Join("results", "check", stage.Name)
-	c.Fatal(cmp.Or(os.RemoveAll(logs), os.MkdirAll(logs, 0o755)))
-	binary = filepath.Join(c.Root, logs, "stage.test"+map[bool]string{true: ".exe"}[runtime.GOOS == "windows"]) // Windows runs no other
-	c.Cleanup(func() { os.Remove(binary) })
+	k.logs = filepath.Join("results", "check", k.stage.Name)
+	prediction := k.prediction(*predict, !*noCheck)
+	if *noCheck {
+		fmt.Printf("check: recorded your prediction for %s: %s against %s, in %s; change it, then go run ./scripts/check %s\n",
+			k.stage.Name, prediction, cmp.Or(base, "nothing"), filepath.Join(k.logs, "prediction.txt"), k.stage.Name)
+		k.Exit(0)
+	}
+	k.binary = filepath.Join(k.Root, k.logs, "stage.test")
+	if runtime.GOOS == "windows" { // Windows runs no other
+		k.binary += ".exe"
+	}
+	k.Cleanup(func() { os.Remove(k.binary) })
 
-	next("go vet ./" + stage.Dir)
-	must(harness.Go("vet", "./"+stage.Dir), "go vet")
-	build, with := []string{"test", "-c", "-race", "-o", binary, "./" + stage.Dir}, " with the race detector"
-	if err := harness.RaceCompiler(); err != nil { // a check with only go and git still checks
-		fmt.Printf("check: %v; the tests run without it, and a data race goes unseen\n", err)
-		build, underRace, with = slices.Delete(build, 2, 3), "", ""
-	}
-	next("build its tests" + with)
-	must(harness.Progress(func() string { return "still building" }, func() error { return harness.Go(build...) }), "the build of its tests")
-	shared, once := []string{"1", "3", "8"}, []string{fmt.Sprint(runtime.GOMAXPROCS(0))}
-	run("the conformance suite (TestAPI)", "conformance", "TestAPI", shared, "-test.run=^TestAPI$")
-	run("the differential tests (TestDifferential)", "differential", "TestDifferential", shared, "-test.run=^TestDifferential$")
-	run("the fuzz seed corpora (Fuzz*)", "fuzz", "FuzzDifferential", once, "-test.run=^Fuzz")
-	run("the stage's own tests", "own", "", once, "-test.skip=^(TestAPI|TestDifferential|Fuzz.*)$")
+	k.tests()
 	if *noCompare {
-		next("the speed: not measured (--no-compare)")
-		verdict("passed (no speed comparison: --no-compare)")
-		c.Exit(0) // which removes the test binary
+		k.next("the speed: not measured (--no-compare)")
+		k.verdict("passed (no speed comparison: --no-compare)")
+		k.Exit(0) // which removes the test binary
 	}
-
-	// The speed: the stage against its origin and its reference.
-	args = append([]string{"run", "./scripts/compare", "--rounds", "6", "--benchtime", "100ms", "--bench", "^BenchmarkListByRole$"},
-		slices.DeleteFunc([]string{base, stage.Name, reference}, func(s string) bool { return s == "" })...)
-	line := "the speed: go"
-	for _, a := range args {
-		line += " " + harness.Quote(a)
+	role := "reference"
+	if reference != exercises {
+		role = "vs-" + reference
 	}
-	next(line)
-	must(harness.Go(args...), "the comparison (compare)")
-	mine := keep(stage.Name, "mine")
-	again, _ := results.Read(filepath.Join("results", "compare", "latest", base+".again.txt")) // compare's A/A label of its first stage
-	var summary []string
-	speedups := "" // for the room, through scripts/handin
-	for _, other := range [][2]string{{base, "origin"}, {reference, map[bool]string{true: "reference", false: "vs-" + reference}[reference == exercises]}} {
-		if other[0] != "" {
-			verdict, err := results.Compare(keep(other[0], other[1]), again, mine, row)
-			must(err, "reading the comparison with "+other[0])
-			summary = append(summary, verdict.Verdict(other[0]))
-			speedups += fmt.Sprintf("speedup-%s-%s: %g\n", stage.Name, other[1], verdict.Ratio)
-		}
-		again = nil // the reference has no A/A label of its own
-	}
-	c.Fatal(os.WriteFile(filepath.Join(logs, "speedups.txt"), []byte(speedups), 0o644))
-	min := os.Getenv("USERPERF_PARALLEL_MIN")
-	verdict("passed: " + cmp.Or(strings.Join(summary, ", "), "nothing to compare it with") +
-		" (" + row + map[bool]string{true: ", USERPERF_PARALLEL_MIN=" + min}[min != ""] + ")")
-	c.Exit(0)
+	k.verdict("passed: " + k.speed(base, reference, role, prediction, *budget))
+	k.Exit(0)
 }
 
-// keep copies compare's results of a stage to speed-ROLE.txt, for scripts/handin, and reads them.
-func keep(name, role string) *results.File {
-	data, err := os.ReadFile(filepath.Join("results", "compare", "latest", name+".txt"))
-	must(err, "reading the comparison with "+name)
-	kept := filepath.Join(logs, "speed-"+role+".txt")
-	c.Fatal(os.WriteFile(kept, data, 0o644))
-	f, err := results.Read(kept)
-	must(err, "reading the comparison with "+name)
-	return f
-}
-
-// run runs the test binary at each of procs, fails if a test failed, a race was seen, or suite did not run.
-func run(what, log, suite string, procs []string, args ...string) {
-	next(what + underRace + map[bool]string{true: ", at GOMAXPROCS " + strings.Join(procs, ", ")}[len(procs) > 1])
-	logFile := filepath.Join(logs, log+".log")
-	f, err := os.Create(logFile)
-	c.Fatal(err)
-	defer f.Close()
-	for _, p := range procs {
-		cmd := exec.Command("go", append([]string{"tool", "test2json", "-p", stage.Name, binary, "-test.v=test2json", "-test.count=1",
-			"-test.failfast", "-test.timeout=" + timeout, "-test.cpu=" + p}, args...)...)
-		cmd.Dir, cmd.Stderr = stage.Dir, f
-		if p != "1" && os.Getenv("USERPERF_PARALLEL_MIN") == "" {
-			// Stage 3's chunks start at 10,000 users, more than any list of the suites holds:
-			// on more than one core they split every list here, so that a chunk's bug cannot hide.
-			cmd.Env = append(os.Environ(), "USERPERF_PARALLEL_MIN=2")
-		}
-		var shown strings.Builder
-		tests, err := testevents.Start(cmd, f, &shown, func(r *testevents.Run) string {
-			return fmt.Sprintf("GOMAXPROCS=%s: %d tests done", p, r.Tests.Load())
-		})
-		if suite != "" && err == nil && !slices.ContainsFunc(tests.Lines, func(e testevents.Event) bool { return e.Test == suite }) {
-			must(fmt.Errorf("%s has no %s: its stage_test.go must call apitest.Run, apitest.Differential and apitest.FuzzDifferential"+
-				" as stage0-linear/stage_test.go does", stage.Dir, suite), "the shared suites")
-		}
-		if err == nil && !tests.Raced {
-			continue
-		}
-		// The failed tests' output (the first message and the race's two sides at its top), then a summary.
-		lines := strings.SplitAfter(shown.String(), "\n")
-		fmt.Printf("%s\n-- what failed\n", strings.Join(lines[:min(150, len(lines))], ""))
-		for _, e := range tests.Failed {
-			fmt.Printf("   --- FAIL: %s\n", e.Test)
-		}
-		if i := slices.IndexFunc(tests.Lines, func(e testevents.Event) bool {
-			return strings.HasPrefix(e.Output, "panic: ") || strings.HasPrefix(e.Output, "fatal error: ")
-		}); i >= 0 {
-			fmt.Printf("   %s", tests.Lines[i].Output)
-			if strings.HasPrefix(tests.Lines[i].Output, "panic: test timed out") {
-				lockWaits(tests.Lines, tests.Lines[i].Test)
-			}
-		}
-		must(fmt.Errorf("   the whole output: %s", logFile),
-			map[bool]string{true: "the race detector, in "}[tests.Raced]+what+map[bool]string{true: " at GOMAXPROCS=" + p}[len(procs) > 1])
-	}
-	fmt.Printf("   ok (%s so far)\n", harness.Elapsed(start))
-}
-
-// lockWaits counts the goroutines of a timeout's dump by the lock they wait for and where the stage asked.
-func lockWaits(dump []testevents.Event, test string) {
-	fmt.Printf("   %s ran over %s: usually a deadlock. Goroutines waiting for a lock, where the stage asked for it:\n", cmp.Or(test, "a test"), timeout)
-	waits := map[string]int{}
-	lock, fn := "", ""
-	for _, e := range dump {
-		l := strings.TrimRight(e.Output, "\n")
-		if m := goroutine.FindStringSubmatch(l); m != nil {
-			lock = map[bool]string{true: m[1]}[lockWait.MatchString(m[1])]
-		} else if lock != "" && !strings.HasPrefix(l, "\t") {
-			fn = filepath.Base(l[:max(0, strings.LastIndex(l, "("))])
-		} else if lock != "" && strings.Contains(l, "/"+stage.Dir+"/") {
-			waits[fmt.Sprintf("waiting for %s in %s (%s)", lock, fn, filepath.Base(strings.Fields(l)[0]))]++
-			lock = ""
+// prediction records predicted in results/check/STAGE/prediction.txt, if given, and returns the
+// stage's prediction; with clear, it empties the folder of the stage's last check, but for that file.
+func (k *check) prediction(predicted string, clear bool) string {
+	file := filepath.Join(k.logs, "prediction.txt")
+	if predicted == "" {
+		kept, _ := os.ReadFile(file) // none recorded is fine
+		predicted = strings.TrimSpace(string(kept))
+		if !validPrediction(predicted) {
+			predicted = ""
 		}
 	}
-	keys := slices.SortedFunc(maps.Keys(waits), func(a, b string) int { return cmp.Or(waits[b]-waits[a], strings.Compare(a, b)) })
-	for _, k := range keys[:min(8, len(keys))] {
-		fmt.Printf("     %d goroutine%s %s\n", waits[k], map[bool]string{true: "s"}[waits[k] > 1], k)
+	if clear {
+		k.Fatal(os.RemoveAll(k.logs))
 	}
-	fmt.Printf("   (on a slow machine that is not deadlocked: USERPERF_CHECK_TIMEOUT=5m go run ./scripts/check %s)\n", stage.Dir)
+	k.Fatal(os.MkdirAll(k.logs, 0o755))
+	if predicted != "" {
+		k.Fatal(os.WriteFile(file, []byte(predicted+"\n"), 0o644))
+	}
+	return predicted
 }
 
-func next(what string) {
-	step++
-	fmt.Printf("== check %d/7: %s\n", step, what)
+var speedUp = regexp.MustCompile(`^[0-9]{1,6}(\.[0-9]{1,3})?x$`)
+
+// validPrediction reports whether p is a speed-up as the verdicts write it: a positive number and x.
+func validPrediction(p string) bool {
+	r, _ := strconv.ParseFloat(strings.TrimSuffix(p, "x"), 64)
+	return speedUp.MatchString(p) && r > 0
+}
+
+func (k *check) next(what string) {
+	k.step++
+	fmt.Printf("== check %d/3: %s\n", k.step, what)
 }
 
 // verdict prints the last line, and keeps it for scripts/handin.
-func verdict(text string) {
-	fmt.Printf("\ncheck: %s %s\n", stage.Name, text)
-	c.Fatal(os.WriteFile(filepath.Join(logs, "verdict.txt"), []byte(text+"\n"), 0o644))
+func (k *check) verdict(text string) {
+	fmt.Printf("\ncheck: %s %s\n", k.stage.Name, text)
+	k.Fatal(os.WriteFile(filepath.Join(k.logs, "verdict.txt"), []byte(text+"\n"), 0o644))
 }
 
-// must ends the check with the verdict "FAILED: what" if err, which it prints, is not nil.
-func must(err error, what string) {
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		verdict("FAILED: " + what + ", see above")
-		c.Exit(1)
+// must ends the check with the verdict "FAILED: what" if err, which it prints, is not nil; the
+// verdict names log, the file with the whole output, since the hand-in carries no terminal.
+func (k *check) must(err error, what, log string) {
+	if err == nil {
+		return
 	}
+	fmt.Fprintln(os.Stderr, err)
+	where := "the output above"
+	if log != "" {
+		where = filepath.ToSlash(log)
+	}
+	k.verdict("FAILED: " + what + " (" + where + " says why)")
+	k.Exit(1)
+}
+
+// others are the stages of names but empty ones.
+func others(names ...string) []string {
+	return slices.DeleteFunc(names, func(s string) bool { return s == "" })
 }

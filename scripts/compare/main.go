@@ -116,7 +116,7 @@ func main() {
 	var table, next string
 	config := base.Config
 	if toolchains == nil {
-		table, err = tables(list, file, base)
+		table, err = tables(list, file, base, len(picked) > 0)
 		next = "(benchstat.txt, one .txt per stage); charts and tables: go run ./scripts/report"
 	} else {
 		table, err = toolchainTables(list, toolchains, file, base)
@@ -168,13 +168,14 @@ func withGoVersion(header, goVersion string) string {
 
 var goVersionLine = regexp.MustCompile(`(?m)^go-version: .*$`)
 
-// tables is benchstat's table of the stages but the floor, whose nanoseconds would have every
-// time printed in nanoseconds, the first as the base (-ignore pkg puts the stages, different
-// packages, in the same rows); then the A/A floor and each stage's verdict against the first.
-func tables(list []stages.Stage, file func(string) string, base *results.File) (string, error) {
+// tables is benchstat's table of the stages, the first as the base (-ignore pkg puts the stages,
+// different packages, in the same rows), but for the floor when named is false (every stage: its
+// nanoseconds would have every time printed in nanoseconds); then the A/A floor and each stage's
+// verdict against the first.
+func tables(list []stages.Stage, file func(string) string, base *results.File, named bool) (string, error) {
 	var args []string
 	for _, s := range list {
-		if s.Name != stages.Floor || len(list) == 1 {
+		if s.Name != stages.Floor || named {
 			args = append(args, s.Name+"="+file(s.Name))
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"maps"
 	"net/http"
 	"net/http/httptest"
@@ -257,6 +258,40 @@ func TestBoundsRejectUnboundedRuns(t *testing.T) {
 		bad := good
 		if change(&bad); bounded(bad) {
 			t.Errorf("accepted %+v", bad)
+		}
+	}
+}
+
+// Stages named to be compared are the table's columns, each against the first;
+// every stage's table has a row per stage and a column per test.
+func TestTableColumns(t *testing.T) {
+	measured := map[string][]*benchfmt.Result{}
+	for stage, sec := range map[string]float64{"stage0-linear": 0.004, "stage1-index": 0.001} {
+		for _, matches := range []int{100, 1000} {
+			for range 3 {
+				measured[stage] = append(measured[stage], &benchfmt.Result{Name: benchfmt.Name(fmt.Sprintf("HTTPFixedRate/rate=50/matches=%d", matches)),
+					Iters: 1, Values: []benchfmt.Value{{Value: sec * float64(matches) / 100, Unit: "p50-sec"}}})
+			}
+		}
+	}
+	for _, byStage := range []bool{false, true} {
+		var stdout bytes.Buffer
+		cfg := config{rounds: 3, rate: 50, binaries: []string{"bin/stage0-linear", "bin/stage1-index"}, stageColumns: byStage}
+		if err := writeResults(cfg, t.TempDir(), []byte("machine-cores: 2\n"), measured, &stdout); err != nil {
+			t.Fatal(err)
+		}
+		header := ""
+		for _, l := range strings.Split(stdout.String(), "\n") {
+			if strings.Contains(l, "vs base") {
+				header = l
+				break
+			}
+		}
+		// benchstat compares each column with the first: stages, or one test with another.
+		lines := strings.Split(stdout.String(), "\n")
+		columns := lines[max(0, slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "│") }))]
+		if got := strings.Contains(columns, "stage1-index"); got != byStage || header == "" {
+			t.Errorf("stage columns %v: the first header line is %q (vs base in %q)\n%s", byStage, columns, header, &stdout)
 		}
 	}
 }

@@ -55,6 +55,7 @@ type config struct {
 	serverCPUs          string // taskset's CPU list for the servers, or none
 	generator           string // the load generator and where it runs, for the caption
 	binaries            []string
+	stageColumns        bool // a column per stage, against the first: the stages were named to compare them
 }
 
 func main() {
@@ -80,6 +81,7 @@ func main() {
 	list, err := stages.Shown(c.Root)
 	if len(picked) > 0 {
 		list, err = stages.Find(c.Root, picked...)
+		cfg.stageColumns = len(picked) > 1
 	}
 	if err != nil {
 		c.Usage("%v", err)
@@ -211,10 +213,15 @@ func answers(ctx context.Context, servers []*stageserver.Server) (map[string][]b
 }
 
 // writeResults writes each stage's results and, as table.md, benchstat's
-// tables of them, without the saturated test's latencies (mostly queueing).
+// tables of them, without the saturated test's latencies (mostly queueing):
+// a row per stage and a column per test, or with cfg.stageColumns, a row
+// per test and a column per stage, each against the first.
 func writeResults(cfg config, out string, header []byte, measured map[string][]*benchfmt.Result, stdout io.Writer) error {
-	args := []string{"-table", "", "-row", ".file", "-col", ".name,/matches,/writes",
-		"-filter", "-(.name:HTTPSaturated AND .unit:(p50-sec OR p99-sec))"}
+	args := []string{"-table", "", "-row", ".file", "-col", ".name,/matches,/writes"}
+	if cfg.stageColumns {
+		args = []string{"-table", "", "-row", ".name,/matches,/writes", "-col", ".file"}
+	}
+	args = append(args, "-filter", "-(.name:HTTPSaturated AND .unit:(p50-sec OR p99-sec))")
 	for _, bin := range cfg.binaries {
 		file := filepath.Join(out, name(bin)+".txt")
 		if err := results.WriteFile(file, header, measured[name(bin)]); err != nil {

@@ -32,7 +32,7 @@ all. After a git pull that changed go.work, run --list.
 var (
 	c         = harness.New("new-stage", usage)
 	validName = regexp.MustCompile(`^[a-z]([a-z0-9-]{0,38}[a-z0-9])?$`)
-	reserved  = regexp.MustCompile(`^(floor|common|scripts|peers|workshop|solutions|results|docs|bin|handins|stage[0-9].*)$`)
+	reserved  = regexp.MustCompile(`^(floor|common|scripts|peers|workshop|solutions|results|docs|bin|handins|stage[0-9].*|v[0-9]+)$`) // vN: Go reads example.com/userperf/vN as a major version
 	mainName  = regexp.MustCompile(`api\.Main\("([^"]*)"`)
 )
 
@@ -64,7 +64,7 @@ func main() {
 	if name == "" {
 		c.Usage("name the new stage: go run ./scripts/new-stage NAME [--from STAGE] (--help for more)")
 	} else if !validName.MatchString(name) || reserved.MatchString(name) {
-		c.Usage("'%s' is not a valid name: use 1 to 40 lowercase letters, digits and dashes, starting with a letter, not stageN or another name the repository uses", name)
+		c.Usage("'%s' is not a valid name: use 1 to 40 lowercase letters, digits and dashes, starting with a letter, not stageN, vN (a module's major version to Go) or another name the repository uses", name)
 	} else if _, err := os.Lstat(name); err == nil {
 		c.Usage("%s already exists; pick another name, or --remove %s if this command made it", name, name)
 	}
@@ -114,8 +114,11 @@ func main() {
 			theirs, err := os.ReadFile(filepath.Join(found[0].Dir, t))
 			if t != "stage_test.go" && (err != nil || !bytes.Equal(mine, theirs)) {
 				c.Fatal(os.Remove(filepath.Join(name, t)))
-				fmt.Printf("   left out %s: %s\n", t, map[bool]string{true: reference + " has no such test",
-					false: reference + "'s differs, since it tests what the exercise changes"}[err != nil])
+				why := reference + "'s differs, since it tests what the exercise changes"
+				if err != nil {
+					why = reference + " has no such test"
+				}
+				fmt.Printf("   left out %s: %s\n", t, why)
 			}
 		}
 	}
@@ -135,7 +138,9 @@ func copyFile(from, to string) error {
 	return os.WriteFile(to, data, 0o644)
 }
 
-// syncWorkspace writes local.work, go.work and the stages made here (none: no file), for the go command.
+// syncWorkspace writes local.work, go.work and the stages made here (none: no file), for the go
+// command. It writes a new file beside it and renames it over local.work, with its .sum, so that a
+// go command that reads them in another shell meanwhile reads the old file or the new, never half.
 func syncWorkspace() {
 	mine := stages.Mine(".")
 	if len(mine) == 0 {
@@ -143,10 +148,21 @@ func syncWorkspace() {
 		os.Remove("local.work.sum")
 		return
 	}
-	c.Fatal(copyFile("go.work", "local.work"))
-	if _, err := os.Stat("local.work.sum"); err != nil {
-		copyFile("go.work.sum", "local.work.sum") // nothing to fetch again; none is fine
+	tmp, err := os.CreateTemp(".", "local-*.work")
+	c.Fatal(err)
+	c.Fatal(tmp.Close())
+	defer os.Remove(tmp.Name())
+	defer os.Remove(tmp.Name() + ".sum")
+	c.Fatal(copyFile("go.work", tmp.Name()))
+	sum := "local.work.sum"
+	if _, err := os.Stat(sum); err != nil {
+		sum = "go.work.sum"
 	}
+	copyFile(sum, tmp.Name()+".sum") // nothing to fetch again; none is fine
+	c.Fatal(harness.GoWith([]string{"GOWORK=" + filepath.Join(c.Root, tmp.Name())}, append([]string{"work", "use"}, mine...)...))
+	if _, err := os.Stat(tmp.Name() + ".sum"); err == nil {
+		c.Fatal(os.Rename(tmp.Name()+".sum", "local.work.sum"))
+	}
+	c.Fatal(os.Rename(tmp.Name(), "local.work"))
 	os.Setenv("GOWORK", filepath.Join(c.Root, "local.work"))
-	c.Fatal(harness.Go(append([]string{"work", "use"}, mine...)...))
 }

@@ -100,3 +100,15 @@ func TestNewStageUndoesAFailure(t *testing.T) {
 		}
 	}
 }
+
+// A name that Go reads as a major version (v2: example.com/userperf/v2) or that the repository
+// uses is refused before anything is made; its test binary would be named after the module's parent.
+func TestNewStageRefusesNames(t *testing.T) {
+	root := workspace(t)
+	for _, name := range []string{"v2", "stage9-mine", "results", "Ex1", "1ex"} {
+		code, out := run(t, script(root, "new-stage", name))
+		if _, err := os.Stat(filepath.Join(root, name)); code != 2 || !strings.Contains(out, "is not a valid name") || err == nil {
+			t.Errorf("new-stage %s: exit %d, folder made: %v\n%s", name, code, err == nil, out)
+		}
+	}
+}

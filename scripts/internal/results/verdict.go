@@ -3,6 +3,8 @@ package results
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"golang.org/x/perf/benchmath"
 )
@@ -22,15 +24,31 @@ func Deciding(bench string, files ...*File) (unit, name string) {
 // Comparison is how one stage compares with another at one benchmark, in the deciding unit.
 type Comparison struct {
 	Unit, UnitName string
-	Ratio          float64 // the base's median over the other's: above 1, the other is faster
-	Floor          float64 // the smallest share this run could tell apart (see Compare)
-	Decided        bool    // benchstat's test tells them apart, and the ratio is beyond the floor
-	Label          string  // how widely the other's samples spread
+	Ratio          float64  // the base's median over the other's: above 1, the other is faster
+	Floor          float64  // how far the same stage measured twice differed, at most (see Compare)
+	Decided        bool     // benchstat's test tells them apart, and the ratio is beyond the floor
+	Same           bool     // not decided, and apart no more than the floor, which is under SmallestStep
+	Label          string   // how widely the other's samples spread
+	Exact          []Signal // allocs/op and B/op, where both files have them
 }
 
-// Compare compares other with base at bench. The floor is the wider confidence interval of the
-// two, as a share of its median; again, if not nil, is base's binary measured a second time,
-// interleaved (the A/A label), so its interval and its distance from base count too: noise alone.
+// SmallestStep is how far apart the smallest step of the exercises puts two stages in time (1.2x
+// faster: 17% apart), a little less: a floor under it would have seen each of them, so that two stages
+// no farther apart than the same stage measured twice show no difference.
+const SmallestStep = 0.15
+
+// Signal is a count that the same code repeats to the unit in every round, whatever
+// the machine is doing: allocations per operation, bytes allocated per operation.
+type Signal struct {
+	Unit    string  // allocs/op or B/op
+	Ratio   float64 // the base's median over the other's: above 1, the other allocates less
+	Decided bool    // every sample of one lies below every sample of the other
+}
+
+// Compare compares other with base at bench. The floor is how far the same stage measured twice
+// may differ in this run: the wider confidence interval of the two, as a share of its median, and,
+// with again (base's binary measured a second time, interleaved: the A/A label), again's interval
+// and its distance from base.
 func Compare(base, again, other *File, bench string) (Comparison, error) {
 	unit, name := Deciding(bench, base, other)
 	a, b := base.Values(bench, unit), other.Values(bench, unit)
@@ -46,20 +64,60 @@ func Compare(base, again, other *File, bench string) (Comparison, error) {
 	ratio := sa.Center / sb.Center
 	test := benchmath.AssumeNothing.Compare(sample(a), sample(b))
 	beyond := max(ratio, 1/ratio)-1 > floor
-	return Comparison{unit, name, ratio, floor, test.P < test.Alpha && beyond, Label(b)}, nil
+	c := Comparison{Unit: unit, UnitName: name, Ratio: ratio, Floor: floor, Label: Label(b)}
+	c.Decided = test.P < test.Alpha && beyond
+	c.Same = !c.Decided && c.Apart() <= floor && floor < SmallestStep
+	for _, u := range []string{"allocs/op", "B/op"} {
+		if x, y := base.Values(bench, u), other.Values(bench, u); len(x) > 0 && len(y) > 0 {
+			disjoint := slices.Max(x) < slices.Min(y) || slices.Max(y) < slices.Min(x)
+			c.Exact = append(c.Exact, Signal{u, Median(x) / max(Median(y), 1e-9), disjoint && len(x) >= 3 && len(y) >= 3})
+		}
+	}
+	return c, nil
 }
 
-// Verdict says c against the stage named base in a line: "2.3x faster than stage0-linear", or slower,
-// or "no difference from stage0-linear: cannot tell on this machine"; then the unit, floor and spread.
+// Apart is how far apart the two medians are, as a share of the larger: 0.57 for 2.3x faster or slower.
+func (c Comparison) Apart() float64 { return 1 - min(c.Ratio, 1/c.Ratio) }
+
+// Verdict says c against the stage named base in a line, in plain words: "2.3x faster than
+// stage0-linear in CPU time", or slower, or "no difference from", or the exact counts that tell
+// them apart, or find them alike, where the time cannot, or "cannot tell on this machine"; then
+// how far apart the two were and how far apart the same stage measured twice was.
 func (c Comparison) Verdict(base string) string {
-	line := fmt.Sprintf("no difference from %s: cannot tell on this machine", base)
+	var counts []string
+	for _, s := range c.Exact {
+		switch {
+		case s.Decided && s.Ratio > 1:
+			counts = append(counts, fmt.Sprintf("%.0f%% fewer %s", 100*(1-1/s.Ratio), s.Unit))
+		case s.Decided:
+			counts = append(counts, fmt.Sprintf("%.0f%% more %s", 100*(1/s.Ratio-1), s.Unit))
+		}
+	}
+	apart := fmt.Sprintf("the two differ by %.0f%%; the same stage measured twice differed by up to %.0f%%; %s",
+		100*c.Apart(), 100*c.Floor, c.Label)
+	var line string
 	switch {
 	case c.Decided && c.Ratio >= 1:
-		line = fmt.Sprintf("%s faster than %s", Times(c.Ratio), base)
+		line = fmt.Sprintf("%s faster than %s in %s (%s)", Times(c.Ratio), base, c.UnitName, apart)
 	case c.Decided:
-		line = fmt.Sprintf("%s slower than %s", Times(1/c.Ratio), base)
+		line = fmt.Sprintf("%s slower than %s in %s (%s)", Times(1/c.Ratio), base, c.UnitName, apart)
+	case len(counts) > 0:
+		return fmt.Sprintf("%s than %s, counted exactly; %s cannot tell on this machine (%s)",
+			strings.Join(counts, " and "), base, c.UnitName, apart)
+	case c.Same:
+		line = fmt.Sprintf("no difference from %s in %s (%s)", base, c.UnitName, apart)
+	case len(c.Exact) > 0:
+		return fmt.Sprintf("no difference from %s in allocations, counted exactly; %s cannot tell on this machine (%s)", base, c.UnitName, apart)
+	default:
+		return fmt.Sprintf("cannot tell on this machine whether it differs from %s in %s (%s)", base, c.UnitName, apart)
 	}
-	return fmt.Sprintf("%s (%s, floor ±%.0f%%, %s)", line, c.UnitName, 100*c.Floor, c.Label)
+	switch {
+	case len(counts) > 0:
+		line += "; " + strings.Join(counts, ", ")
+	case len(c.Exact) > 0:
+		line += "; the same allocations"
+	}
+	return line
 }
 
 // Label says how widely values spread, by their standard deviation over

@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"example.com/userperf/scripts/internal/harness"
 )
@@ -24,23 +25,37 @@ type Run struct {
 	Failed      []Event      // the end of each test that failed
 	Tests, Pkgs atomic.Int32 // how many have ended so far
 	Raced       bool         // whether the race detector spoke: a race in a goroutine that outlives its test fails none
+	last        atomic.Int64 // when the last event came, in Unix nanoseconds
 }
+
+// Quiet is how long no event has come: a test that runs, however slowly, ends now and then.
+func (r *Run) Quiet() time.Duration { return time.Since(time.Unix(0, r.last.Load())) }
 
 // noise are the packages' lines that go test prints only with -v or -bench.
 var noise = regexp.MustCompile(`^(PASS\n|goos: |goarch: |pkg: |cpu: )`)
 
-// Start runs cmd, which prints events, saying how far it is by status every 15 seconds. Every line
-// goes to log; the packages' own lines, the build's errors and a failed test's output go to shown.
-func Start(cmd *exec.Cmd, log, shown io.Writer, status func(*Run) string) (*Run, error) {
+// Start runs cmd, which prints events, saying how far it is by status every 15 seconds (nil: never).
+// Every line goes to log; the packages' own lines, the build's errors and a failed test's output go to
+// shown. started, if not nil, receives the Run once cmd runs, to watch it while it does.
+func Start(cmd *exec.Cmd, log, shown io.Writer, status func(*Run) string, started ...chan<- *Run) (*Run, error) {
 	r, byTest := &Run{}, map[string]string{}
+	r.last.Store(time.Now().UnixNano())
 	events, err := cmd.StdoutPipe()
 	if err = cmp.Or(err, cmd.Start()); err != nil {
 		return r, err
 	}
-	err = harness.Progress(func() string { return status(r) }, func() error {
+	for _, c := range started {
+		c <- r
+	}
+	progress := harness.Progress
+	if status == nil {
+		progress = func(_ func() string, work func() error) error { return work() }
+	}
+	err = progress(func() string { return status(r) }, func() error {
 		lines := bufio.NewScanner(events)
 		lines.Buffer(nil, 1<<20)
 		for lines.Scan() {
+			r.last.Store(time.Now().UnixNano())
 			var e Event
 			if json.Unmarshal(lines.Bytes(), &e) != nil { // the go command's own words
 				e.Output = lines.Text() + "\n"

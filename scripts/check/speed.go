@@ -1,0 +1,140 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"example.com/userperf/scripts/internal/results"
+	"example.com/userperf/scripts/internal/stages"
+)
+
+// questions are the rows of BenchmarkListByRole that answer each exercise's question, by the stage
+// it starts from: where what the step changes shows most. Any other stage is asked the headline's.
+var questions = map[string]string{
+	"stage0-linear":   "ListByRole/users=100000/matches=100", // an index: the scan it skips grows with the users
+	"stage1-index":    "ListByRole/users=10000/matches=1000", // views, not copies: the copy grows with the matches
+	"stage2-noclone":  "ListByRole/users=10000/matches=1000", // a reserved body: its growth, with the body
+	"stage3-parallel": "ListByRole/users=10000/matches=1000", // an appending encoder: the encoding, with the body
+	"stage4-append":   "ListByRole/users=10000/matches=1000", // encoding once, on write: each request's encoding
+}
+
+// question is the row that answers the question of the exercise starting at base.
+func question(base string) string {
+	if row, ok := questions[base]; ok {
+		return row
+	}
+	return results.Headline
+}
+
+// pattern is the -test.bench pattern that runs row alone: ^BenchmarkListByRole$/^users=10000$/^matches=100$.
+func pattern(row string) string {
+	parts := strings.Split(row, "/")
+	parts[0] = "Benchmark" + parts[0]
+	for i, p := range parts {
+		parts[i] = "^" + p + "$"
+	}
+	return strings.Join(parts, "/")
+}
+
+// minRounds is the fewest samples from which benchstat gives a p-value.
+const minRounds = 6
+
+// speed measures the stage against base and reference, in interleaved rounds, until the stage and
+// base are told apart or shown alike, or budget is spent; it keeps each stage's samples in
+// results/check/STAGE/speed-ROLE.txt and the speed-ups in speedups.txt, for scripts/handin, and
+// returns the verdicts.
+func (k *check) speed(base, reference, role, prediction string, budget time.Duration) string {
+	if base == "" {
+		k.next("the speed: nothing to compare it with")
+		return "nothing to compare it with"
+	}
+	row := question(base)
+	list, err := stages.Find(k.Root, others(base, k.stage.Name, reference)...)
+	k.must(err, "finding the stages to compare", "")
+	k.next(fmt.Sprintf("the speed at %s: %s against %s, until told apart or for up to %s",
+		row, k.stage.Name, strings.Join(others(base, reference), " and "), budget))
+	run := k.NewRun(path.Join("check", k.stage.Name, "rounds"), minRounds)
+	measured := append(list, stages.Stage{Name: base + ".again", Dir: list[0].Dir}) // the A/A label: base measured twice
+	var dirs []string
+	for _, s := range list {
+		dirs = append(dirs, s.Dir)
+	}
+	run.Build(dirs...)
+	header := k.Header() + fmt.Sprintf("compare-settings: rounds=until decided, budget=%s, benchtime=100ms, bench=%s\n", budget, pattern(row))
+	file := func(name string) string { return filepath.Join(run.Dir, name+".txt") }
+	for _, s := range measured {
+		k.Fatal(os.WriteFile(file(s.Name), []byte(header), 0o644))
+	}
+	read := func(name string) *results.File {
+		f, err := results.Read(file(name))
+		k.must(err, "reading the measurements of "+name, file(name))
+		return f
+	}
+	deadline, said := time.Now().Add(budget), time.Now()
+	var step results.Comparison
+	for round := 1; ; round++ {
+		run.Rounds = max(minRounds, round)
+		for i := range measured {
+			s := measured[(round+i)%len(measured)] // rotate who goes first
+			run.Bench(round, s.Dir, pattern(row), "100ms", file(s.Name), s.Name)
+		}
+		if round < minRounds {
+			continue
+		}
+		step, err = results.Compare(read(base), read(base+".again"), read(k.stage.Name), row)
+		k.must(err, "comparing with "+base, file(k.stage.Name))
+		if step.Decided || step.Same || time.Now().After(deadline) {
+			break
+		} else if time.Since(said) < 15*time.Second {
+			continue
+		}
+		said = time.Now()
+		fmt.Printf("\r   round %d: %s and %s not told apart yet: they differ by %.0f%%, the same stage measured twice by up to %.0f%% (%s left)\n",
+			round, k.stage.Name, base, 100*step.Apart(), 100*step.Floor, time.Until(deadline).Round(time.Second))
+	}
+	run.Keep()
+
+	var summary []string
+	speedups := "" // for the room, through scripts/handin
+	for _, other := range [][2]string{{base, "origin"}, {reference, role}} {
+		if other[0] == "" {
+			continue
+		}
+		again := read(base + ".again") // base's A/A: the reference has none of its own
+		if other[0] != base {
+			again = nil
+		}
+		c, err := results.Compare(k.keep(run.Dir, other[0], other[1]), again, k.keep(run.Dir, k.stage.Name, "mine"), row)
+		k.must(err, "comparing with "+other[0], file(other[0]))
+		line := c.Verdict(other[0])
+		if other[1] == "origin" && prediction != "" {
+			line += fmt.Sprintf("; you predicted %s, it measured %s", prediction, results.Times(c.Ratio))
+		}
+		summary = append(summary, line)
+		speedups += fmt.Sprintf("speedup-%s-%s: %g\n", k.stage.Name, other[1], c.Ratio)
+	}
+	if prediction != "" {
+		speedups += "predicted: " + prediction + "\n"
+	}
+	k.Fatal(os.WriteFile(filepath.Join(k.logs, "speedups.txt"), []byte(speedups), 0o644))
+	settings := row
+	if min := os.Getenv("USERPERF_PARALLEL_MIN"); min != "" {
+		settings += ", with USERPERF_PARALLEL_MIN=" + min
+	}
+	return "at " + settings + ": " + strings.Join(summary, ". ")
+}
+
+// keep copies the measurements of a stage to results/check/STAGE/speed-ROLE.txt, for scripts/handin, and reads them.
+func (k *check) keep(dir, name, role string) *results.File {
+	data, err := os.ReadFile(filepath.Join(dir, name+".txt"))
+	k.must(err, "reading the measurements of "+name, "")
+	kept := filepath.Join(k.logs, "speed-"+role+".txt")
+	k.Fatal(os.WriteFile(kept, data, 0o644))
+	f, err := results.Read(kept)
+	k.must(err, "reading the measurements of "+name, kept)
+	return f
+}

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"example.com/userperf/scripts/internal/harness"
+	"example.com/userperf/scripts/internal/testevents"
+)
+
+// testRun is one run of the stage's test binary.
+type testRun struct {
+	what   string   // what it runs, for the messages
+	log    string   // the file of its whole output
+	suites []string // the tests it must have run
+	env    []string
+	args   []string
+	events *testevents.Run
+	err    error
+	stuck  bool                           // stopped for using no CPU while no test ended
+	live   atomic.Pointer[testevents.Run] // events while it runs
+	shown  strings.Builder
+}
+
+// tests vets and builds the stage's tests while go vet runs, then runs them in four processes at
+// once, since a test under -race keeps about one core busy: the shared suites at GOMAXPROCS 1, 3
+// and 8, and the fuzz seed corpora with the stage's own tests.
+func (k *check) tests() {
+	k.next("go vet ./" + k.stage.Dir + ", and the build of its tests")
+	build := []string{"test", "-c", "-race", "-o", k.binary, "./" + k.stage.Dir}
+	if err := harness.RaceCompiler(); err != nil { // a check with only go and git still checks
+		fmt.Printf("check: %v; the tests run without it, and a data race goes unseen\n", err)
+		build, k.underRace = slices.Delete(build, 2, 3), ""
+	}
+	vetted := make(chan error, 1)
+	go func() { vetted <- harness.Go("vet", "./"+k.stage.Dir) }()
+	built := harness.Progress(func() string { return "still building" }, func() error { return harness.Go(build...) })
+	k.must(<-vetted, "go vet", "")
+	k.must(built, "the build of its tests", "")
+
+	shared := "-test.run=^(TestAPI|TestDifferential)$"
+	var runs []*testRun
+	for _, procs := range []string{"1", "3", "8"} {
+		r := &testRun{what: "the conformance suite and the differential tests at GOMAXPROCS=" + procs, log: "shared-" + procs + ".log",
+			suites: []string{"TestAPI", "TestDifferential"}, args: []string{shared, "-test.cpu=" + procs}}
+		if procs != "1" && os.Getenv("USERPERF_PARALLEL_MIN") == "" {
+			// Stage 3's chunks start at 10,000 users, more than any list of the suites holds:
+			// on more than one core they split every list here, so that a chunk's bug cannot hide.
+			r.env = []string{"USERPERF_PARALLEL_MIN=2"}
+		}
+		runs = append(runs, r)
+	}
+	runs = append(runs, &testRun{what: "the fuzz seed corpora and the stage's own tests", log: "own.log",
+		suites: []string{"FuzzDifferential"}, args: []string{"-test.skip=^(TestAPI|TestDifferential)$"}})
+	k.next("the conformance suite (TestAPI) and the differential tests (TestDifferential) at GOMAXPROCS 1, 3 and 8, " +
+		"the fuzz seed corpora and the stage's own tests" + k.underRace)
+	var wg sync.WaitGroup
+	for _, r := range runs {
+		wg.Go(func() { k.run(r) })
+	}
+	err := harness.Progress(func() string {
+		var done []string
+		for i, r := range runs {
+			n := int32(0)
+			if events := r.live.Load(); events != nil {
+				n = events.Tests.Load()
+			}
+			done = append(done, fmt.Sprintf("%d %s", n, []string{"at GOMAXPROCS=1", "at 3", "at 8", "fuzz seeds and own"}[i]))
+		}
+		return "tests done: " + strings.Join(done, ", ")
+	}, func() error { wg.Wait(); return nil })
+	k.Fatal(err)
+	for _, r := range runs {
+		k.report(r)
+	}
+	fmt.Printf("   ok (%s so far)\n", harness.Elapsed(k.start))
+}
+
+// run runs the test binary as r says, its output converted to events by go tool test2json. A run
+// that ends no test while its process uses no CPU for a minute waits for something that never comes:
+// it is stopped with a dump of its goroutines, as the wall-time limit does, only sooner.
+func (k *check) run(r *testRun) {
+	r.log = filepath.Join(k.logs, r.log)
+	f, err := os.Create(r.log)
+	if r.err = err; err != nil {
+		return
+	}
+	defer f.Close()
+	bin := exec.Command(k.binary, append([]string{"-test.v=test2json", "-test.count=1", "-test.failfast",
+		"-test.timeout=" + k.timeout.String()}, r.args...)...)
+	bin.Dir, bin.Env = k.stage.Dir, append(os.Environ(), r.env...)
+	out, in, err := os.Pipe()
+	if r.err = err; err != nil {
+		return
+	}
+	bin.Stdout, bin.Stderr = in, in
+	convert := exec.Command("go", "tool", "test2json", "-p", k.stage.Name)
+	convert.Stdin, convert.Stderr = out, f
+	r.err = bin.Start()
+	in.Close()
+	defer out.Close()
+	if r.err != nil {
+		return
+	}
+	started, done, watched := make(chan *testevents.Run, 1), make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(watched)
+		var events *testevents.Run
+		select {
+		case events = <-started:
+			r.live.Store(events)
+		case <-done: // go tool test2json did not start
+			return
+		}
+		used, since := time.Duration(0), time.Now()
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(5 * time.Second):
+			}
+			cpu, ok := cpuTime(bin.Process.Pid)
+			if !ok || cpu-used > time.Second || events.Quiet() < time.Minute {
+				used, since = cpu, time.Now()
+			} else if time.Since(since) > time.Minute {
+				r.stuck = dump(bin.Process) == nil
+				return
+			}
+		}
+	}()
+	events, err := testevents.Start(convert, f, &r.shown, nil, started)
+	close(done)
+	<-watched
+	r.events, r.err = events, cmp.Or(bin.Wait(), err)
+}
+
+// report ends the check if r failed, saying how: the failed tests' output (the first message and
+// a race's two sides at its top), a summary, and after a timeout, what the goroutines waited for.
+func (k *check) report(r *testRun) {
+	if r.err == nil && r.events != nil {
+		for _, suite := range r.suites {
+			if !slices.ContainsFunc(r.events.Lines, func(e testevents.Event) bool { return e.Test == suite }) {
+				k.must(fmt.Errorf("%s has no %s: its stage_test.go must call apitest.Run, apitest.Differential and apitest.FuzzDifferential"+
+					" as stage0-linear/stage_test.go does", k.stage.Dir, suite), "the shared suites", r.log)
+			}
+		}
+	}
+	if r.err == nil && !r.events.Raced {
+		return
+	}
+	if r.events == nil {
+		k.must(r.err, r.what, r.log)
+	}
+	lines := strings.SplitAfter(r.shown.String(), "\n")
+	fmt.Printf("%s\n-- what failed\n", strings.Join(lines[:min(150, len(lines))], ""))
+	for _, e := range r.events.Failed {
+		fmt.Printf("   --- FAIL: %s\n", e.Test)
+	}
+	what := r.what
+	if r.events.Raced {
+		what = "the race detector, in " + what
+	}
+	i := slices.IndexFunc(r.events.Lines, func(e testevents.Event) bool {
+		return strings.HasPrefix(e.Output, "panic: ") || strings.HasPrefix(e.Output, "fatal error: ")
+	})
+	if i >= 0 {
+		fmt.Printf("   %s", r.events.Lines[i].Output)
+	}
+	switch {
+	case r.stuck || i >= 0 && strings.HasPrefix(r.events.Lines[i].Output, "panic: test timed out"):
+		test := "a test"
+		if i >= 0 {
+			test = cmp.Or(r.events.Lines[i].Test, test)
+		} else if j := slices.IndexFunc(r.events.Lines, func(e testevents.Event) bool { return e.Output == "SIGQUIT: quit\n" }); j >= 0 {
+			test = cmp.Or(r.events.Lines[j].Test, test) // the test running when the watch stopped it
+		}
+		if k.lockWaits(r.events.Lines, test, r.stuck) {
+			what = "a deadlock, in " + what
+		} else {
+			what = "tests that did not finish, in " + what
+		}
+	}
+	k.must(fmt.Errorf("   the whole output: %s", r.log), what, r.log)
+}
+
+var (
+	goroutine = regexp.MustCompile(`^goroutine \d+ [^[]*\[([^,\]]+)`) // after a SIGQUIT, gp= and m= come first
+	lockWait  = regexp.MustCompile(`Mutex|sync\.Cond|WaitGroup|semacquire`)
+)
+
+// lockWaits counts the goroutines of a dump by the lock they wait for and where the stage asked,
+// and reports whether any waits for one: only then is it a deadlock, not a slow machine.
+func (k *check) lockWaits(dump []testevents.Event, test string, stuck bool) bool {
+	waits := map[string]int{}
+	lock, fn := "", ""
+	for _, e := range dump {
+		l := strings.TrimRight(e.Output, "\n")
+		if m := goroutine.FindStringSubmatch(l); m != nil {
+			lock = ""
+			if lockWait.MatchString(m[1]) {
+				lock = m[1]
+			}
+		} else if lock != "" && !strings.HasPrefix(l, "\t") {
+			fn = filepath.Base(l[:max(0, strings.LastIndex(l, "("))])
+		} else if lock != "" && strings.Contains(l, "/"+k.stage.Dir+"/") {
+			waits[fmt.Sprintf("waiting for %s in %s (%s)", lock, fn, filepath.Base(strings.Fields(l)[0]))]++
+			lock = ""
+		}
+	}
+	why := fmt.Sprintf("ran over %s", k.timeout)
+	if stuck {
+		why = "used no CPU for a minute without ending a test"
+	}
+	if len(waits) == 0 {
+		fmt.Printf("   %s %s, and no goroutine of the stage waits for a lock: not a deadlock, but a slow machine or a test waiting"+
+			" for something else (a channel, the network).\n   On a busy machine: USERPERF_CHECK_TIMEOUT=30m go run ./scripts/check %s\n",
+			test, why, k.stage.Dir)
+		return false
+	}
+	fmt.Printf("   %s %s: a deadlock. Goroutines waiting for a lock, where the stage asked for it:\n", test, why)
+	keys := slices.SortedFunc(maps.Keys(waits), func(a, b string) int { return cmp.Or(waits[b]-waits[a], strings.Compare(a, b)) })
+	for _, key := range keys[:min(8, len(keys))] {
+		s := ""
+		if waits[key] > 1 {
+			s = "s"
+		}
+		fmt.Printf("     %d goroutine%s %s\n", waits[key], s, key)
+	}
+	return true
+}
