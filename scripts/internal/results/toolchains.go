@@ -36,6 +36,7 @@ func (c Comparison) Widen(floor float64) Comparison {
 	if floor > c.Floor {
 		c.Floor = floor
 		c.Decided = c.Decided && max(c.Ratio, 1/c.Ratio)-1 > floor
+		c.Same = !c.Decided && c.Apart() <= floor && floor < SmallestStep
 	}
 	return c
 }
