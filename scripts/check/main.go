@@ -18,7 +18,7 @@ import (
 )
 
 const usage = `
-check: one verdict on a stage, yours or the project's, in about two minutes.
+check: one verdict on a stage, yours or the project's, within a few minutes.
 
   go run ./scripts/check mystage [--predict 3x [--no-check]] [--budget 3m] [--no-compare]
                                  [--from ORIGIN] [--against REFERENCE]

@@ -26,6 +26,7 @@ type Comparison struct {
 	Unit, UnitName string
 	Ratio          float64  // the base's median over the other's: above 1, the other is faster
 	Floor          float64  // how far the same stage measured twice differed, at most (see Compare)
+	Twice          bool     // the floor holds an A/A label: the base's binary measured a second time
 	Decided        bool     // benchstat's test tells them apart, and the ratio is beyond the floor
 	Same           bool     // not decided, and apart no more than the floor, which is under SmallestStep
 	Label          string   // how widely the other's samples spread
@@ -66,6 +67,7 @@ func Compare(base, again, other *File, bench string) (Comparison, error) {
 	beyond := max(ratio, 1/ratio)-1 > floor
 	c := Comparison{Unit: unit, UnitName: name, Ratio: ratio, Floor: floor, Label: Label(b)}
 	c.Decided = test.P < test.Alpha && beyond
+	c.Twice = again != nil && len(again.Values(bench, unit)) > 0
 	c.Same = !c.Decided && c.Apart() <= floor && floor < SmallestStep
 	for _, u := range []string{"allocs/op", "B/op"} {
 		if x, y := base.Values(bench, u), other.Values(bench, u); len(x) > 0 && len(y) > 0 {
@@ -93,8 +95,11 @@ func (c Comparison) Verdict(base string) string {
 			counts = append(counts, fmt.Sprintf("%.0f%% more %s", 100*(1/s.Ratio-1), s.Unit))
 		}
 	}
-	apart := fmt.Sprintf("the two differ by %.0f%%; the same stage measured twice differed by up to %.0f%%; %s",
-		100*c.Apart(), 100*c.Floor, c.Label)
+	noise := "the same stage measured twice differed by up to"
+	if !c.Twice { // no A/A label: the floor is the two stages' own spread
+		noise = "each stage's own samples spread by up to"
+	}
+	apart := fmt.Sprintf("the two differ by %.0f%%; %s %.0f%%; %s", 100*c.Apart(), noise, 100*c.Floor, c.Label)
 	var line string
 	switch {
 	case c.Decided && c.Ratio >= 1:

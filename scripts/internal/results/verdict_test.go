@@ -32,7 +32,7 @@ func TestVerdicts(t *testing.T) {
 		wantAlso   string
 	}{
 		{"twice as fast in CPU time, whatever the wall time did", file("a", wild, steady, nil), file("b", wild, half, nil), nil,
-			"2.0x faster than a in CPU time (the two differ by 50%; the same stage measured twice differed by up to 2%; reliable)", ""},
+			"2.0x faster than a in CPU time (the two differ by 50%; each stage's own samples spread by up to 2%; reliable)", ""},
 		{"slower", file("a", steady, half, nil), file("b", half, steady, nil), nil, "2.0x slower than a in CPU time (the two differ by 50%;", "reliable)"},
 		{"no CPU time: the wall time decides", file("a", steady, nil, nil), file("b", half, nil, nil), nil, "2.0x faster than a in wall time", ""},
 		{"the same code", file("a", steady, steady, many), file("b", steady, steady, many), nil,
