@@ -97,8 +97,8 @@ func BenchmarkParallel(b *testing.B) {
 	}
 }
 
-// appendUsersParallel is stage 3's parallel.go, kept here only to measure
-// its chunks over this stage's encoder: the request encodes the first chunk
+// appendUsersParallel is stage 3's parallel.go over this stage's encoder,
+// for BenchmarkParallel to measure its chunks: the request encodes the first chunk
 // into dst while a goroutine per other chunk encodes it into a buffer sized
 // for that chunk; then the request appends those in order.
 func appendUsersParallel(dst []byte, users []*user.User) []byte {
