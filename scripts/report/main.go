@@ -298,7 +298,7 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 		}
 		rows = append(rows, "| "+strings.Join(row, " | ")+" |")
 		if bare := figures.Median(f, bareEcho, "sec/op", results.Duration); f.Name == stages.Floor && bare != "—" {
-			rows = append(rows, "| bare Echo | the limit of the through-Echo column: one route, the same bytes, no limits"+
+			rows = append(rows, "| bare Echo | a plain Echo handler for the through-Echo column: one route, the same bytes, no limits"+
 				strings.Repeat(" | —", 7)+" | "+bare+" | — | — |")
 		}
 	}
@@ -319,7 +319,7 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 }
 
 // bareEcho is the floor module's bare Echo handler (common/bench/bare.go): the
-// same pre-built bytes through Echo with no API layer, the least a request costs.
+// same pre-built bytes through a plain Echo handler, with no API layer.
 const bareEcho = "Bare"
 
 // speedup is how many times faster f is than base, "~" where this run cannot
