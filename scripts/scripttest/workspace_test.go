@@ -106,8 +106,16 @@ func script(root, name string, args ...string) *exec.Cmd {
 var (
 	built         sync.Once
 	bin, buildErr = "", error(nil)
-	exe           = map[bool]string{true: ".exe"}[runtime.GOOS == "windows"]
+	exe           = exeSuffix()
 )
+
+// exeSuffix is what go build adds to a command's name here: ".exe" on Windows.
+func exeSuffix() string {
+	if runtime.GOOS == "windows" {
+		return ".exe"
+	}
+	return ""
+}
 
 // buildCommands builds every command of scripts/ into a folder of its own.
 func buildCommands() (string, error) {
