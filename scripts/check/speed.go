@@ -16,10 +16,10 @@ import (
 // it starts from: where what the step changes shows most. Any other stage is asked the headline's.
 var questions = map[string]string{
 	"stage0-linear":   "ListByRole/users=100000/matches=100", // an index: the scan it skips grows with the users
-	"stage1-index":    "ListByRole/users=10000/matches=1000", // views, not copies: the copy grows with the matches
-	"stage2-noclone":  "ListByRole/users=10000/matches=1000", // a reserved body: its growth, with the body
-	"stage3-parallel": "ListByRole/users=10000/matches=1000", // an appending encoder: the encoding, with the body
-	"stage4-append":   "ListByRole/users=10000/matches=1000", // encoding once, on write: each request's encoding
+	"stage1-index":    results.Matches1000,                   // views, not copies: the copy grows with the matches
+	"stage2-noclone":  results.Matches1000,                   // a reserved body: its growth, with the body
+	"stage3-parallel": results.Matches1000,                   // an appending encoder: the encoding, with the body
+	"stage4-append":   results.Matches1000,                   // encoding once, on write: each request's encoding
 }
 
 // question is the row that answers the question of the exercise starting at base.

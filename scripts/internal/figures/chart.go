@@ -46,7 +46,7 @@ type Chart struct {
 // and the heap per user.
 const (
 	Headline    = results.Headline
-	Matches1000 = "ListByRole/users=10000/matches=1000" // the case study's larger result
+	Matches1000 = results.Matches1000
 	ThroughEcho = "ServeHTTP/users=10000/matches=100"
 	WriteBench  = "Write/users=10000/roles=3" // one Add and one Delete
 	BuildBench  = "Build/users=10000"

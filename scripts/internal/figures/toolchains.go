@@ -14,7 +14,7 @@ import (
 )
 
 // ToolchainsMatches are the result sizes of the toolchains block: 100 and 1,000 users of 10,000.
-var ToolchainsMatches = []string{Headline, "ListByRole/users=10000/matches=1000"}
+var ToolchainsMatches = []string{Headline, Matches1000}
 
 // ToolchainsBlock is the generated block of a run of compare --go in dir: a row per stage with its
 // CPU time on each release at ToolchainsMatches, and the change from the first release where the
