@@ -40,11 +40,9 @@ func reservedSize(users []*user.User) int {
 // appendUserList appends users separated by commas, without the brackets,
 // so that chunks of one array can be encoded apart and joined.
 //
-// json.Marshal would return a new slice for every user, to be copied into
-// the body and dropped. A json.Encoder encodes each user into a scratch
-// buffer that it reuses from call to call, and writes it to the body
-// through a bytes.Buffer that starts as dst: one copy, and nothing
-// allocated per user. It ends every value with a newline, which is the one
+// json.Marshal cannot write into dst: it returns a new slice for every
+// user. A json.Encoder writes to any io.Writer, here a bytes.Buffer that
+// starts as dst. It ends every value with a newline, which is the one
 // newline in its output (a newline inside a string is escaped as \n), so
 // that byte is overwritten with the comma that separates users, and the
 // last one is cut.

@@ -10,10 +10,11 @@ import (
 )
 
 // parallelMin is the smallest result, in users, that is encoded in
-// parallel chunks: the smallest size at which the chapter's rule, applied to
-// its three-condition table, turns them on. USERPERF_PARALLEL_MIN sets
-// another (0 turns chunks off), so that a learner can try the rule on a
-// machine with more cores.
+// parallel chunks. docs/stage3-parallel.md measures where chunks pay, under
+// three loads, and says why this value stands: its rule changes it only
+// when two runs in a row give the same size. USERPERF_PARALLEL_MIN sets
+// another (0 turns chunks off), so that a learner can apply the rule on a
+// machine of their own.
 var parallelMin = envInt("USERPERF_PARALLEL_MIN", 10000)
 
 // envInt is the environment variable name as a number, or def if it is unset
