@@ -124,6 +124,7 @@ func workspace(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.WriteFile(filepath.Join(work, "go.work"), []byte(goWork+")\n"), 0o644))
 	ignore, err := os.ReadFile(filepath.Join(repository, ".gitignore")) // results, local.work
 	ts.Check(err)
+	ignore = append(ignore, "/.tmp/\n"...) // testscript's $TMPDIR: the go command's scratch files
 	ts.Check(os.WriteFile(filepath.Join(work, ".gitignore"), ignore, 0o644))
 	for _, args := range [][]string{{"init", "-q"}, {"add", "."}, {"commit", "-q", "-m", "a workspace"}} {
 		git := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
