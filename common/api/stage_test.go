@@ -11,7 +11,7 @@ import (
 )
 
 // newMapStage returns the plainest Stage, for testing the HTTP layer
-// alone: the same store that apitest's Model and Reference are. Package
+// alone: the plain store that apitest's NewPlain serves too. Package
 // plain imports only common/user, so this package's own tests may use it;
 // apitest imports api, so only the tests of package api_test can use that.
 func newMapStage(users []user.User) Stage { return plain.NewLocked(users) }

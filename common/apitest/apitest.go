@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"example.com/userperf/common/api"
+	"example.com/userperf/common/apitest/plain"
 	"example.com/userperf/common/user"
 )
 
@@ -38,11 +39,11 @@ func Run(t *testing.T, newStage api.NewStage) {
 }
 
 // newServer returns a handler over a fresh stage holding the default data
-// set, and a model holding the same users.
-func newServer(newStage api.NewStage) (http.Handler, *Model) {
+// set, and the plain store holding the same users: what the stage must
+// answer, once each write is made to both.
+func newServer(newStage api.NewStage) (http.Handler, *plain.Store) {
 	users := user.MustGenerate(user.DefaultCount, user.DefaultSeed)
-	model := NewModel(users)
-	return api.NewHandler(newStage(users), users), model
+	return api.NewHandler(newStage(users), users), plain.New(users)
 }
 
 // Do sends one request to h and returns the recorded response.
@@ -68,12 +69,8 @@ func ListTarget(role string) string {
 // wantJSON fails t unless w has status and a JSON body equal to want.
 func wantJSON(t *testing.T, what string, w *httptest.ResponseRecorder, status int, want []byte) {
 	t.Helper()
-	if w.Code != status {
-		t.Errorf("%s: status %d, want %d (body %.200s)", what, w.Code, status, w.Body)
+	if !wantStatus(t, what, w, status) {
 		return
-	}
-	if ct := w.Header().Get("Content-Type"); ct != "application/json" {
-		t.Errorf("%s: Content-Type %q, want application/json", what, ct)
 	}
 	if cl := w.Header().Get("Content-Length"); cl != strconv.Itoa(w.Body.Len()) {
 		t.Errorf("%s: Content-Length %q, body has %d bytes", what, cl, w.Body.Len())
@@ -83,15 +80,26 @@ func wantJSON(t *testing.T, what string, w *httptest.ResponseRecorder, status in
 	}
 }
 
-// wantError fails t unless w has status and a body {"error": "<non-empty>"}.
-func wantError(t *testing.T, what string, w *httptest.ResponseRecorder, status int) {
+// wantStatus fails t unless w has status and Content-Type
+// application/json, and reports whether the status was right: a body with
+// another status is not worth checking.
+func wantStatus(t *testing.T, what string, w *httptest.ResponseRecorder, status int) bool {
 	t.Helper()
 	if w.Code != status {
 		t.Errorf("%s: status %d, want %d (body %.200s)", what, w.Code, status, w.Body)
-		return
+		return false
 	}
 	if ct := w.Header().Get("Content-Type"); ct != "application/json" {
 		t.Errorf("%s: Content-Type %q, want application/json", what, ct)
+	}
+	return true
+}
+
+// wantError fails t unless w has status and a body {"error": "<non-empty>"}.
+func wantError(t *testing.T, what string, w *httptest.ResponseRecorder, status int) {
+	t.Helper()
+	if !wantStatus(t, what, w, status) {
+		return
 	}
 	var body map[string]string
 	if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil || len(body) != 1 || body["error"] == "" {
@@ -100,7 +108,7 @@ func wantError(t *testing.T, what string, w *httptest.ResponseRecorder, status i
 }
 
 func testListByRole(t *testing.T, newStage api.NewStage) {
-	h, model := newServer(newStage)
+	h, store := newServer(newStage)
 	for _, tc := range []struct {
 		role  string
 		count int // -1: whatever the data holds
@@ -117,7 +125,7 @@ func testListByRole(t *testing.T, newStage api.NewStage) {
 		{"<&>\u2028", 0},  // characters an encoder escapes
 	} {
 		w := Do(h, "GET", ListTarget(tc.role), "")
-		want := model.ListBody(tc.role)
+		want := store.ListBody(tc.role)
 		wantJSON(t, "GET "+ListTarget(tc.role), w, http.StatusOK, want)
 		if tc.count >= 0 {
 			var got []user.User
@@ -129,7 +137,7 @@ func testListByRole(t *testing.T, newStage api.NewStage) {
 }
 
 func testOverTCP(t *testing.T, newStage api.NewStage) {
-	h, model := newServer(newStage)
+	h, store := newServer(newStage)
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 
@@ -145,7 +153,7 @@ func testOverTCP(t *testing.T, newStage api.NewStage) {
 	if resp.StatusCode != http.StatusOK || resp.ContentLength != int64(len(body)) {
 		t.Errorf("over TCP: status %d, Content-Length %d for %d bytes", resp.StatusCode, resp.ContentLength, len(body))
 	}
-	if !bytes.Equal(body, model.ListBody(user.RoleEditor)) {
+	if !bytes.Equal(body, store.ListBody(user.RoleEditor)) {
 		t.Errorf("over TCP: body differs from encoding/json.Marshal")
 	}
 }
@@ -157,4 +165,14 @@ func firstDifference(a, b []byte) int {
 		}
 	}
 	return min(len(a), len(b))
+}
+
+// mustMarshal returns encoding/json.Marshal of v, which cannot fail on the
+// users and bodies the tests marshal.
+func mustMarshal(v any) []byte {
+	body, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return body
 }

@@ -101,15 +101,15 @@ func StageBadRequests() []BadRequest {
 // request. The requests that the API layer refuses alone are checked once,
 // by APILayer in common/api's tests.
 func testBadInput(t *testing.T, newStage api.NewStage) {
-	h, model := newServer(newStage)
-	dup, _ := model.Get(user.FormatID(1))
+	h, store := newServer(newStage)
+	dup, _ := store.Get(user.FormatID(1))
 	// The lists the refused requests could change, encoded once, as the
-	// model does not change. A POST of dup's id could touch dup's roles,
+	// store does not change. A POST of dup's id could touch dup's roles,
 	// some of them held by thousands; the others are checked on the two
 	// fixed roles, which are short to read.
 	want := map[string][]byte{}
 	for _, role := range rolesTouched(dup) {
-		want[role] = model.ListBody(role)
+		want[role] = store.ListBody(role)
 	}
 	for _, bad := range StageBadRequests() {
 		w := Do(h, bad.Method, bad.Target, bad.Body)

@@ -23,12 +23,12 @@ func testConcurrent(t *testing.T, newStage api.NewStage) {
 		writers, perWriter = 2, 25
 		rounds             = 3
 	)
-	h, model := newServer(newStage)
+	h, store := newServer(newStage)
 
 	// Every user that may ever be returned: the generated admins and the
 	// admins the writers will add, whose ids interleave with theirs.
 	known := map[string][]user.User{}
-	for _, u := range model.WithRole(user.RoleAdmin) {
+	for _, u := range store.WithRole(user.RoleAdmin) {
 		known[u.ID] = append(known[u.ID], u)
 	}
 	extra := make([][]user.User, writers)
@@ -82,7 +82,7 @@ func testConcurrent(t *testing.T, newStage api.NewStage) {
 		t.Error(err)
 	}
 	// The writers deleted all they added: the list is as it was.
-	wantJSON(t, "GET after the writers", Do(h, "GET", ListTarget(user.RoleAdmin), ""), http.StatusOK, model.ListBody(user.RoleAdmin))
+	wantJSON(t, "GET after the writers", Do(h, "GET", ListTarget(user.RoleAdmin), ""), http.StatusOK, store.ListBody(user.RoleAdmin))
 }
 
 // checkSnapshot reports how a list response read during writes is torn.

@@ -16,14 +16,14 @@ import (
 // The size of Differential's run: enough requests to hit every kind many
 // times (TestRandomSequencesCoverEveryKind checks it), few enough to stay
 // quick under -race at 10,000 users, where one list by stage0 or by the
-// Reference takes milliseconds.
+// plain stage takes milliseconds.
 const (
 	differentialSequences = 6
 	differentialRequests  = 50 // per sequence, before the sweep
 )
 
 // Differential sends the same random sequences of requests to a stage and
-// to the Reference, each built over its own copy of the same 10,000
+// to the plain stage, each built over its own copy of the same 10,000
 // generated users, and fails at the first response that differs in status,
 // in any header (Content-Type, Content-Length, Location, ...) or in one
 // byte of the body, listing the requests that led to it.
@@ -34,7 +34,7 @@ const (
 // new, unknown, empty, over-long, non-UTF-8 and repeated roles. It ends
 // with a sweep that reads back every id and role list the writes touched.
 //
-// Every stage is compared with the same Reference on the same sequences, so
+// Every stage is compared with the same plain stage on the same sequences, so
 // the stages that pass answer those sequences identically to each other:
 // that is the project's "every stage gives the same status and the same
 // bytes", tested rather than promised. Subtests are named by seed, so
@@ -44,7 +44,7 @@ func Differential(t *testing.T, newStage api.NewStage) {
 	for seed := range uint64(differentialSequences) {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
 			reqs := randomSequence(seed, differentialRequests, users)
-			if err := compareWithReference(newStage, users, reqs); err != nil {
+			if err := compareWithPlain(newStage, users, reqs); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -63,7 +63,7 @@ func FuzzDifferential(f *testing.F, newStage api.NewStage) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if err := compareWithReference(newStage, users, decodeSequence(data, users)); err != nil {
+		if err := compareWithPlain(newStage, users, decodeSequence(data, users)); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -103,21 +103,21 @@ func writeThenReadSeed() []byte {
 	}
 }
 
-// compareWithReference sends reqs in order to a stage and to the Reference,
+// compareWithPlain sends reqs in order to a stage and to the plain stage,
 // each over its own copy of users (a stage that wrongly changed a stored
-// user must not change the Reference's too), and describes the first
+// user must not change the plain stage's too), and describes the first
 // response that differs, or returns nil.
-func compareWithReference(newStage api.NewStage, users []user.User, reqs []request) error {
-	stageUsers, referenceUsers := cloneUsers(users), cloneUsers(users)
+func compareWithPlain(newStage api.NewStage, users []user.User, reqs []request) error {
+	stageUsers, plainUsers := cloneUsers(users), cloneUsers(users)
 	stage := api.NewHandler(newStage(stageUsers), stageUsers)
-	reference := api.NewHandler(NewReference(referenceUsers), referenceUsers)
-	statuses := make([]int, 0, len(reqs)) // the Reference's, which the stage matched so far
+	plainServer := api.NewHandler(NewPlain(plainUsers), plainUsers)
+	statuses := make([]int, 0, len(reqs)) // the plain stage's, which the stage matched so far
 	for i, r := range reqs {
 		got := Do(stage, r.method, r.target, r.body)
-		want := Do(reference, r.method, r.target, r.body)
+		want := Do(plainServer, r.method, r.target, r.body)
 		statuses = append(statuses, want.Code)
 		if diff := responseDiff(got, want); diff != "" {
-			return fmt.Errorf("request %d of %d, %s %s, differs from the Reference: %s%s\nthe requests so far:\n%s",
+			return fmt.Errorf("request %d of %d, %s %s, differs from the plain stage: %s%s\nthe requests so far:\n%s",
 				i+1, len(reqs), r.kind, r, diff, lastRefusedWrite(reqs[:i], statuses), listRequests(reqs[:i+1], statuses))
 		}
 	}
@@ -170,7 +170,7 @@ func responseDiff(got, want *httptest.ResponseRecorder) string {
 }
 
 // listRequests lists reqs, marking the writes that were refused by the
-// status the Reference gave them.
+// status the plain stage gave them.
 func listRequests(reqs []request, statuses []int) string {
 	var s strings.Builder
 	for i, r := range reqs {

@@ -35,17 +35,17 @@ func TestDifferentialCatchesOneCorruptedByte(t *testing.T) {
 	var stage *corruptingStage
 	newStage := func(n int) api.NewStage {
 		return func(users []user.User) api.Stage {
-			stage = &corruptingStage{Stage: NewReference(users), n: n}
+			stage = &corruptingStage{Stage: NewPlain(users), n: n}
 			return stage
 		}
 	}
 
 	// The control: the same sequence passes while the bug stays dormant.
-	if err := compareWithReference(newStage(len(reqs)+1), users, reqs); err != nil {
-		t.Fatalf("an uncorrupted Reference differs from the Reference: %v", err)
+	if err := compareWithPlain(newStage(len(reqs)+1), users, reqs); err != nil {
+		t.Fatalf("an uncorrupted plain stage differs from the plain stage: %v", err)
 	}
 
-	err := compareWithReference(newStage(10), users, reqs)
+	err := compareWithPlain(newStage(10), users, reqs)
 	if !stage.corrupted {
 		t.Fatalf("no list from the 10th on has a non-empty result, so nothing was corrupted; the test proves nothing")
 	}
@@ -69,14 +69,14 @@ func (s staleListStage) ListByRole(role string) []byte { return s.start.ListByRo
 func TestDifferentialCatchesAStaleIndex(t *testing.T) {
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
 	stale := func(users []user.User) api.Stage {
-		return staleListStage{Stage: NewReference(users), start: NewReference(cloneUsers(users))}
+		return staleListStage{Stage: NewPlain(users), start: NewPlain(cloneUsers(users))}
 	}
 	// One POST and nothing else: only the sweep reads the new user's roles.
 	reqs := decodeSequence([]byte{kindByte(opAddNew)}, users)
 	if reqs[len(reqs)-1].kind != opSweep {
 		t.Fatalf("a sequence of one POST ends with %s, not with the sweep", reqs[len(reqs)-1].kind)
 	}
-	err := compareWithReference(stale, users, reqs)
+	err := compareWithPlain(stale, users, reqs)
 	if err == nil {
 		t.Fatal("a stage whose lists ignore writes passed the differential test")
 	}
@@ -107,7 +107,7 @@ func TestRandomSequencesCoverEveryKind(t *testing.T) {
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
 	statuses := map[int]int{}
 	for seed := range uint64(differentialSequences) {
-		h := api.NewHandler(NewReference(cloneUsers(users)), users)
+		h := api.NewHandler(NewPlain(cloneUsers(users)), users)
 		for _, r := range randomSequence(seed, differentialRequests, users) {
 			statuses[Do(h, r.method, r.target, r.body).Code]++
 		}
@@ -169,10 +169,10 @@ func (s dropOnRefusedAdd) Add(u user.User) bool {
 
 func TestDifferentialNamesTheRefusedWrite(t *testing.T) {
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
-	drop := func(users []user.User) api.Stage { return dropOnRefusedAdd{NewReference(users)} }
+	drop := func(users []user.User) api.Stage { return dropOnRefusedAdd{NewPlain(users)} }
 	// One POST of a taken id, refused with 409; only the sweep reads it back.
 	reqs := decodeSequence([]byte{kindByte(opAddTaken)}, users)
-	err := compareWithReference(drop, users, reqs)
+	err := compareWithPlain(drop, users, reqs)
 	if err == nil {
 		t.Fatal("a stage that dropped a user on a refused POST passed the differential test")
 	}

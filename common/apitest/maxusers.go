@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"example.com/userperf/common/api"
+	"example.com/userperf/common/apitest/plain"
 	"example.com/userperf/common/user"
 )
 
@@ -18,7 +19,7 @@ import (
 // more slots than there are.
 func testMaxUsers(t *testing.T, newStage api.NewStage) {
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
-	model := NewModel(users)
+	store := plain.New(users)
 	limits := api.DefaultLimits
 	limits.MaxUsers = len(users) + 1
 	h := api.NewHandlerWithLimits(slowAdd{newStage(users)}, users, limits)
@@ -31,13 +32,13 @@ func testMaxUsers(t *testing.T, newStage api.NewStage) {
 	check := func(what string) {
 		t.Helper()
 		for _, role := range []string{"capped", user.RoleAdmin} {
-			wantJSON(t, what+": GET "+ListTarget(role), Do(h, "GET", ListTarget(role), ""), http.StatusOK, model.ListBody(role))
+			wantJSON(t, what+": GET "+ListTarget(role), Do(h, "GET", ListTarget(role), ""), http.StatusOK, store.ListBody(role))
 		}
 	}
 
 	first, second := newUser("cap-1"), newUser("cap-2")
 	wantJSON(t, "POST into the last slot", Do(h, "POST", "/users", string(mustMarshal(first))), http.StatusCreated, mustMarshal(first))
-	model.Add(first)
+	store.Add(first)
 	w := Do(h, "POST", "/users", string(mustMarshal(second)))
 	wantError(t, "POST beyond the limit", w, http.StatusConflict)
 	wantNoLeak(t, "POST beyond the limit", w.Body.String())
@@ -49,12 +50,12 @@ func testMaxUsers(t *testing.T, newStage api.NewStage) {
 	if w := Do(h, "DELETE", "/users/"+user.FormatID(7), ""); w.Code != http.StatusNoContent {
 		t.Fatalf("DELETE: status %d", w.Code)
 	}
-	model.Delete(user.FormatID(7))
+	store.Delete(user.FormatID(7))
 	if r := post(first); r.StatusCode != http.StatusConflict {
 		t.Errorf("POST of a taken id: status %d, want 409", r.StatusCode)
 	}
 	wantJSON(t, "POST into the slot a DELETE freed", Do(h, "POST", "/users", string(mustMarshal(second))), http.StatusCreated, mustMarshal(second))
-	model.Add(second)
+	store.Add(second)
 	check("after the DELETE and the POST")
 
 	// Concurrent POSTs for three free slots: exactly three are stored.
@@ -63,7 +64,7 @@ func testMaxUsers(t *testing.T, newStage api.NewStage) {
 		if w := Do(h, "DELETE", "/users/"+id, ""); w.Code != http.StatusNoContent {
 			t.Fatalf("DELETE %s: status %d", id, w.Code)
 		}
-		model.Delete(id)
+		store.Delete(id)
 	}
 	var created atomic.Int32
 	var wg sync.WaitGroup

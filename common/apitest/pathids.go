@@ -14,11 +14,11 @@ import (
 // /users/%750000001 names the same user as /users/u0000001, and %25 is a
 // '%', so /users/%25750000001 names the id "%750000001", which nobody has.
 func testPathIDsDecodedOnce(t *testing.T, newStage api.NewStage) {
-	h, model := newServer(newStage)
+	h, store := newServer(newStage)
 	first, second := user.FormatID(1), user.FormatID(2)
 	escaped := func(id string) string { return "%75" + strings.TrimPrefix(id, "u") }
 
-	u, _ := model.Get(first)
+	u, _ := store.Get(first)
 	wantJSON(t, "GET /users/"+escaped(first), Do(h, "GET", "/users/"+escaped(first), ""), http.StatusOK, mustMarshal(u))
 
 	twice := Do(h, "GET", "/users/%25"+strings.TrimPrefix(escaped(first), "%"), "")

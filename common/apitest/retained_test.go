@@ -8,7 +8,7 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// emptiedRolesStage is the Reference with an index whose Delete takes the
+// emptiedRolesStage is the plain stage with an index whose Delete takes the
 // user out of each role's list but leaves the emptied list in the map: the
 // leak that testNothingKept is there to catch.
 type emptiedRolesStage struct {
@@ -40,16 +40,16 @@ func (s *emptiedRolesStage) Delete(id string) bool {
 func TestNothingKeptCatchesEmptiedRoles(t *testing.T) {
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
 
-	// The control: the Reference keeps nothing of users that are gone.
-	grew, written, err := heapKept(NewReference(users))
+	// The control: the plain stage keeps nothing of users that are gone.
+	grew, written, err := heapKept(NewPlain(users))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if grew > maxKeptPerRole*int64(written) {
-		t.Fatalf("the Reference grew by %d bytes over %d roles written: the bound is too tight to tell a leak", grew, written)
+		t.Fatalf("the plain stage grew by %d bytes over %d roles written: the bound is too tight to tell a leak", grew, written)
 	}
 
-	leaky := &emptiedRolesStage{Stage: NewReference(users), byRole: map[string][]string{}}
+	leaky := &emptiedRolesStage{Stage: NewPlain(users), byRole: map[string][]string{}}
 	grew, written, err = heapKept(leaky)
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"example.com/userperf/common/api"
+	"example.com/userperf/common/apitest/plain"
 	"example.com/userperf/common/user"
 )
 
@@ -44,7 +45,7 @@ func storedCost(users ...user.User) int64 {
 // nothing, a DELETE makes room again, and so does a POST that fails.
 func testStoredBytes(t *testing.T, newStage api.NewStage) {
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
-	model := NewModel(users)
+	store := plain.New(users)
 	first, second := largestUser(1, "largest"), largestUser(2, "largest")
 	limits := api.DefaultLimits
 	limits.MaxStoredBytes = storedCost(users...) + storedCost(first) + storedCost(second) - 1 // room for one of them
@@ -52,13 +53,13 @@ func testStoredBytes(t *testing.T, newStage api.NewStage) {
 	check := func(what string) {
 		t.Helper()
 		for _, role := range []string{"largest", first.Roles[1], second.Roles[1], user.RoleAdmin} {
-			wantJSON(t, what+": GET "+ListTarget(role), Do(h, "GET", ListTarget(role), ""), http.StatusOK, model.ListBody(role))
+			wantJSON(t, what+": GET "+ListTarget(role), Do(h, "GET", ListTarget(role), ""), http.StatusOK, store.ListBody(role))
 			wantHeadLikeGet(t, what, h, role)
 		}
 	}
 
 	wantJSON(t, "POST of the largest user", Do(h, "POST", "/users", string(mustMarshal(first))), http.StatusCreated, mustMarshal(first))
-	model.Add(first)
+	store.Add(first)
 	w := Do(h, "POST", "/users", string(mustMarshal(second)))
 	wantError(t, "POST beyond the stored bytes", w, http.StatusConflict)
 	wantNoLeak(t, "POST beyond the stored bytes", w.Body.String())
@@ -71,7 +72,7 @@ func testStoredBytes(t *testing.T, newStage api.NewStage) {
 	// A small user still fits, and a taken id gives back what it reserved.
 	small := user.User{ID: "small-1", Name: "Small", Email: "small@example.com", Roles: []string{"largest"}}
 	wantJSON(t, "POST of a small user", Do(h, "POST", "/users", string(mustMarshal(small))), http.StatusCreated, mustMarshal(small))
-	model.Add(small)
+	store.Add(small)
 	for range 3 {
 		if w := Do(h, "POST", "/users", string(mustMarshal(small))); w.Code != http.StatusConflict || !strings.Contains(errorMessage(w), "already exists") {
 			t.Errorf("POST of a taken id: %d %q, want 409 already exists", w.Code, errorMessage(w))
@@ -80,14 +81,14 @@ func testStoredBytes(t *testing.T, newStage api.NewStage) {
 	if w := Do(h, "DELETE", "/users/"+small.ID, ""); w.Code != http.StatusNoContent {
 		t.Fatalf("DELETE %s: status %d", small.ID, w.Code)
 	}
-	model.Delete(small.ID)
+	store.Delete(small.ID)
 
 	// The DELETE of the first makes room for the second.
 	if w := Do(h, "DELETE", "/users/"+first.ID, ""); w.Code != http.StatusNoContent {
 		t.Fatalf("DELETE of the largest user: status %d", w.Code)
 	}
-	model.Delete(first.ID)
+	store.Delete(first.ID)
 	wantJSON(t, "POST into the room a DELETE made", Do(h, "POST", "/users", string(mustMarshal(second))), http.StatusCreated, mustMarshal(second))
-	model.Add(second)
+	store.Add(second)
 	check("after the DELETE and the POST")
 }

@@ -18,11 +18,11 @@ func rolesTouched(u user.User) []string {
 }
 
 func testWrites(t *testing.T, newStage api.NewStage) {
-	h, model := newServer(newStage)
+	h, store := newServer(newStage)
 	check := func(what string, roles []string) {
 		t.Helper()
 		for _, role := range roles {
-			wantJSON(t, what+": GET "+ListTarget(role), Do(h, "GET", ListTarget(role), ""), http.StatusOK, model.ListBody(role))
+			wantJSON(t, what+": GET "+ListTarget(role), Do(h, "GET", ListTarget(role), ""), http.StatusOK, store.ListBody(role))
 		}
 	}
 
@@ -35,7 +35,7 @@ func testWrites(t *testing.T, newStage api.NewStage) {
 	if loc := w.Header().Get("Location"); loc != "/users/"+added.ID {
 		t.Errorf("POST: Location %q, want /users/%s", loc, added.ID)
 	}
-	model.Add(added)
+	store.Add(added)
 	check("after POST", rolesTouched(added))
 	wantJSON(t, "GET of the new user", Do(h, "GET", "/users/"+added.ID, ""), http.StatusOK, mustMarshal(added))
 
@@ -43,7 +43,7 @@ func testWrites(t *testing.T, newStage api.NewStage) {
 	if w := Do(h, "DELETE", "/users/"+added.ID, ""); w.Code != http.StatusNoContent || w.Body.Len() != 0 {
 		t.Errorf("DELETE of the new user: status %d, body %q; want 204 and no body", w.Code, w.Body)
 	}
-	model.Delete(added.ID)
+	store.Delete(added.ID)
 	check("after DELETE", rolesTouched(added))
 	wantError(t, "second DELETE", Do(h, "DELETE", "/users/"+added.ID, ""), http.StatusNotFound)
 	wantError(t, "GET after DELETE", Do(h, "GET", "/users/"+added.ID, ""), http.StatusNotFound)
@@ -51,18 +51,18 @@ func testWrites(t *testing.T, newStage api.NewStage) {
 	// Deleting generated users from the middle, the front and the end keeps
 	// every list right (an index of positions would break here).
 	for _, i := range []int{5000, 0, user.DefaultCount - 1, 5001, 4999} {
-		gone, _ := model.Get(user.FormatID(i))
+		gone, _ := store.Get(user.FormatID(i))
 		if w := Do(h, "DELETE", "/users/"+gone.ID, ""); w.Code != http.StatusNoContent {
 			t.Fatalf("DELETE %s: status %d", gone.ID, w.Code)
 		}
-		model.Delete(gone.ID)
+		store.Delete(gone.ID)
 		check("after DELETE "+gone.ID, rolesTouched(gone))
 
 		// Put back under the same id with other roles, it lists by those.
 		back := gone
 		back.Roles = []string{user.RoleEditor, "returned"}
 		wantJSON(t, "POST of "+back.ID+" again", Do(h, "POST", "/users", string(mustMarshal(back))), http.StatusCreated, mustMarshal(back))
-		model.Add(back)
+		store.Add(back)
 		check("after re-adding "+back.ID, append(rolesTouched(gone), "returned"))
 	}
 }

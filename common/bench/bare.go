@@ -2,13 +2,12 @@ package bench
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"testing"
 
 	"github.com/labstack/echo/v4"
 
-	"example.com/userperf/common/apitest"
+	"example.com/userperf/common/apitest/plain"
 )
 
 // Bare measures the least that answering GET /users?role=R through Echo
@@ -21,7 +20,7 @@ import (
 // work.
 func Bare(b *testing.B) {
 	c := Case{10_000, 100}
-	body := apitest.NewModel(Users(c.Users)).ListBody(c.Role())
+	body := plain.New(Users(c.Users)).ListBody(c.Role())
 	e := echo.New()
 	e.GET("/users", func(ctx echo.Context) error {
 		if ctx.QueryParam("role") != c.Role() {
@@ -30,17 +29,5 @@ func Bare(b *testing.B) {
 		ctx.Response().Header().Set(echo.HeaderContentLength, strconv.Itoa(len(body)))
 		return ctx.Blob(http.StatusOK, echo.MIMEApplicationJSON, body)
 	})
-	req := httptest.NewRequest("GET", apitest.ListTarget(c.Role()), nil)
-	w := NewDiscardWriter()
-	b.ReportAllocs()
-	stopGC, stopCPU := GCCycles(b), CPUTime(b)
-	for b.Loop() {
-		w.Reset()
-		e.ServeHTTP(w, req)
-	}
-	stopCPU()
-	stopGC()
-	if w.Status != http.StatusOK || w.Written != len(body) {
-		b.Fatalf("last response: status %d with %d bytes, want 200 with %d", w.Status, w.Written, len(body))
-	}
+	serveList(b, e, c.Role(), len(body))
 }

@@ -28,6 +28,7 @@ import (
 
 	"example.com/userperf/common/api"
 	"example.com/userperf/common/apitest"
+	"example.com/userperf/common/apitest/plain"
 	"example.com/userperf/common/user"
 )
 
@@ -94,7 +95,7 @@ func ListByRole(b *testing.B, newStage api.NewStage) {
 	for _, c := range Cases() {
 		b.Run(c.Name(), func(b *testing.B) {
 			users := Users(c.Users)
-			want := apitest.NewModel(users).ListBody(c.Role())
+			want := plain.New(users).ListBody(c.Role())
 			stage := newStage(users)
 			if got := stage.ListByRole(c.Role()); !bytes.Equal(got, want) {
 				b.Fatalf("ListByRole(%q) differs from encoding/json.Marshal", c.Role())
@@ -117,22 +118,28 @@ func ServeHTTP(b *testing.B, newStage api.NewStage) {
 	for _, c := range Cases() {
 		b.Run(c.Name(), func(b *testing.B) {
 			users := Users(c.Users)
-			want := apitest.NewModel(users).ListBody(c.Role())
-			handler := api.NewHandler(newStage(users), users)
-			req := httptest.NewRequest("GET", apitest.ListTarget(c.Role()), nil)
-			w := NewDiscardWriter()
-			b.ReportAllocs()
-			stopGC, stopCPU := GCCycles(b), CPUTime(b)
-			for b.Loop() {
-				w.Reset()
-				handler.ServeHTTP(w, req)
-			}
-			stopCPU()
-			stopGC()
-			if w.Status != http.StatusOK || w.Written != len(want) {
-				b.Fatalf("last response: status %d with %d bytes, want 200 with %d", w.Status, w.Written, len(want))
-			}
+			want := plain.New(users).ListBody(c.Role())
+			serveList(b, api.NewHandler(newStage(users), users), c.Role(), len(want))
 		})
+	}
+}
+
+// serveList measures h answering GET /users?role=role, as ServeHTTP and
+// Bare send it, and fails b unless the last answer was 200 with size bytes
+// of body.
+func serveList(b *testing.B, h http.Handler, role string, size int) {
+	req := httptest.NewRequest("GET", apitest.ListTarget(role), nil)
+	w := NewDiscardWriter()
+	b.ReportAllocs()
+	stopGC, stopCPU := GCCycles(b), CPUTime(b)
+	for b.Loop() {
+		w.Reset()
+		h.ServeHTTP(w, req)
+	}
+	stopCPU()
+	stopGC()
+	if w.Status != http.StatusOK || w.Written != size {
+		b.Fatalf("last response: status %d with %d bytes, want 200 with %d", w.Status, w.Written, size)
 	}
 }
 

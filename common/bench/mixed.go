@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"example.com/userperf/common/api"
-	"example.com/userperf/common/apitest"
+	"example.com/userperf/common/apitest/plain"
 	"example.com/userperf/common/user"
 )
 
@@ -42,7 +42,7 @@ var MixedClients = []int{1, 16}
 // for another client's write.
 func Mixed(b *testing.B, newStage api.NewStage) {
 	users := Users(user.DefaultCount)
-	want := apitest.NewModel(users).ListBody(user.RoleAdmin)
+	want := plain.New(users).ListBody(user.RoleAdmin)
 	roles := mostHeldRoles(users, 3)
 	for _, writes := range MixedWrites {
 		for _, clients := range MixedClients {

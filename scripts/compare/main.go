@@ -183,6 +183,29 @@ func tables(list []stages.Stage, file func(string) string, base *results.File, n
 	if err != nil {
 		return "", err
 	}
+	return withFloor(out, base, file, func(again *results.File) (string, error) {
+		out := fmt.Sprintf("\nVerdicts at %s:\n", headline)
+		for _, s := range list[1:] {
+			if s.Name == stages.Floor {
+				continue // the limit of the path, not a step to decide on
+			}
+			other, err := results.Read(file(s.Name))
+			if err != nil {
+				return "", err
+			}
+			c, err := results.Compare(base, again, other, headline)
+			if err != nil {
+				return "", err
+			}
+			out += fmt.Sprintf("  %-24s %s\n", s.Name, c.Verdict(base.Name))
+		}
+		return out, nil
+	})
+}
+
+// withFloor returns out followed by the A/A floor of base (floorTable) and, where base measured the
+// headline row, what verdicts says given again, base measured a second time.
+func withFloor(out string, base *results.File, file func(string) string, verdicts func(again *results.File) (string, error)) (string, error) {
 	again, err := results.Read(file(base.Name + ".again"))
 	if err != nil {
 		return "", err
@@ -195,22 +218,8 @@ func tables(list []stages.Stage, file func(string) string, base *results.File, n
 	if _, ok := base.Median(headline, "sec/op"); !ok {
 		return out, nil // no verdicts on other benchmarks: they answer other questions
 	}
-	out += fmt.Sprintf("\nVerdicts at %s:\n", headline)
-	for _, s := range list[1:] {
-		if s.Name == stages.Floor {
-			continue // the limit of the path, not a step to decide on
-		}
-		other, err := results.Read(file(s.Name))
-		if err != nil {
-			return "", err
-		}
-		c, err := results.Compare(base, again, other, headline)
-		if err != nil {
-			return "", err
-		}
-		out += fmt.Sprintf("  %-24s %s\n", s.Name, c.Verdict(base.Name))
-	}
-	return out, nil
+	v, err := verdicts(again)
+	return out + v, err
 }
 
 // headline is the row that verdicts are given on, where it was measured.
@@ -257,41 +266,31 @@ func toolchainTables(list []stages.Stage, toolchains []string, file func(string)
 	if cpu == "" { // no CPU time on this system
 		out = rest
 	}
-	again, err := results.Read(file(base.Name + ".again"))
-	if err != nil {
-		return "", err
-	}
-	aa, err := floorTable(base, again)
-	if err != nil {
-		return "", err
-	}
-	out += aa
-	if _, ok := base.Median(headline, "sec/op"); !ok {
-		return out, nil // no verdicts on other benchmarks: they answer other questions
-	}
-	noise, err := results.Compare(base, again, again, headline) // its floor: the A/A's
-	if err != nil {
-		return "", err
-	}
-	out += fmt.Sprintf("\nVerdicts at %s, each stage against itself on %s:\n", headline, toolchains[0])
-	for _, s := range list {
-		first, err := results.Read(file(results.OnToolchain(s.Name, toolchains[0])))
+	return withFloor(out, base, file, func(again *results.File) (string, error) {
+		noise, err := results.Compare(base, again, again, headline) // its floor: the A/A's
 		if err != nil {
 			return "", err
 		}
-		for _, t := range toolchains[1:] {
-			other, err := results.Read(file(results.OnToolchain(s.Name, t)))
+		out := fmt.Sprintf("\nVerdicts at %s, each stage against itself on %s:\n", headline, toolchains[0])
+		for _, s := range list {
+			first, err := results.Read(file(results.OnToolchain(s.Name, toolchains[0])))
 			if err != nil {
 				return "", err
 			}
-			c, err := results.Compare(first, nil, other, headline)
-			if err != nil {
-				return "", err
+			for _, t := range toolchains[1:] {
+				other, err := results.Read(file(results.OnToolchain(s.Name, t)))
+				if err != nil {
+					return "", err
+				}
+				c, err := results.Compare(first, nil, other, headline)
+				if err != nil {
+					return "", err
+				}
+				out += fmt.Sprintf("  %-24s %s\n", s.Name, toolchainVerdict(c.Widen(noise.Floor), t, toolchains[0]))
 			}
-			out += fmt.Sprintf("  %-24s %s\n", s.Name, toolchainVerdict(c.Widen(noise.Floor), t, toolchains[0]))
 		}
-	}
-	return out, nil
+		return out, nil
+	})
 }
 
 // toolchainVerdict says c, other's results against base's of the same stage, in a line:

@@ -74,7 +74,7 @@ func exerciseStarts(root string) (func(string) bool, error) {
 	list, err := stages.List(root)
 	starts := map[string]bool{}
 	for _, s := range list {
-		if stages.Reference(root, list, s.Name) != "" {
+		if stages.Solution(root, list, s.Name) != "" {
 			starts[s.Name] = true
 		}
 		if origin := stages.Origin(root, s.Dir); strings.HasPrefix(s.Dir, "workshop/solutions/") && origin != "" {

@@ -1,7 +1,8 @@
 // Package plain is the plainest user store: a map, searched in full and
 // sorted on every list, with no concern for speed. It is the one reference
-// that the tests believe. apitest's Model and Reference are this store, and
-// common/api's own tests serve it, so that all three agree by construction.
+// that the tests believe: apitest checks every answer against a Store, its
+// differential tests and common/api's own tests serve a Locked, so that all
+// of them agree by construction.
 // It imports only common/user, so that common/api's tests may import it.
 package plain
 

@@ -3,6 +3,7 @@ package stages
 import (
 	"bytes"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -24,6 +25,81 @@ var exerciseFiles = map[string][]string{
 // peerCopies are the files of peers/ that are stage4-append's own, copied
 // so that a checkout without symbolic links (Windows) still builds them.
 var peerCopies = []string{"buffer.go", "encode.go", "encode_test.go", "escape.go"}
+
+// carried are the files that a step takes unchanged from the step before
+// it: for each file, the steps that carry it, each from the step just before
+// it in the order of List. A fix made to one copy must reach every copy,
+// or diffing two neighbours would show a change that is no step's idea.
+// A step that changes a carried file on purpose leaves its list; a file
+// that two neighbouring steps share unchanged must be listed, so that no
+// copy goes unguarded.
+var carried = map[string][]string{
+	"stage_test.go":  {"stage1-index", "stage2-noclone", "stage3-parallel", "stage4-append", "stage5-materialized", "stage6-blocks"},
+	"encode.go":      {"stage1-index"},
+	"view_test.go":   {"stage3-parallel", "stage4-append", "stage5-materialized"},
+	"store.go":       {"stage4-append"},
+	"buffer.go":      {"stage4-append", "stage5-materialized", "stage6-blocks"},
+	"buffer_test.go": {"stage4-append", "stage5-materialized", "stage6-blocks"},
+	"escape.go":      {"stage5-materialized", "stage6-blocks"},
+}
+
+// TestCarriedFilesStayTheSame checks every step's carried files against
+// the step before it, and that carried lists every file that two
+// neighbouring steps share byte for byte.
+func TestCarriedFilesStayTheSame(t *testing.T) {
+	root := repositoryRoot(t)
+	list, err := List(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := Names(slices.DeleteFunc(list, func(s Stage) bool { return !IsStep(s.Name) }))
+	for _, file := range slices.Sorted(maps.Keys(carried)) {
+		carriers := carried[file]
+		for _, step := range carriers {
+			i := slices.Index(steps, step)
+			if i <= 0 {
+				t.Errorf("carried lists %s for %s, which is not a step after another in %s", step, file, root)
+				continue
+			}
+			before := steps[i-1]
+			from, to := filepath.Join(root, before, file), filepath.Join(root, step, file)
+			if !exists(from) || !exists(to) {
+				t.Errorf("carried lists %s for %s, but %s and %s do not both have it", step, file, before, step)
+			} else if !sameBytes(t, from, to) {
+				t.Errorf("%s/%s differs from %s/%s, which it carries unchanged: make the change in every copy (%s), "+
+					"or, if %s changes %s on purpose, take %s out of carried[%q]",
+					step, file, before, file, strings.Join(copiesOf(steps, file, step), ", "), step, file, step, file)
+			}
+		}
+	}
+	for i := 1; i < len(steps); i++ {
+		before, step := steps[i-1], steps[i]
+		for _, file := range sharedFiles(t, filepath.Join(root, before), filepath.Join(root, step)) {
+			if !slices.Contains(carried[file], step) && sameBytes(t, filepath.Join(root, before, file), filepath.Join(root, step, file)) {
+				t.Errorf("%s/%s is the same as %s/%s, but carried does not list %s for it: add it, "+
+					"so that a change to one copy fails until every copy has it", step, file, before, file, step)
+			}
+		}
+	}
+}
+
+// copiesOf returns the steps that hold the same copy of file as step,
+// by carried: the run of carriers around step and the step they carry it from.
+func copiesOf(steps []string, file, step string) []string {
+	first, last := slices.Index(steps, step), slices.Index(steps, step)
+	for first > 0 && slices.Contains(carried[file], steps[first]) {
+		first--
+	}
+	for last+1 < len(steps) && slices.Contains(carried[file], steps[last+1]) {
+		last++
+	}
+	return steps[first : last+1]
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
 
 // TestSolutionsShareTheirOriginsFiles checks every solution of the
 // workspace against its origin, outside the files of exerciseFiles.

@@ -120,10 +120,10 @@ func number(name string) int {
 	return -1
 }
 
-// Reference returns the stage of list that solves the exercise starting at name,
+// Solution returns the stage of list that solves the exercise starting at name,
 // or "": the solution in workshop/solutions/ whose origin is name (quest6-cache-fixed),
 // else, after a step, the next step by number (stage1-index: stage2-noclone).
-func Reference(root string, list []Stage, name string) string {
+func Solution(root string, list []Stage, name string) string {
 	next := ""
 	for _, s := range list {
 		if strings.HasPrefix(s.Dir, "workshop/solutions/") && path.Base(Origin(root, s.Dir)) == name {
@@ -138,9 +138,10 @@ func Reference(root string, list []Stage, name string) string {
 // Against returns the stages that scripts/check compares the stage in
 // folder dir with, or "" for none: base, the nearest stage on its chain of
 // origins (from, a name or folder, else its Origin, then that one's...),
-// and reference, the first Reference on that chain. A folder with no
-// origin is the project's own: compared with stage0-linear alone.
-func Against(root, dir, from string) (base, reference string, err error) {
+// and solution, the first Solution on that chain (check calls it the
+// reference). A folder with no origin is the project's own: compared with
+// stage0-linear alone.
+func Against(root, dir, from string) (base, solution string, err error) {
 	list, err := List(root)
 	origin, exercise := cmp.Or(from, Origin(root, dir)), true
 	if origin == "" {
@@ -155,15 +156,15 @@ func Against(root, dir, from string) (base, reference string, err error) {
 			base = path.Base(walk)
 		}
 		if exercise {
-			reference = cmp.Or(reference, Reference(root, list, path.Base(walk)))
+			solution = cmp.Or(solution, Solution(root, list, path.Base(walk)))
 		}
 	}
 	if name := path.Base(dir); base == name {
 		base = ""
-	} else if reference == name {
-		reference = ""
+	} else if solution == name {
+		solution = ""
 	}
-	return base, reference, err
+	return base, solution, err
 }
 
 var originLine = regexp.MustCompile(`(?m)^// origin: (\S+)`)

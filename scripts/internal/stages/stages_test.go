@@ -112,15 +112,15 @@ func TestIsStep(t *testing.T) {
 	}
 }
 
-func TestReference(t *testing.T) {
+func TestSolution(t *testing.T) {
 	root := t.TempDir()
 	write(t, filepath.Join(root, "workshop/solutions/fix/go.mod"), "module fix\n\n// origin: workshop/quest (the stage it started from)\n")
 	write(t, filepath.Join(root, "workshop/solutions/plain/go.mod"), "module plain\n\n// origin: stage2-c\n")
 	list := []Stage{{Name: "stage0-a"}, {Name: "stage2-c"}, {Name: "stage10-d"}, {Name: "fix", Dir: "workshop/solutions/fix"},
 		{Name: "plain", Dir: "workshop/solutions/plain"}, {Name: "mine"}, {Name: Floor}}
 	for name, want := range map[string]string{"stage0-a": "stage2-c", "stage1-b": "stage2-c", "stage2-c": "plain", "stage10-d": "", "quest": "fix", "mine": "", Floor: ""} {
-		if got := Reference(root, list, name); got != want {
-			t.Errorf("Reference(%s) = %q, want %q (a solution whose origin is the start wins over the next step)", name, got, want)
+		if got := Solution(root, list, name); got != want {
+			t.Errorf("Solution(%s) = %q, want %q (a solution whose origin is the start wins over the next step)", name, got, want)
 		}
 	}
 }
