@@ -77,6 +77,10 @@ func main() {
 	}
 	k.stage = found[0]
 	base, reference, err := stages.Against(k.Root, k.stage.Dir, *from)
+	fromDir := *from // a folder, for the chain of origins: a stage's name is found in the workspace
+	if list, err := stages.Find(k.Root, filepath.Base(*from)); *from != "" && err == nil {
+		fromDir = list[0].Dir
+	}
 	exercises := reference // the exercise's own reference, which the room's median counts
 	if *against != "" {
 		reference = filepath.Base(*against)
@@ -108,7 +112,7 @@ func main() {
 	if reference != exercises {
 		role = "vs-" + reference
 	}
-	k.verdict("passed: " + k.speed(base, reference, role, prediction, *budget))
+	k.verdict("passed: " + k.speed(base, exerciseStart(k.Root, k.stage.Dir, fromDir), reference, role, prediction, *budget))
 	k.Exit(0)
 }
 
