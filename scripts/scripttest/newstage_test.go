@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A learner's stage is made, seen by the scripts, kept out of git, and
@@ -32,9 +33,12 @@ func TestNewStageRoundTrip(t *testing.T) {
 	if code, out := run(t, script(root, "new-stage", "--list")); code != 0 || out != "  ex1 from stage0-linear\n" {
 		t.Errorf("--list: exit %d\n%s", code, out)
 	}
-	modules := exec.Command("go", "list", "-m")
-	modules.Dir, modules.Env = root, append(os.Environ(), "GOWORK="+filepath.Join(root, "local.work"))
-	if code, out := run(t, modules); code != 0 || !strings.Contains(out, "example.com/userperf/ex1\n") {
+	modules := func() *exec.Cmd {
+		list := exec.Command("go", "list", "-m")
+		list.Dir, list.Env = root, append(os.Environ(), "GOWORK="+filepath.Join(root, "local.work"))
+		return list
+	}
+	if code, out := run(t, modules()); code != 0 || !strings.Contains(out, "example.com/userperf/ex1\n") {
 		t.Errorf("the modules of local.work: exit %d\n%s", code, out)
 	}
 	if code, out := run(t, script(root, "new-stage", "ex1")); code == 0 || !strings.Contains(out, "ex1 already exists") {
@@ -46,13 +50,42 @@ func TestNewStageRoundTrip(t *testing.T) {
 	if code, out := run(t, script(root, "new-stage", "--remove", "ex1")); code != 0 {
 		t.Fatalf("--remove ex1: exit %d\n%s", code, out)
 	}
-	for _, gone := range []string{"ex1", "local.work"} {
-		if _, err := os.Stat(filepath.Join(root, gone)); err == nil {
-			t.Errorf("after --remove, %s is still there", gone)
-		}
+	if _, err := os.Stat(filepath.Join(root, "ex1")); err == nil {
+		t.Errorf("after --remove, ex1 is still there")
+	}
+	// local.work stays, without ex1, so that a shell whose GOWORK names it still runs go.
+	if code, out := run(t, modules()); code != 0 || strings.Contains(out, "ex1") || !strings.Contains(out, "example.com/userperf/common\n") {
+		t.Errorf("the modules of local.work after --remove of the last stage: exit %d\n%s", code, out)
 	}
 	if s := gitStatus(); s != "" {
 		t.Errorf("git status after --remove:\n%s", s)
+	}
+}
+
+// A shell whose GOWORK names local.work before any stage exists: the go command stops before any
+// code of scripts/ runs, and new-stage's usage says the one line that writes the file.
+func TestNewStageWritesLocalWork(t *testing.T) {
+	root := workspace(t, "common", "stage0-linear")
+	_, usage := run(t, script(root, "new-stage", "--help"))
+	if fix := "GOWORK= go run ./scripts/new-stage --list writes it"; !strings.Contains(usage, fix) {
+		t.Errorf("new-stage --help does not say %q:\n%s", fix, usage)
+	}
+	if code, out := run(t, script(root, "new-stage", "--list")); code != 0 || out != "no stage made by new-stage here\n" {
+		t.Errorf("--list with no stage: exit %d\n%s", code, out)
+	}
+	modules := exec.Command("go", "list", "-m")
+	modules.Dir, modules.Env = root, append(os.Environ(), "GOWORK="+filepath.Join(root, "local.work"))
+	if code, out := run(t, modules); code != 0 || !strings.Contains(out, "example.com/userperf/common\n") {
+		t.Errorf("the modules of local.work that --list wrote: exit %d\n%s", code, out)
+	}
+	// A go.work changed since, as by a git pull: every command says how to write local.work again.
+	later := time.Now().Add(time.Hour)
+	if err := os.Chtimes(filepath.Join(root, "go.work"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	stale := "go.work changed after local.work"
+	if _, out := run(t, script(root, "check", "nosuch")); !strings.Contains(out, stale) {
+		t.Errorf("check, with a go.work newer than local.work, does not say %q:\n%s", stale, out)
 	}
 }
 
@@ -82,7 +115,7 @@ func TestNewStageLeavesOutTestsTheExerciseChanges(t *testing.T) {
 	}
 }
 
-// A copy that fails go vet is undone: no folder, no local.work.
+// A copy that fails go vet is undone: no folder, and no line in local.work.
 func TestNewStageUndoesAFailure(t *testing.T) {
 	root := workspace(t)
 	write(t, filepath.Join(root, "undone", "go.mod"), "module example.com/undone\n\ngo 1.26.0\n")
@@ -94,10 +127,11 @@ func TestNewStageUndoesAFailure(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "new-stage: ex1 not made; undoing") {
 		t.Errorf("exit %d\n%s", code, out)
 	}
-	for _, gone := range []string{"ex1", "local.work"} {
-		if _, err := os.Stat(filepath.Join(root, gone)); err == nil {
-			t.Errorf("after a failed go vet, %s is still there", gone)
-		}
+	if _, err := os.Stat(filepath.Join(root, "ex1")); err == nil {
+		t.Errorf("after a failed go vet, ex1 is still there")
+	}
+	if work, _ := os.ReadFile(filepath.Join(root, "local.work")); strings.Contains(string(work), "ex1") {
+		t.Errorf("after a failed go vet, local.work lists ex1:\n%s", work)
 	}
 }
 
