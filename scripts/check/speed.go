@@ -113,9 +113,14 @@ func (k *check) speed(base, start, reference, role, prediction string, budget ti
 		fmt.Printf("\r   round %d: %s and %s not told apart yet: they differ by %.0f%%, the same stage measured twice by up to %.0f%% (%s left)\n",
 			round, k.stage.Name, base, 100*step.Apart(), 100*step.Floor, time.Until(deadline).Round(time.Second))
 	}
+	var heldBy []float64                                               // the stage's and the reference's heap per user, where the exercise weighs it
+	if heldQuestions[start] && role == "reference" && len(list) == 3 { // the base, the stage, the exercise's reference
+		heldBy = k.held(run, []stages.Stage{list[1], list[2]}, header)
+	}
 	run.Keep()
 
 	var summary []string
+	fasterReads := false
 	speedups := "" // for the room, through scripts/handin
 	for _, other := range [][2]string{{base, "origin"}, {reference, role}} {
 		if other[0] == "" {
@@ -128,6 +133,9 @@ func (k *check) speed(base, start, reference, role, prediction string, budget ti
 		c, err := results.Compare(k.keep(run.Dir, other[0], other[1]), again, k.keep(run.Dir, k.stage.Name, "mine"), row)
 		k.must(err, "comparing with "+other[0], file(other[0]))
 		line := c.Verdict(other[0])
+		if other[0] == reference {
+			fasterReads = c.Decided && c.Ratio > 1
+		}
 		if other[1] == "origin" && prediction != "" {
 			line += fmt.Sprintf("; you predicted %s, it measured %s", prediction, results.Times(c.Ratio))
 		}
@@ -138,6 +146,17 @@ func (k *check) speed(base, start, reference, role, prediction string, budget ti
 		speedups += "predicted: " + prediction + "\n"
 	}
 	k.Fatal(os.WriteFile(filepath.Join(k.logs, "speedups.txt"), []byte(speedups), 0o644))
+	if heldBy != nil {
+		failure, note := heldVerdict(k.stage.Name, reference, heldBy[0], heldBy[1], fasterReads)
+		if failure != "" {
+			fmt.Printf("   reads at %s: %s\n", row, strings.Join(summary, ". "))
+			k.verdict("FAILED: " + failure)
+			k.Exit(1)
+		}
+		if note != "" {
+			summary = append(summary, note)
+		}
+	}
 	settings := row
 	if min := os.Getenv("USERPERF_PARALLEL_MIN"); min != "" {
 		settings += ", with USERPERF_PARALLEL_MIN=" + min

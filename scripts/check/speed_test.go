@@ -81,3 +81,31 @@ func TestValidPrediction(t *testing.T) {
 		}
 	}
 }
+
+// Exercise 5's wrong turn, a copy of each user's JSON per role, holds several times the
+// reference's heap and reads no faster: it fails, naming the cause. Blocks that pay for the
+// same memory with faster reads pass with a note; a stage within heldFactor passes silently.
+func TestHeldVerdict(t *testing.T) {
+	for _, c := range []struct {
+		mine, ref    float64
+		faster       bool
+		fails, notes bool
+	}{
+		{1100, 314, false, true, false}, // one encoding per role
+		{1013, 314, true, false, true},  // stage 6's blocks: a copy per role, for faster reads
+		{330, 314, false, false, false}, // one encoding per user
+		{1.9 * 314, 314, false, false, false},
+		{2.1 * 314, 314, false, true, false},
+	} {
+		failure, note := heldVerdict("ex5", "stage5-materialized", c.mine, c.ref, c.faster)
+		if (failure != "") != c.fails || (note != "") != c.notes {
+			t.Errorf("heldVerdict(%v against %v, faster reads %v) = %q, %q", c.mine, c.ref, c.faster, failure, note)
+		}
+		if c.fails && (!strings.Contains(failure, "bytes per user") || !strings.Contains(failure, "copy of each user's JSON per role")) {
+			t.Errorf("the failure does not name the cause: %s", failure)
+		}
+	}
+	if !heldQuestions["stage4-append"] {
+		t.Error("exercise 5, from stage4-append, does not weigh the heap held per user")
+	}
+}
