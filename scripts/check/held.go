@@ -30,8 +30,11 @@ const (
 // held runs BenchmarkBuild at heldRow of each stage in heldRounds interleaved rounds of run, and
 // returns the median heap that each holds per user, in the order of list.
 func (k *check) held(run *harness.Run, list []stages.Stage, header string) []float64 {
-	fmt.Printf("   and the heap held per user (%s, %s): %d samples each of %s and %s\n",
+	fmt.Printf("\n   and the heap held per user (%s, %s): %d samples each of %s and %s\n",
 		heldUnit, heldRow, heldRounds, list[0].Name, list[1].Name)
+	reads := run.Rounds
+	defer func() { run.Rounds = reads }() // what Keep says
+	run.Rounds = heldRounds
 	file := func(s stages.Stage) string { return filepath.Join(run.Dir, s.Name+".held.txt") }
 	for _, s := range list {
 		k.Fatal(os.WriteFile(file(s), []byte(header), 0o644))
@@ -66,7 +69,7 @@ func heldVerdict(stage, reference string, mine, ref float64, fasterReads bool) (
 	held := fmt.Sprintf("%s holds %.0f bytes per user (%s, counted after a garbage collection), %s the %.0f of %s",
 		stage, mine, heldUnit, results.Times(mine/ref), ref, reference)
 	if fasterReads {
-		return "", held + ", for reads faster than its"
+		return "", held + ", paid for by reads faster than " + reference + "'s"
 	}
 	return held + ", and reads no faster than it: the stage likely keeps a copy of each user's JSON per role." +
 		" Encode each user once and let every role's list point to that one encoding", ""

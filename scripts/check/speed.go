@@ -113,8 +113,10 @@ func (k *check) speed(base, start, reference, role, prediction string, budget ti
 		fmt.Printf("\r   round %d: %s and %s not told apart yet: they differ by %.0f%%, the same stage measured twice by up to %.0f%% (%s left)\n",
 			round, k.stage.Name, base, 100*step.Apart(), 100*step.Floor, time.Until(deadline).Round(time.Second))
 	}
-	var heldBy []float64                                               // the stage's and the reference's heap per user, where the exercise weighs it
-	if heldQuestions[start] && role == "reference" && len(list) == 3 { // the base, the stage, the exercise's reference
+	// The stage's and the exercise's reference's heap per user, where the exercise weighs it
+	// (list: the base, the stage, the reference).
+	var heldBy []float64
+	if heldQuestions[start] && role == "reference" && len(list) == 3 {
 		heldBy = k.held(run, []stages.Stage{list[1], list[2]}, header)
 	}
 	run.Keep()
