@@ -17,9 +17,8 @@ import (
 // own, cannot be read as a bracket or a comma of the body.
 func Mismatch(got, want []byte) string {
 	at := firstDifference(got, want)
-	// From the first byte of the character that differs: the bytes before at are the same in both.
-	for back := 0; at > 0 && back < utf8.UTFMax && (continues(got, at) || continues(want, at)); back++ {
-		at--
+	if continues(got, at) || continues(want, at) {
+		at = characterStart(got, at) // the bytes before at are the same in both
 	}
 	start := max(0, at-60)
 	for start < at && !utf8.RuneStart(got[start]) {
@@ -29,6 +28,20 @@ func Mismatch(got, want []byte) string {
 	w, _ := excerpt(want, start, at)
 	return fmt.Sprintf("first difference at byte %d (got %d bytes, want %d): got has %s, want has %s\n got %s\nwant %s\n     %s^",
 		at, len(got), len(want), holds(got, at), holds(want, at), g, w, strings.Repeat(" ", column))
+}
+
+// characterStart is the first byte of the character of b that holds b[at]: the lead byte up to
+// three bytes before it, or at itself where none leads (bytes that are not UTF-8).
+func characterStart(b []byte, at int) int {
+	for i := at - 1; i >= 0 && i > at-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if b[i] >= 0xC0 { // the lead byte of a character of two bytes or more
+				return i
+			}
+			break
+		}
+	}
+	return at
 }
 
 // continues reports whether b[i] is the second byte of a character or later.

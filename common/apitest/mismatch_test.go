@@ -42,9 +42,11 @@ func TestMismatchAtJSONPunctuation(t *testing.T) {
 			"at byte 2 (got 7 bytes, want 10): got has U+2029 '\\u2029' (3 bytes), want has '\\\\'\n" +
 				" got \"\\\"a\\u2029b\\\"\"\n" +
 				"want \"\\\"a\\\\u2029b\\\"\"\n", caret(len(`"\"a`))},
-		// Two more: a character that differs in its second byte is shown whole, and a
-		// Hangul syllable before the spot takes two cells of a terminal, so two spaces.
+		// And: a character that differs in its second byte is shown whole, bytes that are not
+		// UTF-8 one by one, and a Hangul syllable before the spot takes two cells of a terminal.
 		{"a second byte", "[\"é\"]", "[\"è\"]", "at byte 2 (got 6 bytes, want 6): got has U+00E9 'é' (2 bytes), want has U+00E8 'è' (2 bytes)\n", caret(len(`"[\"`))},
+		{"not UTF-8", "[\x80\x80\x80\x80\x81]", "[\x80\x80\x80\x80\x82]",
+			"at byte 5 (got 7 bytes, want 7): got has byte 0x81 (not UTF-8), want has byte 0x82 (not UTF-8)\n", caret(len(`"[\x80\x80\x80\x80`))},
 		{"after Hangul", "이a", "이b", "at byte 3 (got 4 bytes, want 4): got has 'a', want has 'b'\n", caret(len(`"`) + 2)},
 	} {
 		msg := Mismatch([]byte(c.got), []byte(c.want))
