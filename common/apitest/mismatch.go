@@ -4,28 +4,97 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Mismatch describes where got parts from want: the offset of the first
-// byte that differs and about 60 bytes on each side of it in both, with the
-// differing byte in brackets, so that a failure shows the difference itself
-// rather than the first few hundred bytes, which are usually alike.
+// byte that differs, what each body holds there, and about 60 bytes on each
+// side of it in both, quoted alike by strconv.Quote, with a caret under the
+// spot, so that a failure shows the difference itself rather than the first
+// few hundred bytes, which are usually alike. The caret, on a line of its
+// own, cannot be read as a bracket or a comma of the body.
 func Mismatch(got, want []byte) string {
 	at := firstDifference(got, want)
-	return fmt.Sprintf("first difference at byte %d (got %d bytes, want %d):\n got %s\nwant %s",
-		at, len(got), len(want), around(got, at), around(want, at))
+	if continues(got, at) || continues(want, at) {
+		at = characterStart(got, at) // the bytes before at are the same in both
+	}
+	start := max(0, at-60)
+	for start < at && !utf8.RuneStart(got[start]) {
+		start++
+	}
+	g, column := excerpt(got, start, at)
+	w, _ := excerpt(want, start, at)
+	return fmt.Sprintf("first difference at byte %d (got %d bytes, want %d): got has %s, want has %s\n got %s\nwant %s\n     %s^",
+		at, len(got), len(want), holds(got, at), holds(want, at), g, w, strings.Repeat(" ", column))
 }
 
-// around quotes b from 60 bytes before at to 60 bytes after, with b[at] in
-// brackets, or "(ends here)" when b has no byte at at.
-func around(b []byte, at int) string {
-	const context = 60
-	start, end := max(0, at-context), min(len(b), at+1+context)
-	if at >= len(b) {
-		return fmt.Sprintf("…%q (ends here)", b[start:])
+// characterStart is the first byte of the character of b that holds b[at]: the lead byte up to
+// three bytes before it, or at itself where none leads (bytes that are not UTF-8).
+func characterStart(b []byte, at int) int {
+	for i := at - 1; i >= 0 && i > at-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if b[i] >= 0xC0 { // the lead byte of a character of two bytes or more
+				return i
+			}
+			break
+		}
 	}
-	return fmt.Sprintf("…%q[%q]%q…", b[start:at], b[at:at+1], b[at+1:end])
+	return at
+}
+
+// continues reports whether b[i] is the second byte of a character or later.
+func continues(b []byte, i int) bool { return i < len(b) && !utf8.RuneStart(b[i]) }
+
+// excerpt quotes b from start to 60 bytes after at, and returns the column,
+// in the terminal's cells, at which the quoted b[at] starts.
+func excerpt(b []byte, start, at int) (string, int) {
+	end := min(len(b), at+60)
+	for end < len(b) && !utf8.RuneStart(b[end]) {
+		end++
+	}
+	before := strconv.Quote(string(b[start:at]))
+	before = before[:len(before)-1] // without its closing quote
+	if start > 0 {
+		before = "…" + before
+	}
+	after := strconv.Quote(string(b[at:end]))[1:]
+	if end < len(b) {
+		after += "…"
+	}
+	return before + after, cells(before)
+}
+
+// holds says what b holds at at: a character, quoted as Go quotes it and
+// named by its code point beyond ASCII, a byte that is not UTF-8, or its end.
+func holds(b []byte, at int) string {
+	if at >= len(b) {
+		return "its end"
+	}
+	r, size := utf8.DecodeRune(b[at:])
+	switch {
+	case r == utf8.RuneError && size == 1:
+		return fmt.Sprintf("byte 0x%02X (not UTF-8)", b[at])
+	case r < utf8.RuneSelf:
+		return strconv.QuoteRune(r)
+	}
+	return fmt.Sprintf("%U %s (%d bytes)", r, strconv.QuoteRune(r), size)
+}
+
+// cells is the width of s in a terminal: two cells for a wide character
+// (Hangul, CJK, emoji), one for any other. s is quoted, so it holds no
+// control character.
+func cells(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r >= 0x1100 && r <= 0x115F || r >= 0x2E80 && r <= 0xA4CF || r >= 0xAC00 && r <= 0xD7A3 ||
+			r >= 0xF900 && r <= 0xFAFF || r >= 0xFF00 && r <= 0xFF60 || r >= 0x1F300 && r <= 0x1FAFF || r >= 0x20000 {
+			n++
+		}
+	}
+	return n
 }
 
 // ListMismatch describes how the list body got parts from want: first the

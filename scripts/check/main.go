@@ -35,8 +35,10 @@ a deadlock only when their goroutines wait for a lock. Then the speed, at the ro
 that answers the exercise's question: rounds of one sample each of the stage, its origin (default: its
 go.mod's "// origin:"), the exercise's reference (default: its solution, else the next step) and the
 origin again (how far the same stage measured twice differs), interleaved, until the stage and its
-origin are told apart or shown alike, or --budget (default 3m) is spent. Each test step's output, the
-speeds, the speed-ups and the verdict: results/check/STAGE/.
+origin are told apart or shown alike, or --budget (default 3m) is spent. Exercise 5 (from
+stage4-append) also weighs the heap held per user (BenchmarkBuild's held-B/user) against its
+reference's: more than twice as much, with reads no faster than the reference's, fails. Each test
+step's output, the speeds, the speed-ups and the verdict: results/check/STAGE/.
 `
 
 // check is one run of the command: the stage, where its results go and how far it got.
@@ -77,6 +79,10 @@ func main() {
 	}
 	k.stage = found[0]
 	base, reference, err := stages.Against(k.Root, k.stage.Dir, *from)
+	fromDir := *from // a folder, for the chain of origins: a stage's name is found in the workspace
+	if list, err := stages.Find(k.Root, filepath.Base(*from)); *from != "" && err == nil {
+		fromDir = list[0].Dir
+	}
 	exercises := reference // the exercise's own reference, which the room's median counts
 	if *against != "" {
 		reference = filepath.Base(*against)
@@ -108,7 +114,7 @@ func main() {
 	if reference != exercises {
 		role = "vs-" + reference
 	}
-	k.verdict("passed: " + k.speed(base, reference, role, prediction, *budget))
+	k.verdict("passed: " + k.speed(base, exerciseStart(k.Root, k.stage.Dir, fromDir), reference, role, prediction, *budget))
 	k.Exit(0)
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path"
@@ -30,6 +31,21 @@ func question(base string) string {
 	return results.Headline
 }
 
+// exerciseStart is the stage that the exercise of the stage in folder dir starts from: the first
+// on its chain of origins (from, a folder, else dir's go.mod's "// origin:", then that one's...)
+// that questions names, so that a copy of a copy of stage1-index is asked stage 1's question;
+// or "" for none.
+func exerciseStart(root, dir, from string) string {
+	walk := cmp.Or(from, stages.Origin(root, dir))
+	for n := 0; walk != "" && n < 10; n++ { // the bound stops a loop of origin lines
+		if _, ok := questions[path.Base(walk)]; ok {
+			return path.Base(walk)
+		}
+		walk = stages.Origin(root, walk)
+	}
+	return ""
+}
+
 // pattern is the -test.bench pattern that runs row alone: ^BenchmarkListByRole$/^users=10000$/^matches=100$.
 func pattern(row string) string {
 	parts := strings.Split(row, "/")
@@ -43,16 +59,17 @@ func pattern(row string) string {
 // minRounds is the fewest samples from which benchstat gives a p-value.
 const minRounds = 6
 
-// speed measures the stage against base and reference, in interleaved rounds, until the stage and
+// speed measures the stage against base and reference, at the row that answers the question of
+// the exercise starting at start (else base), in interleaved rounds, until the stage and
 // base are told apart or shown alike, or budget is spent; it keeps each stage's samples in
 // results/check/STAGE/speed-ROLE.txt and the speed-ups in speedups.txt, for scripts/handin, and
 // returns the verdicts.
-func (k *check) speed(base, reference, role, prediction string, budget time.Duration) string {
+func (k *check) speed(base, start, reference, role, prediction string, budget time.Duration) string {
 	if base == "" {
 		k.next("the speed: nothing to compare it with")
 		return "nothing to compare it with"
 	}
-	row := question(base)
+	row := question(cmp.Or(start, base))
 	list, err := stages.Find(k.Root, others(base, k.stage.Name, reference)...)
 	k.must(err, "finding the stages to compare", "")
 	k.next(fmt.Sprintf("the speed at %s: %s against %s, until told apart or for up to %s",
@@ -96,9 +113,16 @@ func (k *check) speed(base, reference, role, prediction string, budget time.Dura
 		fmt.Printf("\r   round %d: %s and %s not told apart yet: they differ by %.0f%%, the same stage measured twice by up to %.0f%% (%s left)\n",
 			round, k.stage.Name, base, 100*step.Apart(), 100*step.Floor, time.Until(deadline).Round(time.Second))
 	}
+	// The stage's and the exercise's reference's heap per user, where the exercise weighs it
+	// (list: the base, the stage, the reference).
+	var heldBy []float64
+	if heldQuestions[start] && role == "reference" && len(list) == 3 {
+		heldBy = k.held(run, []stages.Stage{list[1], list[2]}, header)
+	}
 	run.Keep()
 
 	var summary []string
+	fasterReads := false
 	speedups := "" // for the room, through scripts/handin
 	for _, other := range [][2]string{{base, "origin"}, {reference, role}} {
 		if other[0] == "" {
@@ -111,6 +135,9 @@ func (k *check) speed(base, reference, role, prediction string, budget time.Dura
 		c, err := results.Compare(k.keep(run.Dir, other[0], other[1]), again, k.keep(run.Dir, k.stage.Name, "mine"), row)
 		k.must(err, "comparing with "+other[0], file(other[0]))
 		line := c.Verdict(other[0])
+		if other[0] == reference {
+			fasterReads = c.Decided && c.Ratio > 1
+		}
 		if other[1] == "origin" && prediction != "" {
 			line += fmt.Sprintf("; you predicted %s, it measured %s", prediction, results.Times(c.Ratio))
 		}
@@ -121,6 +148,17 @@ func (k *check) speed(base, reference, role, prediction string, budget time.Dura
 		speedups += "predicted: " + prediction + "\n"
 	}
 	k.Fatal(os.WriteFile(filepath.Join(k.logs, "speedups.txt"), []byte(speedups), 0o644))
+	if heldBy != nil {
+		failure, note := heldVerdict(k.stage.Name, reference, heldBy[0], heldBy[1], fasterReads)
+		if failure != "" {
+			fmt.Printf("   reads at %s: %s\n", row, strings.Join(summary, ". "))
+			k.verdict("FAILED: " + failure)
+			k.Exit(1)
+		}
+		if note != "" {
+			summary = append(summary, note)
+		}
+	}
 	settings := row
 	if min := os.Getenv("USERPERF_PARALLEL_MIN"); min != "" {
 		settings += ", with USERPERF_PARALLEL_MIN=" + min

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"example.com/userperf/scripts/internal/results"
 )
 
 // The pattern of a row runs that row alone, level by level, as go test matches -bench.
@@ -35,10 +39,73 @@ func TestQuestion(t *testing.T) {
 	}
 }
 
+// A copy of a copy of an exercise's start is asked that exercise's question, however many copies away.
+func TestExerciseStart(t *testing.T) {
+	root := t.TempDir()
+	for dir, origin := range map[string]string{"ex2": "stage1-index", "ex2b": "ex2", "ex2c": "ex2b", "mine": "", "loop": "loop",
+		"mycache": "workshop/quest6-cache", "stage1-index": ""} {
+		mod := "module example.com/" + dir + "\n"
+		if origin != "" {
+			mod += "\n// origin: " + origin + " (the stage this module started from)\n"
+		}
+		if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, dir, "go.mod"), []byte(mod), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct{ dir, from, want string }{
+		{"ex2", "", "stage1-index"},
+		{"ex2b", "", "stage1-index"},
+		{"ex2c", "", "stage1-index"},
+		{"ex2c", "stage0-linear", "stage0-linear"}, // --from names the start
+		{"mine", "", ""},
+		{"loop", "", ""},
+		{"mycache", "", ""}, // a side quest has no question of its own
+		{"stage1-index", "", ""},
+	} {
+		if got := exerciseStart(root, c.dir, c.from); got != c.want {
+			t.Errorf("exerciseStart(%s, from %q) = %q, want %q", c.dir, c.from, got, c.want)
+		}
+	}
+	if got := question(exerciseStart(root, "ex2c", "")); got != results.Matches1000 {
+		t.Errorf("a copy of a copy of stage1-index is asked %s, want exercise 2's row %s", got, results.Matches1000)
+	}
+}
+
 func TestValidPrediction(t *testing.T) {
 	for p, want := range map[string]bool{"3x": true, "1.5x": true, "0.8x": true, "3": false, "x": false, "0x": false, "-2x": false, "2 x": false, "1e2x": false} {
 		if validPrediction(p) != want {
 			t.Errorf("validPrediction(%q) = %v", p, !want)
 		}
+	}
+}
+
+// Exercise 5's wrong turn, a copy of each user's JSON per role, holds several times the
+// reference's heap and reads no faster: it fails, naming the cause. Blocks that pay for the
+// same memory with faster reads pass with a note; a stage within heldFactor passes silently.
+func TestHeldVerdict(t *testing.T) {
+	for _, c := range []struct {
+		mine, ref    float64
+		faster       bool
+		fails, notes bool
+	}{
+		{1100, 314, false, true, false}, // one encoding per role
+		{1013, 314, true, false, true},  // stage 6's blocks: a copy per role, for faster reads
+		{330, 314, false, false, false}, // one encoding per user
+		{1.9 * 314, 314, false, false, false},
+		{2.1 * 314, 314, false, true, false},
+	} {
+		failure, note := heldVerdict("ex5", "stage5-materialized", c.mine, c.ref, c.faster)
+		if (failure != "") != c.fails || (note != "") != c.notes {
+			t.Errorf("heldVerdict(%v against %v, faster reads %v) = %q, %q", c.mine, c.ref, c.faster, failure, note)
+		}
+		if c.fails && (!strings.Contains(failure, "bytes per user") || !strings.Contains(failure, "copy of each user's JSON per role")) {
+			t.Errorf("the failure does not name the cause: %s", failure)
+		}
+	}
+	if !heldQuestions["stage4-append"] {
+		t.Error("exercise 5, from stage4-append, does not weigh the heap held per user")
 	}
 }

@@ -24,9 +24,13 @@ new-stage: a stage of your own, copied from an existing one, to change and check
 
 NAME: 1 to 40 lowercase letters, digits and dashes, starting with a letter. The copy, without the
 README.md and the tests that the exercise changes, records its origin in go.mod, passes go vet, and is
-listed in local.work, a copy of go.work that git ignores, as it ignores the stage: export
-GOWORK=$PWD/local.work (PowerShell: $env:GOWORK = "$PWD\local.work"). An error or Ctrl-C undoes it
-all. After a git pull that changed go.work, run --list.
+listed in local.work, a copy of go.work that git ignores, as it ignores the stage. Every run of this
+command writes local.work, and none removes it, so that once it exists, export GOWORK=$PWD/local.work
+(PowerShell: $env:GOWORK = "$PWD\local.work") always works; the commands of scripts/ find it without.
+An error or Ctrl-C undoes it all. After a git pull that changed go.work, run --list.
+
+If a go command says "go: reading go.work: open local.work: no such file or directory", GOWORK names
+local.work before this command wrote it: GOWORK= go run ./scripts/new-stage --list writes it.
 `
 
 var (
@@ -55,7 +59,7 @@ func main() {
 		}
 		c.Fatal(os.RemoveAll(name))
 		syncWorkspace()
-		fmt.Printf("removed %s: its folder, and its line in local.work\n", name)
+		fmt.Printf("removed %s: its folder, and its line in local.work (which stays, so that GOWORK=$PWD/local.work still works)\n", name)
 		return
 	}
 
@@ -138,16 +142,11 @@ func copyFile(from, to string) error {
 	return os.WriteFile(to, data, 0o644)
 }
 
-// syncWorkspace writes local.work, go.work and the stages made here (none: no file), for the go
-// command. It writes a new file beside it and renames it over local.work, with its .sum, so that a
-// go command that reads them in another shell meanwhile reads the old file or the new, never half.
+// syncWorkspace writes local.work: go.work and the stages made here. It stays when the last is
+// removed, a copy of go.work, so that a shell whose GOWORK names it still runs the go command. It
+// writes a new file beside it and renames it over local.work, with its .sum, so that a go command
+// that reads them in another shell meanwhile reads the old file or the new, never half.
 func syncWorkspace() {
-	mine := stages.Mine(".")
-	if len(mine) == 0 {
-		os.Remove("local.work")
-		os.Remove("local.work.sum")
-		return
-	}
 	tmp, err := os.CreateTemp(".", "local-*.work")
 	c.Fatal(err)
 	c.Fatal(tmp.Close())
@@ -159,7 +158,9 @@ func syncWorkspace() {
 		sum = "go.work.sum"
 	}
 	copyFile(sum, tmp.Name()+".sum") // nothing to fetch again; none is fine
-	c.Fatal(harness.GoWith([]string{"GOWORK=" + filepath.Join(c.Root, tmp.Name())}, append([]string{"work", "use"}, mine...)...))
+	if mine := stages.Mine("."); len(mine) > 0 {
+		c.Fatal(harness.GoWith([]string{"GOWORK=" + filepath.Join(c.Root, tmp.Name())}, append([]string{"work", "use"}, mine...)...))
+	}
 	if _, err := os.Stat(tmp.Name() + ".sum"); err == nil {
 		c.Fatal(os.Rename(tmp.Name()+".sum", "local.work.sum"))
 	}

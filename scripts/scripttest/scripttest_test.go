@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -27,6 +28,7 @@ var commands = map[string]func(ts *testscript.TestScript, neg bool, args []strin
 	"workspace": workspace,
 	"exits":     exits,
 	"leftovers": leftovers,
+	"later":     later,
 }
 
 func TestMain(m *testing.M) {
@@ -179,5 +181,17 @@ func leftovers(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("left %q", found)
 	case !neg && len(found) == 0:
 		ts.Fatalf("nothing left")
+	}
+}
+
+// later gives each file a modification time an hour from now, as a git
+// pull that changes it would make it newer than what was written from it.
+func later(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: later FILE...")
+	}
+	t := time.Now().Add(time.Hour)
+	for _, name := range args {
+		ts.Check(os.Chtimes(ts.MkAbs(name), t, t))
 	}
 }

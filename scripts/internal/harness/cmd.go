@@ -74,8 +74,13 @@ func (c *Cmd) enterRoot() {
 	c.Fatal(err)
 	c.Root = filepath.Dir(work)
 	c.Fatal(os.Chdir(c.Root))
-	if _, err := os.Stat("local.work"); err == nil {
-		os.Setenv("GOWORK", filepath.Join(c.Root, "local.work"))
+	local, err := os.Stat("local.work")
+	if err != nil {
+		return
+	}
+	os.Setenv("GOWORK", filepath.Join(c.Root, "local.work"))
+	if shared, err := os.Stat("go.work"); err == nil && shared.ModTime().After(local.ModTime()) {
+		fmt.Fprintf(os.Stderr, "%s: go.work changed after local.work, its copy with your stages (a git pull?): go run ./scripts/new-stage --list writes it again\n", c.Name)
 	}
 }
 

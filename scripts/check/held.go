@@ -1,0 +1,76 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"example.com/userperf/scripts/internal/harness"
+	"example.com/userperf/scripts/internal/results"
+	"example.com/userperf/scripts/internal/stages"
+)
+
+// heldQuestions are the exercises, by the stage they start from, whose check also weighs the heap
+// that a stage holds per user against the reference's: exercise 5 encodes each user once, on write.
+// Its known wrong turn, one encoding per role, is as right and reads as fast as the reference, and
+// only the memory it holds tells it apart.
+var heldQuestions = map[string]bool{"stage4-append": true}
+
+const (
+	heldRow  = "Build/users=10000" // at the size of the check's read row
+	heldUnit = "held-B/user"       // the heap a stage holds beyond the users themselves, after a collection
+	// heldRounds are the samples of each stage: a build holds nearly the same heap every time.
+	heldRounds = 3
+	// heldFactor is how many times the reference's heap per user a stage may hold before its reads
+	// must pay for it. A user holds about five roles: a copy per role holds several times the
+	// reference's, and a design that keeps one per user stays well under twice.
+	heldFactor = 2.0
+)
+
+// held runs BenchmarkBuild at heldRow of each stage in heldRounds interleaved rounds of run, and
+// returns the median heap that each holds per user, in the order of list.
+func (k *check) held(run *harness.Run, list []stages.Stage, header string) []float64 {
+	fmt.Printf("\n   and the heap held per user (%s, %s): %d samples each of %s and %s\n",
+		heldUnit, heldRow, heldRounds, list[0].Name, list[1].Name)
+	reads := run.Rounds
+	defer func() { run.Rounds = reads }() // what Keep says
+	run.Rounds = heldRounds
+	file := func(s stages.Stage) string { return filepath.Join(run.Dir, s.Name+".held.txt") }
+	for _, s := range list {
+		k.Fatal(os.WriteFile(file(s), []byte(header), 0o644))
+	}
+	for round := 1; round <= heldRounds; round++ {
+		for i := range list {
+			s := list[(round+i)%len(list)]
+			run.Bench(round, s.Dir, pattern(heldRow), "1x", file(s), s.Name+" "+heldUnit)
+		}
+	}
+	fmt.Println()
+	var medians []float64
+	for _, s := range list {
+		f, err := results.Read(file(s))
+		k.must(err, "reading the heap held by "+s.Name, file(s))
+		m, ok := f.Median(heldRow, heldUnit)
+		if !ok {
+			k.must(fmt.Errorf("%s: no %s at %s", file(s), heldUnit, heldRow), "measuring the heap held by "+s.Name, file(s))
+		}
+		medians = append(medians, m)
+	}
+	return medians
+}
+
+// heldVerdict weighs mine, the heap that stage holds per user, against ref, the reference's: a
+// failure when it holds more than heldFactor times as much and its reads are not faster for it,
+// else a note when it holds that much, or nothing.
+func heldVerdict(stage, reference string, mine, ref float64, fasterReads bool) (failure, note string) {
+	if ref <= 0 || mine <= heldFactor*ref {
+		return "", ""
+	}
+	held := fmt.Sprintf("%s holds %.0f bytes per user (%s, counted after a garbage collection), %s the %.0f of %s",
+		stage, mine, heldUnit, results.Times(mine/ref), ref, reference)
+	if fasterReads {
+		return "", held + ", paid for by reads faster than " + reference + "'s"
+	}
+	return held + ", and reads no faster than it: the stage likely keeps a copy of each user's JSON per role." +
+		" Encode each user once and let every role's list point to that one encoding", ""
+}
