@@ -192,7 +192,9 @@ type refusal struct {
 	reply       string
 }
 
-func (r *refusal) Error() string { return fmt.Sprintf("%s refused the hand-in: %s %s", r.url, r.status, r.reply) }
+func (r *refusal) Error() string {
+	return fmt.Sprintf("%s refused the hand-in: %s %s", r.url, r.status, r.reply)
+}
 
 // send posts the hand-in to the room's server at url, with the
 // participant's secret, and returns its reply. While the room answers
