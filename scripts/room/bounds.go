@@ -37,6 +37,7 @@ type addresses struct {
 type address struct {
 	conns, bodies int
 	made          []time.Time // the participants it made in the last minute, oldest first
+	told          bool        // the log said that it was refused, while it still is
 }
 
 func newAddresses(l limits) *addresses {
@@ -121,20 +122,20 @@ func (a *addresses) endBody(host string) {
 	a.forget(host)
 }
 
-// mayMake says whether host may make a participant now, and if not, how
-// long until it may.
-func (a *addresses) mayMake(host string) (bool, time.Duration) {
+// mayMake says whether host may make a participant now; if not, how long
+// until it may, and whether this is its first refusal since it last could.
+func (a *addresses) mayMake(host string) (ok bool, wait time.Duration, first bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	now := a.now()
 	ad := a.get(host)
 	ad.prune(now)
 	if len(ad.made) < a.limits.newPerMinute {
-		return true, 0
+		ad.told = false
+		return true, 0, false
 	}
-	wait := ad.made[0].Add(time.Minute).Sub(now)
-	a.forget(host)
-	return false, wait
+	first, ad.told = !ad.told, true
+	return false, ad.made[0].Add(time.Minute).Sub(now), first
 }
 
 // made counts a participant that host made now.

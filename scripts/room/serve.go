@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"maps"
 	"net"
 	"net/http"
@@ -170,9 +171,13 @@ func (s *server) handIn(w http.ResponseWriter, r *http.Request) {
 		refuse(w, http.StatusForbidden, "the room is full: it takes %d participants", s.limits.participants)
 		return
 	case !known:
-		if ok, wait := s.addrs.mayMake(host); !ok {
+		if ok, wait, first := s.addrs.mayMake(host); !ok {
 			s.refused++
 			s.version++
+			if first { // once per address and minute: a script that retries does not flood the log
+				log.Printf("room: refusing new participants from %s: it made %d in the last minute, the most one address may",
+					host, s.limits.newPerMinute)
+			}
 			w.Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())+1))
 			refuse(w, http.StatusTooManyRequests, "your address made %d new participants in the last minute, the most one address may: "+
 				"each participant hands in from their own machine, whose configuration folder keeps their id; retry in %d s",
