@@ -12,15 +12,17 @@ import (
 // small whatever its clients do: a connection holds a few kilobytes, a
 // body being read up to maxBody, and the rest is the room's hand-ins.
 type limits struct {
-	conns, addressConns   int // connections open at once: in all, and from one address
-	bodies, addressBodies int // hand-ins being read at once: in all, and from one address
-	newPerMinute          int // participants one address may make in a minute
-	participants          int // participants in the room
+	conns, addressConns   int           // connections open at once: in all, and from one address
+	bodies, addressBodies int           // hand-ins being read at once: in all, and from one address
+	newPerMinute          int           // participants one address may make in a minute
+	participants          int           // participants in the room
+	readTime              time.Duration // to read a request, its body included: a stalled body frees its slot then
 }
 
 // roomLimits are the bounds of go run ./scripts/room --serve: a room of a
 // few dozen laptops, each handing in one file at a time, and a projector.
-var roomLimits = limits{conns: 512, addressConns: 64, bodies: 64, addressBodies: 4, newPerMinute: 5, participants: 200}
+var roomLimits = limits{conns: 512, addressConns: 64, bodies: 64, addressBodies: 4, newPerMinute: 5, participants: 200,
+	readTime: 10 * time.Second}
 
 // addresses counts what each client address holds and has made: its
 // connections, the bodies being read from it, and the participants it made

@@ -143,6 +143,26 @@ func TestBodiesBound(t *testing.T) {
 	}
 }
 
+// TestStalledBodyLetGo checks that a body that stops coming frees its slot
+// at the read timeout, and is told so.
+func TestStalledBodyLetGo(t *testing.T) {
+	l := roomLimits
+	l.readTime = 200 * time.Millisecond
+	s, url := startRoomWith(t, t.TempDir(), l)
+	conn := dialRoom(t, url)
+	fmt.Fprintf(conn, "POST /handin HTTP/1.1\r\nHost: room\r\nContent-Length: 1000\r\n\r\n%s", strings.Repeat("x", 500))
+	waitFor(t, "the stalled body's slot freed", func() bool {
+		s.addrs.mu.Lock()
+		defer s.addrs.mu.Unlock()
+		return len(s.addrs.by) == 0 // nothing held, not even the connection
+	})
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil || resp.StatusCode != http.StatusRequestTimeout {
+		t.Errorf("a stalled body: %v, %v; want 408", resp, err)
+	}
+}
+
 // TestNewParticipantsBound checks that one address makes at most
 // limits.newPerMinute participants a minute, that the page counts those
 // refused, and that a known participant hands in again whatever the count.

@@ -136,6 +136,10 @@ func (s *server) handIn(w http.ResponseWriter, r *http.Request) {
 	if errors.Is(err, errTooLarge) {
 		tooLarge(w)
 		return
+	} else if errors.Is(err, os.ErrDeadlineExceeded) {
+		w.Header().Set("Connection", "close")
+		refuse(w, http.StatusRequestTimeout, "the hand-in did not arrive within %v", s.limits.readTime)
+		return
 	} else if err != nil {
 		refuse(w, http.StatusBadRequest, "reading the hand-in: %v", err)
 		return
@@ -341,7 +345,7 @@ func (s *server) httpServer() *http.Server {
 	return &http.Server{
 		Handler:           s.handler(),
 		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       10 * time.Second,
+		ReadTimeout:       s.limits.readTime,
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       60 * time.Second,
 		MaxHeaderBytes:    16 << 10,
