@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -19,27 +21,42 @@ func useConfigDir(t *testing.T) string {
 	return dir
 }
 
-// TestParticipantID checks that the id is made once and kept, that another
-// machine (another configuration folder) gets another, and that a damaged
-// file is named rather than replaced silently.
-func TestParticipantID(t *testing.T) {
+// TestParticipant checks that the id and the secret are made once and
+// kept, the secret readable by its owner only, that another machine
+// (another configuration folder) gets others, that an id kept before
+// secrets gets one beside it, and that a damaged file is named rather than
+// replaced silently.
+func TestParticipant(t *testing.T) {
 	useConfigDir(t)
-	first, err := participantID()
-	if err != nil || !idPattern.MatchString(first) {
-		t.Fatalf("participantID() = %q, %v", first, err)
+	id, secret, err := participant()
+	if err != nil || !idPattern.MatchString(id) || !secretPattern.MatchString(secret) {
+		t.Fatalf("participant() = %q, %q, %v", id, secret, err)
 	}
-	if again, err := participantID(); again != first || err != nil {
-		t.Errorf("the second call gave %q, %v; want the first id, %q", again, err, first)
-	}
-	useConfigDir(t)
-	other, err := participantID()
-	if err != nil || other == first {
-		t.Errorf("another machine's id: %q, %v; want one other than %q", other, err, first)
+	if againID, againSecret, err := participant(); againID != id || againSecret != secret || err != nil {
+		t.Errorf("the second call gave %q, %q, %v; want the first's", againID, againSecret, err)
 	}
 	config, _ := os.UserConfigDir()
-	os.WriteFile(filepath.Join(config, "userperf", "participant-id"), []byte("not an id!\n"), 0o644)
-	if id, err := participantID(); err == nil || !strings.Contains(err.Error(), "delete it") {
-		t.Errorf("a damaged id file: %q, %v; want an error that says what to do", id, err)
+	if info, err := os.Stat(filepath.Join(config, "userperf", "participant-secret")); err != nil || runtime.GOOS != "windows" && info.Mode().Perm() != 0o600 {
+		t.Errorf("participant-secret: %v, %v; want it readable by its owner only", info.Mode(), err)
+	}
+	useConfigDir(t)
+	otherID, otherSecret, err := participant()
+	if err != nil || otherID == id || otherSecret == secret {
+		t.Errorf("another machine's: %q, %q, %v; want others than %q, %q", otherID, otherSecret, err, id, secret)
+	}
+	config, _ = os.UserConfigDir()
+	os.Remove(filepath.Join(config, "userperf", "participant-secret")) // as a handin before secrets left it
+	if keptID, newSecret, err := participant(); keptID != otherID || !secretPattern.MatchString(newSecret) || newSecret == otherSecret || err != nil {
+		t.Errorf("an id without a secret: %q, %q, %v; want the id kept and a new secret", keptID, newSecret, err)
+	}
+	for _, name := range []string{"participant-id", "participant-secret"} {
+		useConfigDir(t)
+		participant()
+		config, _ := os.UserConfigDir()
+		os.WriteFile(filepath.Join(config, "userperf", name), []byte("not one!\n"), 0o644)
+		if id, secret, err := participant(); err == nil || !strings.Contains(err.Error(), "delete it") || !strings.Contains(err.Error(), name) {
+			t.Errorf("a damaged %s: %q, %q, %v; want an error that names it and says what to do", name, id, secret, err)
+		}
 	}
 }
 
@@ -65,29 +82,41 @@ func TestRoomLines(t *testing.T) {
 	}
 }
 
-// TestSend checks that a hand-in reaches /handin as the request's body, and
-// that a refusal comes back as an error with the server's words.
+// TestSend checks that a hand-in reaches /handin as the request's body,
+// with the secret; that a busy room is tried again when it says; and that a
+// refusal comes back as an error with the server's words.
 func TestSend(t *testing.T) {
-	var got string
+	var got, secret string
+	busy := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		if r.Method != http.MethodPost || r.URL.Path != "/handin" {
 			http.Error(w, "wrong place", http.StatusNotFound)
 			return
 		}
-		if got = string(body); strings.Contains(got, "too big") {
+		got, secret = string(body), r.Header.Get("Authorization")
+		switch {
+		case strings.Contains(got, "too big"):
 			http.Error(w, "room: a hand-in is at most 256 KiB", http.StatusRequestEntityTooLarge)
-			return
+		case strings.Contains(got, "busy") && busy < 2:
+			busy++
+			w.Header().Set("Retry-After", "0")
+			http.Error(w, "room: the room is reading 64 hand-ins at once", http.StatusServiceUnavailable)
+		default:
+			io.WriteString(w, "received\n")
 		}
-		io.WriteString(w, "received\n")
 	}))
 	defer srv.Close()
 	for _, url := range []string{srv.URL, srv.URL + "/", srv.URL + "/handin"} {
-		if reply, err := send(url, "participant: Ada\n"); err != nil || reply != "received\n" || got != "participant: Ada\n" {
-			t.Errorf("send(%s): %q, %v; the server got %q", url, reply, err, got)
+		if reply, err := send(url, "participant: Ada\n", "SECRET"); err != nil || reply != "received\n" || got != "participant: Ada\n" || secret != "Bearer SECRET" {
+			t.Errorf("send(%s): %q, %v; the server got %q with %q", url, reply, err, got, secret)
 		}
 	}
-	if _, err := send(srv.URL, "too big"); err == nil || !strings.Contains(err.Error(), "413") || !strings.Contains(err.Error(), "at most 256 KiB") {
+	if reply, err := send(srv.URL, "busy", "SECRET"); err != nil || reply != "received\n" || busy != 2 {
+		t.Errorf("a room busy twice: %q, %v after %d busy answers; want it received at the third try", reply, err, busy)
+	}
+	_, err := send(srv.URL, "too big", "SECRET")
+	if r := (*refusal)(nil); !errors.As(err, &r) || r.code != http.StatusRequestEntityTooLarge || !strings.Contains(err.Error(), "at most 256 KiB") {
 		t.Errorf("a refused hand-in: %v", err)
 	}
 }

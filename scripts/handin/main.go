@@ -2,7 +2,6 @@
 package main
 
 import (
-	"bytes"
 	"crypto/rand"
 	"errors"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -30,7 +30,9 @@ handin: your workshop results in one file, to hand to the instructor.
 Each stage's verdict, speeds and prediction from your last go run ./scripts/check of it, with your name,
 your machine and your participant id, in results/handin/<name>.txt. It names each stage changed since its
 check. The id, made at the first hand-in and kept in your configuration folder (userperf/participant-id),
-tells you from anyone else of the same name: a second hand-in replaces your first.
+tells you from anyone else of the same name: a second hand-in replaces your first. The secret made with
+it and kept beside it (participant-secret) goes with every hand-in to the room, which takes that id's
+hand-ins only with the secret of its first: to hand in from another machine, copy both files there.
 `
 
 func main() {
@@ -46,7 +48,8 @@ func main() {
 		c.Usage("no stage made with go run ./scripts/new-stage here: nothing to hand in")
 	}
 	file, shown := "participant: "+name+"\n", ""
-	if id, err := participantID(); err == nil {
+	id, secret, err := participant()
+	if err == nil {
 		file += "id: " + id + "\n"
 	} else if *to != "" {
 		c.Fatal(err) // the room's server keys on the id
@@ -81,7 +84,11 @@ func main() {
 	}
 	fmt.Print("\n" + shown)
 	if *to != "" {
-		reply, err := send(*to, file)
+		reply, err := send(*to, file, secret)
+		if status := (*refusal)(nil); errors.As(err, &status) && status.code == http.StatusForbidden {
+			config, _ := os.UserConfigDir() // participant found it
+			err = fmt.Errorf("%v\n(this machine's id and secret: %s)", err, filepath.Join(config, "userperf"))
+		}
 		c.Fatal(err)
 		fmt.Printf("sent to %s: %s", *to, reply)
 		return
@@ -135,43 +142,94 @@ func fileName(name string) string {
 	}, name), "-")
 }
 
-var idPattern = regexp.MustCompile(`^[a-z0-9]{8,32}$`)
+var (
+	idPattern     = regexp.MustCompile(`^[a-z0-9]{8,32}$`)
+	secretPattern = regexp.MustCompile(`^[A-Za-z0-9]{16,64}$`)
+)
 
-// participantID returns this machine's participant id, made at the first call and kept in the
-// user's configuration folder: the room keys on it, so that two people of one name stay two.
-func participantID() (string, error) {
+// participant returns this machine's participant id and secret, made at
+// the first call and kept in the user's configuration folder. The room keys
+// on the id, so that two people of one name stay two, and takes an id's
+// hand-ins only with the secret of its first. The secret is made here, not
+// by the room, so that it is kept before it is ever sent: a hand-in whose
+// answer is lost is sent again with the same secret, and any room takes it.
+func participant() (id, secret string, err error) {
 	config, err := os.UserConfigDir()
 	if err != nil {
-		return "", fmt.Errorf("no configuration folder to keep your participant id in: %v", err)
+		return "", "", fmt.Errorf("no configuration folder to keep your participant id in: %v", err)
 	}
-	path := filepath.Join(config, "userperf", "participant-id")
+	dir := filepath.Join(config, "userperf")
+	id, err = keep(filepath.Join(dir, "participant-id"), idPattern, 0o644, func() string { return strings.ToLower(rand.Text()[:12]) })
+	if err != nil {
+		return "", "", err
+	}
+	secret, err = keep(filepath.Join(dir, "participant-secret"), secretPattern, 0o600, rand.Text)
+	return id, secret, err
+}
+
+// keep returns what the file at path holds, or makes it with made and
+// writes it there (with permissions perm) if there is no file.
+func keep(path string, valid *regexp.Regexp, perm os.FileMode, made func() string) (string, error) {
 	data, err := os.ReadFile(path)
-	if id := strings.TrimSpace(string(data)); err == nil && idPattern.MatchString(id) {
-		return id, nil
+	if v := strings.TrimSpace(string(data)); err == nil && valid.MatchString(v) {
+		return v, nil
 	} else if err == nil {
-		return "", fmt.Errorf("%s holds %q, not an id: delete it, and a new one is made", path, id)
+		return "", fmt.Errorf("%s holds %q, not what handin made: delete it, and a new one is made", path, v)
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return "", err
 	}
-	id := strings.ToLower(rand.Text()[:12])
+	v := made()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return "", err
 	}
-	return id, os.WriteFile(path, []byte(id+"\n"), 0o644)
+	return v, os.WriteFile(path, []byte(v+"\n"), perm)
 }
 
-// send posts the hand-in to the room's server at url and returns its reply.
-func send(url, file string) (string, error) {
+// refusal is the room's refusal of a hand-in: its status and its words.
+type refusal struct {
+	url, status string
+	code        int
+	reply       string
+}
+
+func (r *refusal) Error() string {
+	return fmt.Sprintf("%s refused the hand-in: %s %s", r.url, r.status, r.reply)
+}
+
+// send posts the hand-in to the room's server at url, with the
+// participant's secret, and returns its reply. While the room answers
+// that it is busy (503), it sends again when the room says, a few times.
+func send(url, file, secret string) (string, error) {
 	url = strings.TrimSuffix(strings.TrimSuffix(url, "/"), "/handin") + "/handin"
 	client := &http.Client{Timeout: 30 * time.Second}
-	resp, err := client.Post(url, "text/plain; charset=utf-8", bytes.NewReader([]byte(file)))
-	if err != nil {
-		return "", fmt.Errorf("sending to %s: %v (is the room's server running, at that address?)", url, err)
+	for attempt := 1; ; attempt++ {
+		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(file))
+		if err != nil {
+			return "", err
+		}
+		req.Header.Set("Content-Type", "text/plain; charset=utf-8")
+		req.Header.Set("Authorization", "Bearer "+secret)
+		resp, err := client.Do(req)
+		if err != nil {
+			return "", fmt.Errorf("sending to %s: %v (is the room's server running, at that address?)", url, err)
+		}
+		reply, err := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+		resp.Body.Close()
+		if err != nil {
+			return "", err
+		}
+		if resp.StatusCode == http.StatusOK {
+			return string(reply), nil
+		}
+		refused := &refusal{url, resp.Status, resp.StatusCode, strings.TrimSpace(string(reply))}
+		wait, err := strconv.Atoi(resp.Header.Get("Retry-After"))
+		if resp.StatusCode != http.StatusServiceUnavailable || err != nil || attempt == busyAttempts {
+			return "", refused
+		}
+		fmt.Printf("handin: %s; sending again in %d s\n", refused.reply, wait)
+		time.Sleep(time.Duration(min(max(wait, 0), 10)) * time.Second)
 	}
-	defer resp.Body.Close()
-	reply, err := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
-	if err == nil && resp.StatusCode != http.StatusOK {
-		err = fmt.Errorf("%s refused the hand-in: %s %s", url, resp.Status, strings.TrimSpace(string(reply)))
-	}
-	return string(reply), err
 }
+
+// busyAttempts is how many times send tries a room that says it is busy.
+const busyAttempts = 5

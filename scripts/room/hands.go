@@ -27,8 +27,17 @@ type hand struct {
 	values   map[string]string // every "key: value" line
 }
 
-// maxStages bounds the stages of one hand-in, so that one cannot fill the page.
-const maxStages = 30
+// maxStages bounds the stages of one hand-in, so that one cannot fill the
+// page; maxRatio bounds a speed-up either way, so that one cannot flatten
+// the chart's log scale: no step of the workshop comes near it.
+const (
+	maxStages = 30
+	maxRatio  = 10000
+)
+
+// meaningful says whether r is a speed-up the room shows: a ratio from
+// 1/maxRatio to maxRatio, which NaN, infinities, zero and negatives are not.
+func meaningful(r float64) bool { return r >= 1.0/maxRatio && r <= maxRatio }
 
 var (
 	stageName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
@@ -59,8 +68,15 @@ func parseHand(data []byte) (hand, error) {
 			}
 		}
 		if strings.HasPrefix(key, "speedup-") {
-			if r, err := strconv.ParseFloat(value, 64); err != nil || r <= 0 || math.IsInf(r, 0) {
-				return hand{}, fmt.Errorf("line %d: %s is %q, not a positive ratio", n+1, key, value)
+			if r, err := strconv.ParseFloat(value, 64); err != nil || !meaningful(r) {
+				return hand{}, fmt.Errorf("line %d: %s is %q, not a ratio from 1/%d to %d (a speed-up is never NaN, infinite, zero or negative)",
+					n+1, key, value, maxRatio, maxRatio)
+			}
+		}
+		if strings.HasPrefix(key, "predicted-") {
+			if r, err := strconv.ParseFloat(trimTimes(value), 64); err == nil && !meaningful(r) {
+				return hand{}, fmt.Errorf("line %d: %s is %q, not a ratio from 1/%d to %d (a prediction that is a number is a speed-up)",
+					n+1, key, value, maxRatio, maxRatio)
 			}
 		}
 	}
@@ -128,11 +144,15 @@ func firstClause(verdict string) string {
 
 // parseGuess reads a prediction as typed: "3x", "3", "1.5×", "0.5x" (twice as slow).
 func parseGuess(s string) float64 {
-	s = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(s), "xX×"))
-	if r, err := strconv.ParseFloat(s, 64); err == nil && r > 0 && !math.IsInf(r, 0) {
+	if r, err := strconv.ParseFloat(trimTimes(s), 64); err == nil && meaningful(r) {
 		return r
 	}
 	return 0
+}
+
+// trimTimes is a prediction without its spaces and "x".
+func trimTimes(s string) string {
+	return strings.TrimSpace(strings.TrimRight(strings.TrimSpace(s), "xX×"))
 }
 
 // origin is the stage that ex was made from, "" if the hand-in does not say (an older handin).
@@ -156,7 +176,7 @@ type exercise struct {
 // row is one participant's line.
 type row struct {
 	Name, ID, Machine string
-	Tag               string // the id's start, when another participant has the same name
+	Tag               string // the shortest start of the id that tells it from the others of the same name, if any
 	Cells             []cell
 }
 
@@ -164,6 +184,7 @@ type row struct {
 type roomView struct {
 	Exercises []exercise
 	Rows      []row
+	Refused   int // new participants the server refused for their address's limit
 }
 
 // view lays hands out in columns, one per exercise: a stage whose origin is
@@ -199,14 +220,14 @@ func view(hands []hand, isStart func(stage string) bool) roomView {
 	slices.SortFunc(sorted, func(a, b hand) int {
 		return cmp.Or(strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)), strings.Compare(a.ID, b.ID))
 	})
-	names := map[string]int{}
+	ids := map[string][]string{} // per name
 	for _, h := range hands {
-		names[h.Name]++
+		ids[h.Name] = append(ids[h.Name], h.ID)
 	}
 	for _, h := range sorted {
 		r := row{Name: h.Name, ID: h.ID, Machine: h.values["machine-cpu"]}
-		if names[h.Name] > 1 {
-			r.Tag = h.ID[:min(4, len(h.ID))]
+		if len(ids[h.Name]) > 1 {
+			r.Tag = tag(h.ID, ids[h.Name])
 		}
 		if cores := h.values["machine-cores"]; cores != "" {
 			r.Machine += ", " + cores + " cores"
@@ -238,6 +259,22 @@ func view(hands []hand, isStart func(stage string) bool) roomView {
 		ex.Guesses, ex.GuessMedian, ex.Off = len(guesses), results.Median(guesses), results.Median(off)
 	}
 	return v
+}
+
+// tag is the shortest start of id, of 4 characters at least, that none of
+// others but id itself starts with: ids are unique, so tags are.
+func tag(id string, others []string) string {
+	n := 4
+	for _, o := range others {
+		if o != id {
+			common := 0
+			for common < min(len(id), len(o)) && id[common] == o[common] {
+				common++
+			}
+			n = max(n, common+1)
+		}
+	}
+	return id[:min(n, len(id))]
 }
 
 // compareStages orders the starts as the workspace's stages are ordered; an unknown start last.

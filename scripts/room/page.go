@@ -39,6 +39,7 @@ svg { display: block; width: 100%; height: auto; max-height: 300px; }
 </style></head>
 <body>
 <h1>The room <small>{{len .Rows}} participant{{if ne (len .Rows) 1}}s{{end}}{{with .Send}} · hand in: <code>{{.}}</code>{{end}}</small></h1>
+{{with .Refused}}<p class="key">{{.}} new participant{{if ne . 1}}s{{end}} refused: too many from one address in a minute</p>{{end}}
 {{if not .Rows}}<p>No hand-in yet.</p>{{else}}
 <table id="room">
 <colgroup><col style="width: {{.NameWidth}}%">{{range .Exercises}}<col>{{end}}</colgroup>

@@ -2,27 +2,34 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"maps"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 )
 
-// The server's bounds: a hand-in file is a few kilobytes (its verdicts and
-// benchmark lines), and a room a few dozen people.
+// A hand-in file is a few kilobytes (its verdicts and benchmark lines);
+// maxBody leaves it room. The page reloads itself every refreshSeconds.
 const (
-	maxBody         = 256 << 10
-	maxParticipants = 200
-	refreshSeconds  = 5
+	maxBody        = 256 << 10
+	refreshSeconds = 5
 )
+
+// secretKey is the line of a kept hand-in that holds the SHA-256 of its
+// participant's secret: the room's own line, which a hand-in may not carry.
+const secretKey = "room-secret-sha256"
 
 // server keeps the room's hand-ins, one file per participant's id in dir,
 // so that a restart loses none, and serves the room's page.
@@ -30,18 +37,34 @@ type server struct {
 	dir     string
 	isStart func(stage string) bool
 	send    string // the command that hands in here, shown on the page
-	max     int    // participants
+	limits  limits
+	addrs   *addresses
+
 	mu      sync.Mutex
 	hands   map[string]hand // by id
+	refused int             // new participants refused for their address's limit
+	version int             // changes with the hands and refused
+
+	pageMu      sync.Mutex // one page is made at a time, and shared
+	pageVersion int
+	pageBytes   []byte
+	pagesMade   int
 }
 
-// newServer loads the hand-ins that dir holds already.
-func newServer(dir string, isStart func(string) bool) (*server, error) {
-	s := &server{dir: dir, isStart: isStart, max: maxParticipants, hands: map[string]hand{}}
+// newServer loads the hand-ins that dir holds already, and removes the
+// temporary files that a crash in writeAtomically left there.
+func newServer(dir string, isStart func(string) bool, l limits) (*server, error) {
+	s := &server{dir: dir, isStart: isStart, limits: l, addrs: newAddresses(l), hands: map[string]hand{}}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.txt")) // a pattern without errors
+	temps, _ := filepath.Glob(filepath.Join(dir, ".handin-*")) // a pattern without errors
+	for _, f := range temps {
+		if err := os.Remove(f); err != nil {
+			return nil, err
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -66,27 +89,56 @@ func (s *server) handler() http.Handler {
 	return mux
 }
 
+// page serves the room's page, made once per change of the room: however
+// many load it at once, the server holds one copy.
 func (s *server) page(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
-	v := view(slices.Collect(maps.Values(s.hands)), s.isStart)
+	version, hands, refused := s.version, slices.Collect(maps.Values(s.hands)), s.refused
 	s.mu.Unlock()
-	var out bytes.Buffer
-	if err := writePage(&out, v, refreshSeconds, s.send); err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
+	s.pageMu.Lock()
+	if s.pageBytes == nil || s.pageVersion != version {
+		v := view(hands, s.isStart)
+		v.Refused = refused
+		var out bytes.Buffer
+		if err := writePage(&out, v, refreshSeconds, s.send); err != nil {
+			s.pageMu.Unlock()
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		s.pageBytes, s.pageVersion = out.Bytes(), version
+		s.pagesMade++
 	}
+	page := s.pageBytes
+	s.pageMu.Unlock()
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
-	w.Write(out.Bytes())
+	w.Write(page)
 }
 
 // handIn takes one hand-in, the file of scripts/handin, as the request's
 // body, and keeps it under the participant's id: a second hand-in replaces
-// the first.
+// the first. The first hand-in of an id sets its secret, which the
+// Authorization header carries; later ones must carry the same.
 func (s *server) handIn(w http.ResponseWriter, r *http.Request) {
-	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
-	if maxErr := (*http.MaxBytesError)(nil); errors.As(err, &maxErr) {
-		refuse(w, http.StatusRequestEntityTooLarge, "a hand-in is at most %d KiB: send the file of go run ./scripts/handin, nothing else", maxBody>>10)
+	host := hostOf(r.RemoteAddr)
+	if r.ContentLength > maxBody {
+		tooLarge(w)
+		return
+	}
+	if why := s.addrs.startBody(host); why != "" {
+		w.Header().Set("Retry-After", "1")
+		w.Header().Set("Connection", "close") // its body is not read
+		refuse(w, http.StatusServiceUnavailable, "%s", why)
+		return
+	}
+	defer s.addrs.endBody(host)
+	data, err := readBody(r.Body, r.ContentLength)
+	if errors.Is(err, errTooLarge) {
+		tooLarge(w)
+		return
+	} else if errors.Is(err, os.ErrDeadlineExceeded) {
+		w.Header().Set("Connection", "close")
+		refuse(w, http.StatusRequestTimeout, "the hand-in did not arrive within %v", s.limits.readTime)
 		return
 	} else if err != nil {
 		refuse(w, http.StatusBadRequest, "reading the hand-in: %v", err)
@@ -96,22 +148,90 @@ func (s *server) handIn(w http.ResponseWriter, r *http.Request) {
 	if err == nil && h.ID == "" {
 		err = errors.New("no id line: send it with go run ./scripts/handin --to URL NAME")
 	}
+	if _, ok := h.values[secretKey]; err == nil && ok {
+		err = fmt.Errorf("the line %s is the room's own: a hand-in does not carry it", secretKey)
+	}
 	if err != nil {
 		refuse(w, http.StatusBadRequest, "not a hand-in: %v", err)
 		return
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, known := s.hands[h.ID]; !known && len(s.hands) >= s.max {
-		refuse(w, http.StatusForbidden, "the room is full: it takes %d participants", s.max)
+	secret, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !secretPattern.MatchString(secret) {
+		refuse(w, http.StatusForbidden, "the hand-in carries no participant secret (the Authorization header): "+
+			"hand in with go run ./scripts/handin of this repository, which sends the one kept beside your id (git pull, if yours is older)")
 		return
 	}
-	if err := writeAtomically(filepath.Join(s.dir, h.ID+".txt"), data); err != nil {
+	hash := fmt.Sprintf("%x", sha256.Sum256([]byte(secret)))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	old, known := s.hands[h.ID]
+	switch kept := old.values[secretKey]; {
+	case known && kept != "" && subtle.ConstantTimeCompare([]byte(kept), []byte(hash)) != 1:
+		refuse(w, http.StatusForbidden, "id %s was first handed in with another secret, so this hand-in may not replace it. "+
+			"Hand in from the machine that made the id, or copy its participant-secret (beside participant-id, in its "+
+			"configuration folder's userperf/) to this one; or, to hand in as a new participant, delete both files here", h.ID)
+		return
+	case !known && len(s.hands) >= s.limits.participants:
+		refuse(w, http.StatusForbidden, "the room is full: it takes %d participants", s.limits.participants)
+		return
+	case !known:
+		if ok, wait, first := s.addrs.mayMake(host); !ok {
+			s.refused++
+			s.version++
+			if first { // once per address and minute: a script that retries does not flood the log
+				log.Printf("room: refusing new participants from %s: it made %d in the last minute, the most one address may",
+					host, s.limits.newPerMinute)
+			}
+			w.Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())+1))
+			refuse(w, http.StatusTooManyRequests, "your address made %d new participants in the last minute, the most one address may: "+
+				"each participant hands in from their own machine, whose configuration folder keeps their id; retry in %d s",
+				s.limits.newPerMinute, int(wait.Seconds())+1)
+			return
+		}
+	}
+	if err := writeAtomically(filepath.Join(s.dir, h.ID+".txt"), append([]byte(secretKey+": "+hash+"\n"), data...)); err != nil {
 		refuse(w, http.StatusInternalServerError, "keeping the hand-in: %v", err)
 		return
 	}
+	h.values[secretKey] = hash
 	s.hands[h.ID] = h
+	s.version++
+	if !known {
+		s.addrs.made(host)
+	}
 	fmt.Fprintf(w, "received %s's hand-in (%d stage%s, id %s)\n", h.Name, len(h.Stages), plural(len(h.Stages)), h.ID)
+}
+
+// secretPattern is what a participant secret looks like: scripts/handin
+// makes 26 letters and digits (crypto/rand.Text).
+var secretPattern = regexp.MustCompile(`^[A-Za-z0-9]{16,64}$`)
+
+var errTooLarge = errors.New("the body is larger than maxBody")
+
+// readBody reads a body that announced length bytes (-1: it did not) into
+// one buffer of that size, or of maxBody, which it never grows: a body
+// longer than maxBody is errTooLarge.
+func readBody(body io.Reader, length int64) ([]byte, error) {
+	size := maxBody
+	if length >= 0 && length < maxBody {
+		size = int(length)
+	}
+	buf := make([]byte, size+1) // one more, to see the end
+	n, err := io.ReadFull(body, buf)
+	switch {
+	case err == nil:
+		return nil, errTooLarge
+	case err == io.EOF || err == io.ErrUnexpectedEOF:
+		return buf[:n], nil
+	}
+	return nil, err
+}
+
+// tooLarge refuses a body over maxBody and closes the connection once the
+// answer is sent: the server reads no more of it.
+func tooLarge(w http.ResponseWriter) {
+	w.Header().Set("Connection", "close")
+	refuse(w, http.StatusRequestEntityTooLarge, "a hand-in is at most %d KiB: send the file of go run ./scripts/handin, nothing else", maxBody>>10)
 }
 
 // sendCommand is what a participant runs to hand in to the room at url.
@@ -183,7 +303,7 @@ func roomAddresses(port string) []string {
 
 // serve runs the room's server at addr until the process ends.
 func serve(addr, dir string, isStart func(string) bool) error {
-	s, err := newServer(dir, isStart)
+	s, err := newServer(dir, isStart, roomLimits)
 	if err != nil {
 		return err
 	}
@@ -191,15 +311,15 @@ func serve(addr, dir string, isStart func(string) bool) error {
 	if err != nil {
 		return err
 	}
-	l, err := net.Listen("tcp", listen)
+	listener, err := net.Listen("tcp", listen)
 	if err != nil {
 		return err
 	}
-	url := "http://" + l.Addr().String()
+	url := "http://" + listener.Addr().String()
 	s.send = sendCommand(url)
 	fmt.Printf("room: %d hand-in%s kept in %s\nroom: the page, for the projector: %s/\nroom: participants send: %s\n",
 		len(s.hands), plural(len(s.hands)), dir, url, s.send)
-	if ip := l.Addr().(*net.TCPAddr).IP; ip.IsLoopback() {
+	if ip := listener.Addr().(*net.TCPAddr).IP; ip.IsLoopback() {
 		_, port, _ := net.SplitHostPort(listen)
 		fmt.Println("room: only this machine can reach it. For the room, serve on this machine's address on the room's network:")
 		list := roomAddresses(port)
@@ -212,15 +332,20 @@ func serve(addr, dir string, isStart func(string) bool) error {
 	} else {
 		fmt.Println("room: if a participant's handin cannot connect, this machine's firewall may block the port; Ctrl-C stops the server")
 	}
-	return s.httpServer().Serve(l)
+	l := s.limits
+	fmt.Printf("room: at most %d connections at once (%d per address), %d hand-ins read at once (%d per address), "+
+		"%d new participants per address a minute, %d participants\n",
+		l.conns, l.addressConns, l.bodies, l.addressBodies, l.newPerMinute, l.participants)
+	return s.httpServer().Serve(newConnLimiter(listener, s.addrs))
 }
 
-// httpServer is s bounded in time, as the API is: a client that sends slowly or never reads is let go.
+// httpServer is s bounded in time, as the API is: a client that sends
+// slowly or never reads is let go, and a body that stalls frees its slot.
 func (s *server) httpServer() *http.Server {
 	return &http.Server{
 		Handler:           s.handler(),
 		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       30 * time.Second,
+		ReadTimeout:       s.limits.readTime,
 		WriteTimeout:      30 * time.Second,
 		IdleTimeout:       60 * time.Second,
 		MaxHeaderBytes:    16 << 10,

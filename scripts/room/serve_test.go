@@ -13,28 +13,53 @@ import (
 )
 
 // startRoom serves the room's hand-ins in dir on a loopback port, with the
-// server's own bounds, and returns its URL.
+// server's own bounds but for new participants, which all come from this
+// machine's address in a test, and returns its URL.
 func startRoom(t *testing.T, dir string) (*server, string) {
+	l := roomLimits
+	l.newPerMinute = l.participants
+	return startRoomWith(t, dir, l)
+}
+
+// startRoomWith serves the room's hand-ins in dir with the bounds l.
+func startRoomWith(t *testing.T, dir string, l limits) (*server, string) {
 	t.Helper()
-	s, err := newServer(dir, workshopStarts)
+	s, err := newServer(dir, workshopStarts, l)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	listener, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, url := s.httpServer(), "http://"+l.Addr().String()
+	srv, url := s.httpServer(), "http://"+listener.Addr().String()
 	s.send = sendCommand(url)
-	go srv.Serve(l)
+	go srv.Serve(newConnLimiter(listener, s.addrs))
 	t.Cleanup(func() { srv.Close() })
 	return s, url
 }
 
-// post sends body to the room and returns the status and the reply.
+// testSecret is the participant secret that post sends, whatever the id.
+const testSecret = "TESTSECRET234567ABCDEFGHIJ"
+
+// post sends body to the room with testSecret and returns the status and the reply.
 func post(t *testing.T, url, body string) (int, string) {
 	t.Helper()
-	resp, err := http.Post(url+"/handin", "text/plain; charset=utf-8", strings.NewReader(body))
+	return postWith(t, url, body, testSecret)
+}
+
+// postWith sends body to the room with secret, none if "", and returns the status and the reply.
+func postWith(t *testing.T, url, body, secret string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url+"/handin", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "text/plain; charset=utf-8")
+	if secret != "" {
+		req.Header.Set("Authorization", "Bearer "+secret)
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,19 +92,28 @@ func manyStages(n int) string {
 	return b.String()
 }
 
-// TestServeSameNameTwoIDs checks that two people of one name stay two: the room keys on the id.
+// TestServeSameNameTwoIDs checks that people of one name stay apart: the
+// room keys on the id, and tags each with the shortest start of its id
+// that no other of that name shares, however many characters they share.
 func TestServeSameNameTwoIDs(t *testing.T) {
 	_, url := startRoom(t, t.TempDir())
-	for _, id := range []string{"aaaaaaaa1111", "bbbbbbbb2222"} {
-		if code, reply := post(t, url, handInFile("Ada Lovelace", id, "passed: ...", 4, 2)); code != http.StatusOK {
+	for _, id := range []string{"aaaaaaaa1111", "bbbbbbbb2222", "bbbbbbbb2223", "bbbb00000000", "cccccccc3333"} {
+		who := "Ada Lovelace"
+		if id == "cccccccc3333" {
+			who = "Ken" // alone of his name: no tag
+		}
+		if code, reply := post(t, url, handInFile(who, id, "passed: ...", 4, 2)); code != http.StatusOK {
 			t.Fatalf("the hand-in of id %s: %d %s", id, code, reply)
 		}
 	}
 	page := roomPage(t, url)
-	for _, want := range []string{`<td class="who">Ada Lovelace<small>#aaaa · `, `<td class="who">Ada Lovelace<small>#bbbb · `} {
-		if !strings.Contains(page, want) {
-			t.Errorf("the page lacks %q: two people of one name, each tagged with their id:\n%s", want, page)
+	for _, tag := range []string{"aaaa", "bbbbbbbb2222", "bbbbbbbb2223", "bbbb0"} {
+		if want := `<td class="who">Ada Lovelace<small>#` + tag + ` · `; !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q: people of one name, each tagged with their id's own start:\n%s", want, page)
 		}
+	}
+	if !strings.Contains(page, `<td class="who">Ken<small>Test CPU`) {
+		t.Errorf("Ken, alone of his name, is tagged:\n%s", page)
 	}
 }
 
@@ -105,8 +139,9 @@ func TestServeEscapes(t *testing.T) {
 // room over its cap and another method are each refused with a 4xx that
 // says why, and that the server serves on.
 func TestServeRefuses(t *testing.T) {
-	s, url := startRoom(t, t.TempDir())
-	s.max = 2
+	l := roomLimits
+	l.participants = 2
+	_, url := startRoomWith(t, t.TempDir(), l)
 	ok := handInFile("Ada", "aaaaaaaa1111", "passed: ...", 4, 2)
 	for _, c := range []struct {
 		name, body, reply string
@@ -186,5 +221,82 @@ func TestListenAddress(t *testing.T) {
 		if got, err := listenAddress(addr); err != nil || got != want {
 			t.Errorf("listenAddress(%q) = %q, %v; want %q", addr, got, err, want)
 		}
+	}
+}
+
+// TestServeSecret checks that an id's hand-ins are its first hand-in's:
+// another machine's secret, or none, gets 403 and what to do; the secret
+// is kept as its hash, across a restart; a hand-in kept before secrets is
+// claimed by the first secret that comes; a hand-in may not carry the
+// room's own line.
+func TestServeSecret(t *testing.T) {
+	dir := t.TempDir()
+	// A hand-in kept by a room before secrets: no hash line.
+	os.WriteFile(filepath.Join(dir, "oooooooo1111.txt"), []byte(handInFile("Old", "oooooooo1111", "passed: ...", 2, 2)), 0o644)
+	_, url := startRoom(t, dir)
+	ada := handInFile("Ada", "aaaaaaaa1111", "passed: ...", 4, 2)
+	const other = "OTHERMACHINE234567ABCDEFGH"
+	if code, reply := post(t, url, ada); code != http.StatusOK {
+		t.Fatalf("the first hand-in: %d %s", code, reply)
+	}
+	mallory := strings.Replace(ada, "participant: Ada", "participant: Mallory", 1)
+	for _, secret := range []string{other, ""} {
+		code, reply := postWith(t, url, mallory, secret)
+		if code != http.StatusForbidden || !strings.Contains(reply, "secret") || !strings.Contains(reply, "participant-secret") && secret != "" {
+			t.Errorf("the id with secret %q: %d %q, want 403, why and what to do", secret, code, reply)
+		}
+	}
+	if code, reply := post(t, url, handInFile("Ada", "aaaaaaaa1111", "passed: ...", 5, 2)); code != http.StatusOK {
+		t.Errorf("the same machine again: %d %s", code, reply)
+	}
+	kept, _ := os.ReadFile(filepath.Join(dir, "aaaaaaaa1111.txt"))
+	if bytes.Contains(kept, []byte(testSecret)) || !bytes.Contains(kept, []byte(secretKey+": ")) {
+		t.Errorf("the kept hand-in holds the secret, or lacks its hash:\n%s", kept)
+	}
+	old := handInFile("Old", "oooooooo1111", "passed: ...", 3, 2)
+	if code, reply := postWith(t, url, old, other); code != http.StatusOK {
+		t.Errorf("the first secret for a hand-in kept without one: %d %s", code, reply)
+	}
+	if code, _ := post(t, url, old); code != http.StatusForbidden {
+		t.Errorf("a second secret for it: %d, want 403", code)
+	}
+	forged := ada + secretKey + ": 0000\n"
+	if code, reply := post(t, url, forged); code != http.StatusBadRequest || !strings.Contains(reply, "the room's own") {
+		t.Errorf("a hand-in with the room's line: %d %q, want 400", code, reply)
+	}
+	_, again := startRoom(t, dir)
+	if code, _ := postWith(t, again, mallory, other); code != http.StatusForbidden {
+		t.Errorf("after a restart, another secret: %d, want 403", code)
+	}
+	if page := roomPage(t, again); !strings.Contains(page, "5.0x") || strings.Contains(page, "Mallory") {
+		t.Errorf("after a restart, the page lacks Ada's second hand-in or shows Mallory's:\n%s", page)
+	}
+}
+
+// TestServeNumbers checks that a speed-up or a prediction that is not a
+// ratio from 1/10000 to 10000 is refused with 400 naming its line, and
+// that the bounds themselves are taken.
+func TestServeNumbers(t *testing.T) {
+	_, url := startRoom(t, t.TempDir())
+	ok := handInFile("Ada", "aaaaaaaa1111", "passed: ...", 4, 2)
+	for _, bad := range []string{"NaN", "nan", "+Inf", "-Inf", "Infinity", "0", "-0", "-2", "10001", "1e308", "5e-324", "0.00009"} {
+		for field, line := range map[string]string{
+			"speedup-ex1-origin": "speedup-ex1-origin: " + bad + "\n",
+			"predicted-ex1":      "predicted-ex1: " + bad + "x\n",
+		} {
+			code, reply := post(t, url, ok+line)
+			if code != http.StatusBadRequest || !strings.Contains(reply, field+" is") || !strings.Contains(reply, "1/10000 to 10000") {
+				t.Errorf("%s %s: %d %q, want 400 naming the line", field, bad, code, reply)
+			}
+		}
+	}
+	for _, edge := range []string{"10000", "0.0001"} {
+		file := strings.Replace(ok, "speedup-ex1-origin: 4", "speedup-ex1-origin: "+edge, 1) + "predicted-ex1: " + edge + "x\n"
+		if code, reply := post(t, url, file); code != http.StatusOK {
+			t.Errorf("the bound %s: %d %s", edge, code, reply)
+		}
+	}
+	if page := roomPage(t, url); strings.Contains(page, "NaN") || strings.Contains(page, "Inf") {
+		t.Errorf("the page shows a number that is not one:\n%s", page)
 	}
 }

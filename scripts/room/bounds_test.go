@@ -1,0 +1,307 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// dialRoom opens a connection to the room at url.
+func dialRoom(t *testing.T, url string) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+// getOn sends GET / on conn and returns the answer's status, or the error
+// of reading it within wait.
+func getOn(conn net.Conn, wait time.Duration) (int, error) {
+	conn.SetDeadline(time.Now().Add(wait))
+	if _, err := io.WriteString(conn, "GET / HTTP/1.1\r\nHost: room\r\n\r\n"); err != nil {
+		return 0, err
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	_, err = io.Copy(io.Discard, resp.Body)
+	return resp.StatusCode, err
+}
+
+// waitFor polls cond until it holds, or fails the test after a while.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for range 500 {
+		if cond() {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%s did not happen", what)
+}
+
+// TestConnsBound checks that the room serves at most limits.conns
+// connections at once: one beyond them waits until a connection closes.
+func TestConnsBound(t *testing.T) {
+	l := roomLimits
+	l.conns, l.addressConns = 2, 3 // the address's share does not bind
+	_, url := startRoomWith(t, t.TempDir(), l)
+	held := []net.Conn{dialRoom(t, url), dialRoom(t, url)}
+	for _, c := range held { // served, so accepted: each holds its slot while it stays open
+		if code, err := getOn(c, 10*time.Second); code != http.StatusOK {
+			t.Fatalf("a connection within the bound: %d, %v", code, err)
+		}
+	}
+	third := dialRoom(t, url)
+	if code, err := getOn(third, 300*time.Millisecond); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("a third connection with two held was answered (%d, %v); want it to wait", code, err)
+	}
+	held[0].Close()
+	// The request already sent is read once the connection is accepted.
+	third.SetDeadline(time.Now().Add(10 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(third), nil)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("the third connection, once one closed: %v, %v", resp, err)
+	}
+	resp.Body.Close()
+}
+
+// TestAddressConnsBound checks that one address holds at most
+// limits.addressConns connections: the next is answered 503 and closed.
+func TestAddressConnsBound(t *testing.T) {
+	l := roomLimits
+	l.conns, l.addressConns = 10, 2
+	_, url := startRoomWith(t, t.TempDir(), l)
+	for range 2 {
+		if code, err := getOn(dialRoom(t, url), 10*time.Second); code != http.StatusOK {
+			t.Fatalf("a connection within the address's share: %d, %v", code, err)
+		}
+	}
+	conn := dialRoom(t, url)
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	io.WriteString(conn, "GET / HTTP/1.1\r\nHost: room\r\n\r\n")
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "holds 2 connections") || !resp.Close {
+		t.Errorf("a third connection from one address: %s %q (closed: %v), want 503, the share, and the connection closed", resp.Status, body, resp.Close)
+	}
+}
+
+// holdBodies starts n hand-ins that send their headers and half their
+// body, then stall, and waits until the server reads them.
+func holdBodies(t *testing.T, s *server, url string, n int) {
+	for range n {
+		conn := dialRoom(t, url)
+		fmt.Fprintf(conn, "POST /handin HTTP/1.1\r\nHost: room\r\nContent-Length: 1000\r\n\r\n%s", strings.Repeat("x", 500))
+	}
+	waitFor(t, fmt.Sprintf("%d bodies being read", n), func() bool {
+		s.addrs.mu.Lock()
+		defer s.addrs.mu.Unlock()
+		return s.addrs.bodies == n
+	})
+}
+
+// TestBodiesBound checks that the room reads at most limits.bodies
+// hand-ins at once, and limits.addressBodies from one address: the next
+// is answered 503, with its reason, before its body is read.
+func TestBodiesBound(t *testing.T) {
+	for _, c := range []struct {
+		name                  string
+		bodies, addressBodies int
+		reply                 string
+	}{
+		{"in all", 2, 4, "the room is reading 2 hand-ins at once"},
+		{"from one address", 4, 2, "your address is sending 2 hand-ins at once"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			l := roomLimits
+			l.bodies, l.addressBodies = c.bodies, c.addressBodies
+			s, url := startRoomWith(t, t.TempDir(), l)
+			holdBodies(t, s, url, 2)
+			code, reply := post(t, url, handInFile("Ada", "aaaaaaaa1111", "passed: ...", 4, 2))
+			if code != http.StatusServiceUnavailable || !strings.Contains(reply, c.reply) {
+				t.Errorf("a hand-in beyond the bound: %d %q, want 503 and %q", code, reply, c.reply)
+			}
+		})
+	}
+}
+
+// TestStalledBodyLetGo checks that a body that stops coming frees its slot
+// at the read timeout, and is told so.
+func TestStalledBodyLetGo(t *testing.T) {
+	l := roomLimits
+	l.readTime = 200 * time.Millisecond
+	s, url := startRoomWith(t, t.TempDir(), l)
+	conn := dialRoom(t, url)
+	fmt.Fprintf(conn, "POST /handin HTTP/1.1\r\nHost: room\r\nContent-Length: 1000\r\n\r\n%s", strings.Repeat("x", 500))
+	waitFor(t, "the stalled body's slot freed", func() bool {
+		s.addrs.mu.Lock()
+		defer s.addrs.mu.Unlock()
+		return len(s.addrs.by) == 0 // nothing held, not even the connection
+	})
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil || resp.StatusCode != http.StatusRequestTimeout {
+		t.Errorf("a stalled body: %v, %v; want 408", resp, err)
+	}
+}
+
+// TestNewParticipantsBound checks that one address makes at most
+// limits.newPerMinute participants a minute, that the page counts those
+// refused, and that a known participant hands in again whatever the count.
+func TestNewParticipantsBound(t *testing.T) {
+	l := roomLimits
+	l.newPerMinute = 3
+	s, url := startRoomWith(t, t.TempDir(), l)
+	var mu sync.Mutex // the server reads the clock, the test moves it
+	clock := time.Date(2026, 1, 2, 9, 0, 0, 0, time.UTC)
+	tick := func(d time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		clock = clock.Add(d)
+	}
+	s.addrs.now = func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return clock
+	}
+	for i := range 3 {
+		if code, reply := post(t, url, handInFile("Ada", fmt.Sprintf("aaaaaaaa%04d", i), "passed: ...", 4, 2)); code != http.StatusOK {
+			t.Fatalf("new participant %d of 3: %d %s", i, code, reply)
+		}
+		tick(10 * time.Second)
+	}
+	if page := roomPage(t, url); strings.Contains(page, "refused") {
+		t.Errorf("the page says some were refused before any was:\n%s", page)
+	}
+	code, reply := post(t, url, handInFile("Ada", "bbbbbbbb0000", "passed: ...", 4, 2))
+	if code != http.StatusTooManyRequests || !strings.Contains(reply, "made 3 new participants in the last minute") || !strings.Contains(reply, "retry in 31 s") {
+		t.Errorf("a fourth new participant within the minute: %d %q, want 429, the bound and when to retry", code, reply)
+	}
+	if code, reply := post(t, url, handInFile("Ada", "aaaaaaaa0001", "passed: ...", 5, 2)); code != http.StatusOK {
+		t.Errorf("a known participant handing in again: %d %q, want 200", code, reply)
+	}
+	if page := roomPage(t, url); !strings.Contains(page, "1 new participant refused: too many from one address in a minute") {
+		t.Errorf("the page does not say that one was refused:\n%s", page)
+	}
+	tick(31 * time.Second) // a minute after the first
+	if code, reply := post(t, url, handInFile("Ada", "bbbbbbbb0000", "passed: ...", 4, 2)); code != http.StatusOK {
+		t.Errorf("a new participant a minute after the first: %d %q, want 200", code, reply)
+	}
+}
+
+// TestOneAddressCannotFillTheRoom hands in 200 participants from one
+// address with the room's own bounds: the first few get in, and the page
+// counts the rest as refused.
+func TestOneAddressCannotFillTheRoom(t *testing.T) {
+	_, url := startRoomWith(t, t.TempDir(), roomLimits)
+	in := 0
+	for i := range 200 {
+		code, reply := post(t, url, handInFile("Mallory", fmt.Sprintf("mmmmmmmm%04d", i), "passed: ...", 4, 2))
+		switch code {
+		case http.StatusOK:
+			in++
+		case http.StatusTooManyRequests:
+		default:
+			t.Fatalf("participant %d: %d %s", i, code, reply)
+		}
+	}
+	if in != roomLimits.newPerMinute {
+		t.Errorf("%d of 200 new participants from one address got in, want %d", in, roomLimits.newPerMinute)
+	}
+	if want := fmt.Sprintf("%d new participants refused", 200-in); !strings.Contains(roomPage(t, url), want) {
+		t.Errorf("the page lacks %q", want)
+	}
+}
+
+// TestPageMadeOnce checks that concurrent loads of an unchanged room share
+// one page, so that the server holds one copy however many load it.
+func TestPageMadeOnce(t *testing.T) {
+	s, url := startRoom(t, t.TempDir())
+	post(t, url, handInFile("Ada", "aaaaaaaa1111", "passed: ...", 4, 2))
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() { roomPage(t, url) })
+	}
+	wg.Wait()
+	made := func() int {
+		s.pageMu.Lock()
+		defer s.pageMu.Unlock()
+		return s.pagesMade
+	}
+	if n := made(); n != 1 {
+		t.Errorf("8 loads of one room made %d pages, want 1", n)
+	}
+	post(t, url, handInFile("Ken", "kkkkkkkk1111", "passed: ...", 3, 2))
+	if page, n := roomPage(t, url), made(); !strings.Contains(page, "Ken") || n != 2 {
+		t.Errorf("after a hand-in, %d pages made (want 2), and the page shows Ken: %v", n, strings.Contains(page, "Ken"))
+	}
+}
+
+// TestTooLargeCloses checks that a hand-in over maxBody is answered 413 at
+// once, announced or not, and that the connection is closed then rather
+// than read to its end or to the read timeout.
+func TestTooLargeCloses(t *testing.T) {
+	_, url := startRoom(t, t.TempDir())
+	conn := dialRoom(t, url)
+	conn.SetDeadline(time.Now().Add(5 * time.Second)) // within the server's read timeout
+	fmt.Fprintf(conn, "POST /handin HTTP/1.1\r\nHost: room\r\nContent-Length: %d\r\n\r\n%s", maxBody+100<<10, strings.Repeat("x", 1000))
+	r := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(r, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || !resp.Close || !strings.Contains(string(body), "at most 256 KiB") {
+		t.Errorf("an announced body over the bound: %s %q (Connection: close %v), want 413, the bound, and the connection closed", resp.Status, body, resp.Close)
+	}
+	if _, err := r.ReadByte(); err != io.EOF {
+		t.Errorf("after the 413, reading the connection: %v, want the end of it", err)
+	}
+	// Unannounced (chunked), the body is read up to the bound and no further.
+	resp, err = http.Post(url+"/handin", "text/plain", io.MultiReader(strings.NewReader(strings.Repeat("x", maxBody+1))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || !resp.Close {
+		t.Errorf("an unannounced body over the bound: %s (Connection: close %v), want 413 and the connection closed", resp.Status, resp.Close)
+	}
+}
+
+// TestStrayTempsRemoved checks that a start removes the temporary files a
+// crash left, and keeps the hand-ins.
+func TestStrayTempsRemoved(t *testing.T) {
+	dir := t.TempDir()
+	kept := filepath.Join(dir, "aaaaaaaa1111.txt")
+	stray := filepath.Join(dir, ".handin-12345")
+	os.WriteFile(kept, []byte(handInFile("Ada", "aaaaaaaa1111", "passed: ...", 4, 2)), 0o644)
+	os.WriteFile(stray, []byte("participant: half"), 0o644)
+	s, err := newServer(dir, workshopStarts, roomLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stray); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the stray %s is still there (%v)", stray, err)
+	}
+	if _, err := os.Stat(kept); err != nil || len(s.hands) != 1 {
+		t.Errorf("the hand-in %s (%v), %d loaded; want it kept and loaded", kept, err, len(s.hands))
+	}
+}
