@@ -150,8 +150,15 @@ func percents(gap, floor float64) (string, string) {
 	}
 }
 
+// Reliable and Noisy are the bounds of Label: the standard deviation over the mean under
+// which samples are reliable, and up to which they are noisy; beyond it, unstable.
+const Reliable, Noisy = 0.05, 0.20
+
+// Confidence is the level of every confidence interval: benchstat's default.
+const Confidence = 0.95
+
 // Label says how widely values spread, by their standard deviation over
-// their mean: under 5% reliable, up to 20% noisy, beyond that unstable.
+// their mean: under Reliable reliable, up to Noisy noisy, beyond that unstable.
 func Label(values []float64) string {
 	var sum, squares float64
 	for _, v := range values {
@@ -162,9 +169,9 @@ func Label(values []float64) string {
 		squares += (v - mean) * (v - mean)
 	}
 	switch cv := math.Sqrt(squares/float64(max(1, len(values)-1))) / mean; {
-	case cv < 0.05:
+	case cv < Reliable:
 		return "reliable"
-	case cv <= 0.20:
+	case cv <= Noisy:
 		return "noisy"
 	}
 	return "unstable"
@@ -187,7 +194,7 @@ func sample(values []float64) *benchmath.Sample {
 }
 
 func summary(values []float64) benchmath.Summary {
-	return benchmath.AssumeNothing.Summary(sample(values), 0.95)
+	return benchmath.AssumeNothing.Summary(sample(values), Confidence)
 }
 
 // spread is how far the 95% confidence interval reaches from the median, as
