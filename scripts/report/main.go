@@ -129,8 +129,8 @@ func generate(root string) error {
 		add("charts", "", figures.Charts(compare), compare)
 	}
 	if load != nil {
-		table, err := os.ReadFile(filepath.Join(filepath.Dir(load[0].Path), "table.md"))
-		add("load", withoutResultFiles(string(table))+"\n\n", []figures.Chart{figures.LoadChart(load)}, load)
+		table, err := loadBlock(load)
+		add("load", table, []figures.Chart{figures.LoadChart(load)}, load)
 		err1 = errors.Join(err1, err)
 	}
 	if err := errors.Join(err1, err2, err3); err != nil {
@@ -192,12 +192,16 @@ func completeRun(root, kind string, list []stages.Stage, wanted []results.Measur
 	return nil, nil
 }
 
-// withoutResultFiles is a load run's table.md without the benchstat command
-// that older runs wrote under the tables: it names the run's files, which a
-// clone lacks.
-func withoutResultFiles(table string) string {
-	paragraphs := strings.Split(strings.TrimSpace(table), "\n\n")
-	return strings.Join(slices.DeleteFunc(paragraphs, func(p string) bool { return strings.HasPrefix(p, "`go tool benchstat ") }), "\n\n")
+// loadBlock is the load block's text: the tables of a load run, made again from its files, so that a run
+// of fewer rounds than a confidence interval needs shows its medians alone, and the caption of its table.md.
+func loadBlock(load []*results.File) (string, error) {
+	table, err := os.ReadFile(filepath.Join(filepath.Dir(load[0].Path), "table.md"))
+	caption := ""
+	if i := strings.LastIndex(string(table), figures.LoadCaption); i >= 0 {
+		caption = strings.TrimSpace(string(table[i:])) + "\n\n"
+	}
+	tables, err2 := figures.LoadTables(load, false)
+	return tables + "\n\n" + caption, errors.Join(err, err2)
 }
 
 // writeBlock writes benchstat's tables of args as block name of file, under

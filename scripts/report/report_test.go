@@ -116,14 +116,18 @@ func writeProfile(t *testing.T, dir string) {
 		"pkg: example.com/stage1-index\nBenchmarkListByRole-2 100 1000 ns/op\n")
 }
 
-// withLoad adds a run of load and its table, as an older load wrote it: with
+// withLoad adds a run of load of rounds rounds and its table, as an older load wrote it: with
 // the benchstat command of its files under the tables.
-func withLoad(t *testing.T, root string) {
+func withLoad(t *testing.T, root string, rounds int) {
 	dir := filepath.Join(root, "results", "load", "20260102T030405Z")
 	for stage, p50 := range map[string]int{"stage0-linear": 1_500_000, "stage1-index": 1_000_000, "floor": 800_000} {
-		write(t, filepath.Join(dir, stage+".txt"), header+"command: go run ./scripts/load\n"+
-			fmt.Sprintf("BenchmarkHTTPFixedRate/rate=100/matches=100 400 %d p50-ns %d p95-ns %d p99-ns\n", p50, 2*p50, 4*p50)+
-			fmt.Sprintf("BenchmarkHTTPFixedRate/rate=100/matches=1000 400 %d p50-ns %d p95-ns %d p99-ns\n", 3*p50, 4*p50, 5*p50))
+		text := header + "command: go run ./scripts/load\n"
+		for i := range rounds {
+			p50 := p50 + i*1000
+			text += fmt.Sprintf("BenchmarkHTTPFixedRate/rate=100/matches=100 400 %d p50-ns %d p95-ns %d p99-ns\n", p50, 2*p50, 4*p50) +
+				fmt.Sprintf("BenchmarkHTTPFixedRate/rate=100/matches=1000 400 %d p50-ns %d p95-ns %d p99-ns\n", 3*p50, 4*p50, 5*p50)
+		}
+		write(t, filepath.Join(dir, stage+".txt"), text)
 	}
 	write(t, filepath.Join(dir, "table.md"), "| stage | p50 |\n|---|---:|\n| floor | 800µs |\n\n"+
 		"`go tool benchstat -row .file floor=results/load/20260102T030405Z/floor.txt`\n\nGET /users?role=R over loopback.\n")
@@ -162,7 +166,7 @@ func svgText(t *testing.T, file string) string {
 
 func TestGenerate(t *testing.T) {
 	root := repository(t)
-	withLoad(t, root)
+	withLoad(t, root, 1)
 	if err := generate(root); err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +188,7 @@ func TestGenerate(t *testing.T) {
 	mustContain(t, "the charts block", generated(t, readme, "charts"),
 		"(charts/time-per-stage.svg)", "(charts/writes-and-memory.svg)\n\n"+line+"\n")
 	mustContain(t, "the load block", generated(t, readme, "load"),
-		"| floor | 800µs |\n\nGET /users?role=R over loopback.\n\n![HTTP latency", "(charts/http-percentiles.svg)\n\nMeasured on",
+		"medians alone", "| floor | 800.0µs | 2.400ms |\n\n", "\n\nGET /users?role=R over loopback.\n\n![HTTP latency", "(charts/http-percentiles.svg)\n\nMeasured on",
 		"`go run ./scripts/load`, then `go run ./scripts/report`.")
 	for chart, wants := range map[string][]string{
 		"time-per-stage":    {"200.0µs", "50.00µs", "100.0ns", "1,000 matches"},
@@ -243,13 +247,20 @@ func TestWriteBlock(t *testing.T) {
 		t.Errorf("the block names the run's folder:\n%s", got)
 	}
 	// A file of a load run, given by its path, is named in the latest load run.
-	withLoad(t, root)
+	withLoad(t, root, 6)
 	load := filepath.Join(root, "results", "load", "20260102T030405Z", "floor.txt")
 	if err := writeBlock(root, page, "gc", "compare", []string{"-filter", ".unit:p50-sec", load}); err != nil {
 		t.Fatal(err)
 	}
 	mustContain(t, "the block of a load run", generated(t, filepath.Join(root, page), "gc"),
 		"by `go run ./scripts/load`, then `go run ./scripts/report block --file docs/stage1-index.md --name gc --from load -- -filter .unit:p50-sec floor.txt`.")
+	// One round: benchstat prints "± ∞", which report refuses to write.
+	before := read(t, filepath.Join(root, page))
+	withLoad(t, root, 1)
+	err := writeBlock(root, page, "gc", "compare", []string{"-filter", ".unit:p50-sec", load})
+	if err == nil || !strings.Contains(err.Error(), "± ∞") || read(t, filepath.Join(root, page)) != before {
+		t.Errorf("a block of one round: error %v, and the page:\n%s", err, read(t, filepath.Join(root, page)))
+	}
 }
 
 // A run of fewer stages, newer than the complete one, does not shrink the
