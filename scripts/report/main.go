@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -37,6 +38,16 @@ report: the latest results as charts and as the pages' tables, never typed by ha
   go run ./scripts/report toolchains [--file F.md] [RUN]
                                       a run of compare --go (RUN, else results/toolchains/latest) as generated block
                                       toolchains of F.md, or printed: each stage's CPU time on each Go release
+  go run ./scripts/report growth [--file F.md] [RUN]
+                                      a run of compare with the million-user data set (RUN, else
+                                      results/compare/latest) as generated block million of F.md, or printed: how
+                                      many times each stage's time grew from 1,000 to 1,000,000 users, at most
+  go run ./scripts/report chapter STAGE [RUN]
+                                      print the table of STAGE's chapter (its benchstat block: the stage against the
+                                      one before it) from a run of compare that measured both (RUN, else
+                                      results/compare/latest), instead of measuring again
+
+It says which files it rewrote, a line each.
 `
 
 func main() {
@@ -62,6 +73,26 @@ func main() {
 		}
 		c.Fatal(err)
 		return
+	case len(args) > 0 && args[0] == "growth":
+		dir := filepath.Join("results", "compare", "latest")
+		if len(args) > 2 {
+			c.Usage("usage: go run ./scripts/report growth [--file FILE.md] [RUN]")
+		} else if len(args) == 2 {
+			dir = args[1]
+		}
+		c.Fatal(growthBlock(".", dir, *file)) // the root, where Parse moved
+		return
+	case len(args) > 0 && args[0] == "chapter":
+		dir := filepath.Join("results", "compare", "latest")
+		if len(args) < 2 || len(args) > 3 {
+			c.Usage("usage: go run ./scripts/report chapter STAGE [RUN]")
+		} else if len(args) == 3 {
+			dir = args[2]
+		}
+		table, err := chapterTable(dir, args[1])
+		c.Fatal(err)
+		fmt.Print(table)
+		return
 	case len(args) > 0 && args[0] != "block":
 		c.Usage("unknown argument %s (--help lists them)", args[0])
 	case len(args) == 1 || len(args) > 0 && *name == "" && *file != "":
@@ -78,7 +109,15 @@ func main() {
 				c.Fatal(profile.Run())
 			}
 		}
-		c.Fatal(cmp.Or(err, generate("."))) // the root, where Parse moved: the paths it names are short
+		c.Fatal(err)
+		rewritten, err := generate(".") // the root, where Parse moved: the paths it names are short
+		for _, path := range rewritten {
+			fmt.Println("report: rewrote", filepath.ToSlash(path))
+		}
+		if len(rewritten) == 0 {
+			fmt.Println("report: rewrote no file: every figure was as the latest runs give it")
+		}
+		c.Fatal(err)
 	}
 	ok, err := provenance.Check(os.Stdout, c.Root)
 	switch {
@@ -86,7 +125,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "report:", err)
 		c.Exit(2)
 	case !*checkOnly:
-		fmt.Println("review with: git diff docs")
+		fmt.Println("review with: git diff docs README.md")
 	case !ok:
 		c.Exit(1)
 	}
@@ -98,8 +137,36 @@ var resultsPage = filepath.Join("docs", "results.md")
 
 const itself = "go run ./scripts/report"
 
-// generate writes the charts and blocks of the repository at root.
-func generate(root string) error {
+// generate writes the charts and blocks of the repository at root, and
+// returns the files that it rewrote, in order.
+func generate(root string) ([]string, error) {
+	seen := before{}
+	err := seen.generate(root)
+	return seen.rewritten(), err
+}
+
+// before holds each file's content before generate first touched it, nil for a file that was
+// not there, to tell which files it rewrote.
+type before map[string][]byte
+
+func (b before) note(path string) {
+	if _, ok := b[path]; !ok {
+		b[path], _ = os.ReadFile(path)
+	}
+}
+
+// rewritten are the files noted whose content changed since, sorted.
+func (b before) rewritten() (paths []string) {
+	for path, old := range b {
+		if now, _ := os.ReadFile(path); !bytes.Equal(old, now) {
+			paths = append(paths, path)
+		}
+	}
+	slices.Sort(paths)
+	return paths
+}
+
+func (seen before) generate(root string) error {
 	list, err := stages.Shown(root)
 	if err != nil {
 		return err
@@ -112,6 +179,7 @@ func generate(root string) error {
 	// into docs/charts, that had results to draw, then the provenance of files.
 	add := func(name, text string, charts []figures.Chart, files []*results.File) {
 		for _, c := range charts {
+			seen.note(filepath.Join(root, "docs", "charts", c.File))
 			drawn, err := c.Save(filepath.Join(root, "docs", "charts"))
 			if err1 = errors.Join(err1, err); err != nil {
 				return
@@ -136,7 +204,7 @@ func generate(root string) error {
 	if err := errors.Join(err1, err2, err3); err != nil {
 		return err
 	}
-	update(filepath.Join(root, resultsPage), page...)
+	seen.update(filepath.Join(root, resultsPage), page...)
 	for _, s := range list {
 		chapter, _ := chapter(root, s)
 		if doc, _ := os.ReadFile(chapter); !strings.Contains(string(doc), "<!-- BEGIN GENERATED: ") {
@@ -147,7 +215,7 @@ func generate(root string) error {
 			if err != nil {
 				return err
 			}
-			update(chapter, provenance.Block{Name: "benchstat", Content: stat})
+			seen.update(chapter, provenance.Block{Name: "benchstat", Content: stat})
 		}
 		profile := filepath.Join(root, "results", "profile", s.Name) // what scripts/profile saved, if anything
 		if _, err := os.Stat(filepath.Join(profile, "cpu.pprof")); err == nil {
@@ -155,7 +223,7 @@ func generate(root string) error {
 			if err := profiles.Write(&table, []string{profile}, []string{"cpu"}, 12, true); err != nil {
 				return err
 			}
-			update(chapter, provenance.Block{Name: "profile", Content: table.String()})
+			seen.update(chapter, provenance.Block{Name: "profile", Content: table.String()})
 		}
 	}
 	return nil
@@ -244,7 +312,8 @@ func writeBlock(root, file, name, from string, args []string) error {
 }
 
 // update replaces blocks in a markdown file, and warns of missing markers (a chapter being written).
-func update(path string, blocks ...provenance.Block) {
+func (seen before) update(path string, blocks ...provenance.Block) {
+	seen.note(path)
 	if err := provenance.UpdateFile(path, blocks...); err != nil {
 		fmt.Fprintf(os.Stderr, "report: warning: %v\n", err)
 	}
@@ -393,4 +462,42 @@ func benchstatBlock(files []*results.File, i int) (string, error) {
 	}
 	// compare measured them together
 	return fmt.Sprintf("%s %s:\n\n%s\n\n%s\n", files[i].Name, what, tables, provenance.Line(files[i].Config, itself)), nil
+}
+
+// growthBlock writes the million block of file, under root, or prints it if file is "": from the
+// compare run in dir, how many times each stage's time grew from 1,000 to 1,000,000 users, at most.
+func growthBlock(root, dir, file string) error {
+	files, err := results.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	command := itself + " growth"
+	if file != "" {
+		command += " --file " + filepath.ToSlash(file)
+	}
+	content := figures.GrowthTable(files, 1000, 1000000) + "\n" + provenance.Line(files[0].Config, command) + "\n"
+	if file == "" {
+		_, err = fmt.Print(content)
+		return err
+	}
+	return provenance.UpdateFile(filepath.Join(root, file), provenance.Block{Name: "million", Content: content})
+}
+
+// chapterTable is the benchstat block of stage's chapter made from the compare run in dir, as
+// report writes it after a full run: the stage against the step before it, or on its own.
+func chapterTable(dir, stage string) (string, error) {
+	files, err := results.ReadDir(dir)
+	if err != nil {
+		return "", err
+	}
+	files = slices.DeleteFunc(files, func(f *results.File) bool { return !stages.IsStep(f.Name) && f.Name != stage })
+	i := slices.IndexFunc(files, func(f *results.File) bool { return f.Name == stage })
+	if i < 0 {
+		var names []string
+		for _, f := range files {
+			names = append(names, f.Name)
+		}
+		return "", fmt.Errorf("%s has no results of %s (it has %s)", dir, stage, strings.Join(names, ", "))
+	}
+	return benchstatBlock(files, i)
 }

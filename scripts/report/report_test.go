@@ -167,7 +167,7 @@ func svgText(t *testing.T, file string) string {
 func TestGenerate(t *testing.T) {
 	root := repository(t)
 	withLoad(t, root, 1)
-	if err := generate(root); err != nil {
+	if _, err := generate(root); err != nil {
 		t.Fatal(err)
 	}
 	readme := filepath.Join(root, "docs", "results.md")
@@ -268,7 +268,7 @@ func TestWriteBlock(t *testing.T) {
 func TestGenerateSkipsAPartialRun(t *testing.T) {
 	root := repository(t)
 	compareRun(t, root, "20260103T000000Z", "stage0-linear", "stage1-index")
-	if err := generate(root); err != nil {
+	if _, err := generate(root); err != nil {
 		t.Fatal(err)
 	}
 	mustContain(t, "the stages table", generated(t, filepath.Join(root, "docs", "results.md"), "stages"),
@@ -278,7 +278,7 @@ func TestGenerateSkipsAPartialRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	write(t, filepath.Join(root, "docs", "results.md"), block("stages"))
-	if err := generate(root); err != nil {
+	if _, err := generate(root); err != nil {
 		t.Fatal(err)
 	}
 	if got := generated(t, filepath.Join(root, "docs", "results.md"), "stages"); got != "old\n" {
@@ -288,7 +288,7 @@ func TestGenerateSkipsAPartialRun(t *testing.T) {
 
 func TestGenerateWithoutLoadTests(t *testing.T) {
 	root := repository(t)
-	if err := generate(root); err != nil {
+	if _, err := generate(root); err != nil {
 		t.Fatal(err)
 	}
 	readme := filepath.Join(root, "docs", "results.md")
@@ -334,7 +334,7 @@ func TestGenerateMixed(t *testing.T) {
 	}
 	readme := filepath.Join(root, "docs", "results.md")
 	write(t, readme, read(t, readme)+block("mixed"))
-	if err := generate(root); err != nil {
+	if _, err := generate(root); err != nil {
 		t.Fatal(err)
 	}
 	mixedLine := "commit `8899ddb`, by `go run ./scripts/compare --bench ^BenchmarkMixed$`, then `go run ./scripts/report`."
