@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"example.com/userperf/scripts/internal/results"
 )
@@ -111,6 +112,16 @@ func TestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "chapter.stage1-index", chapter)
+	for path, command := range map[string]string{timings[0]: "go run ./scripts/test", timings[1]: "go run ./scripts/compare"} {
+		if err := results.WriteWall(filepath.Join(root, path), header+"command: "+command+"\n", 9*time.Minute+5*time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(t, page, read(t, page)+block("timings"))
+	if err := timingsBlock(root, filepath.Join("docs", "results.md")); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "results.timings", generated(t, page, "timings"))
 }
 
 func mustReadDir(t *testing.T, dir string) []*results.File {

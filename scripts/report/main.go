@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"example.com/userperf/scripts/internal/figures"
 	"example.com/userperf/scripts/internal/harness"
@@ -46,6 +47,10 @@ report: the latest results as charts and as the pages' tables, never typed by ha
                                       print the table of STAGE's chapter (its benchstat block: the stage against the
                                       one before it) from a run of compare that measured both (RUN, else
                                       results/compare/latest), instead of measuring again
+  go run ./scripts/report timings [--file F.md]
+                                      how long the latest go run ./scripts/test and go run ./scripts/compare took
+                                      (results/test/wall.txt, results/compare/latest/wall.txt), as generated block
+                                      timings of F.md, or printed
 
 It says which files it rewrote, a line each.
 `
@@ -81,6 +86,12 @@ func main() {
 			dir = args[1]
 		}
 		c.Fatal(growthBlock(".", dir, *file)) // the root, where Parse moved
+		return
+	case len(args) > 0 && args[0] == "timings":
+		if len(args) > 1 {
+			c.Usage("usage: go run ./scripts/report timings [--file FILE.md]")
+		}
+		c.Fatal(timingsBlock(".", *file)) // the root, where Parse moved
 		return
 	case len(args) > 0 && args[0] == "chapter":
 		dir := filepath.Join("results", "compare", "latest")
@@ -500,4 +511,37 @@ func chapterTable(dir, stage string) (string, error) {
 		return "", fmt.Errorf("%s has no results of %s (it has %s)", dir, stage, strings.Join(names, ", "))
 	}
 	return benchstatBlock(files, i)
+}
+
+// timings are the wall-time files of the commands whose times the pages give.
+var timings = []string{filepath.Join("results", "test", results.WallFile), filepath.Join("results", "compare", "latest", results.WallFile)}
+
+// timingsBlock writes the timings block of file, under root, or prints it if file is "": how long
+// each command of timings took, the last time it ran to the end, with the provenance of each.
+func timingsBlock(root, file string) error {
+	rows := []string{"| command | wall time |", "|---|---:|"}
+	var lines []string
+	command := itself + " timings"
+	if file != "" {
+		command += " --file " + filepath.ToSlash(file)
+	}
+	for _, path := range timings {
+		wall, f, err := results.ReadWall(filepath.Join(root, path))
+		if errors.Is(err, os.ErrNotExist) {
+			continue // a command not yet run here
+		} else if err != nil {
+			return err
+		}
+		rows = append(rows, fmt.Sprintf("| `%s` | %s |", f.Config["command"], wall.Round(time.Second)))
+		lines = append(lines, provenance.Line(f.Config, command))
+	}
+	if len(lines) == 0 {
+		return fmt.Errorf("no wall time in %s: run the commands first", strings.Join(timings, " or "))
+	}
+	content := strings.Join(rows, "\n") + "\n\n" + strings.Join(lines, "\n\n") + "\n"
+	if file == "" {
+		_, err := fmt.Print(content)
+		return err
+	}
+	return provenance.UpdateFile(filepath.Join(root, file), provenance.Block{Name: "timings", Content: content})
 }
