@@ -1,61 +1,15 @@
 package main
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"example.com/userperf/scripts/internal/golden"
 	"example.com/userperf/scripts/internal/results"
 )
-
-// updateGolden rewrites the golden files under testdata/ with what report writes now, as
-// benchstat's tests do: go test ./scripts/report -update, then review them with git diff.
-var updateGolden = flag.Bool("update", false, "rewrite the golden files under testdata/")
-
-// golden compares got with testdata/name.golden, or writes it there with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *updateGolden {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test ./scripts/report -run %s -update writes it)", err, t.Name())
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from %s at %s (if the change is meant, go test ./scripts/report -run %s -update, then git diff)",
-			name, path, firstDifference(string(want), got), t.Name())
-	}
-}
-
-// firstDifference is the first line where got differs from want, both shown.
-func firstDifference(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := range max(len(w), len(g)) {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return fmt.Sprintf("line %d:\nwant %q\n got %q", i+1, a, b)
-		}
-	}
-	return "the end"
-}
 
 // millionRun writes a run of compare with the million-user data set, at stamp: stage0-linear's time
 // grows with the users, a thousandfold; stage1-index's does not, within a spread of a tenth.
@@ -82,16 +36,19 @@ func millionRun(t *testing.T, root, stamp string) string {
 func TestGolden(t *testing.T) {
 	root := repository(t)
 	withLoad(t, root, 1)
+	mixedRun(t, root, "20260104T000000Z")
+	page := filepath.Join(root, "docs", "results.md")
+	write(t, page, read(t, page)+block("mixed"))
 	if _, err := generate(root); err != nil {
 		t.Fatal(err)
 	}
 	for page, blocks := range map[string][]string{
-		"results":       {"stages", "charts", "load"},
+		"results":       {"stages", "charts", "load", "mixed"},
 		"stage0-linear": {"benchstat"},
 		"stage1-index":  {"benchstat", "profile"},
 	} {
 		for _, b := range blocks {
-			golden(t, page+"."+b, generated(t, filepath.Join(root, "docs", page+".md"), b))
+			golden.Check(t, page+"."+b, generated(t, filepath.Join(root, "docs", page+".md"), b))
 		}
 	}
 	withLoad(t, root, 6)
@@ -99,19 +56,18 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "load.six-rounds", tables)
+	golden.Check(t, "load.six-rounds", tables)
 	million := millionRun(t, root, "20260105T000000Z")
-	page := filepath.Join(root, "docs", "results.md")
 	write(t, page, read(t, page)+block("million"))
 	if err := growthBlock(root, million, filepath.Join("docs", "results.md")); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "results.million", generated(t, page, "million"))
+	golden.Check(t, "results.million", generated(t, page, "million"))
 	chapter, err := chapterTable(filepath.Join(root, "results", "compare", "20260102T030405Z"), "stage1-index")
 	if err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "chapter.stage1-index", chapter)
+	golden.Check(t, "chapter.stage1-index", chapter)
 	for path, command := range map[string]string{timings[0]: "go run ./scripts/test", timings[1]: "go run ./scripts/compare"} {
 		if err := results.WriteWall(filepath.Join(root, path), header+"command: "+command+"\n", 9*time.Minute+5*time.Second); err != nil {
 			t.Fatal(err)
@@ -121,7 +77,7 @@ func TestGolden(t *testing.T) {
 	if err := timingsBlock(root, filepath.Join("docs", "results.md")); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "results.timings", generated(t, page, "timings"))
+	golden.Check(t, "results.timings", generated(t, page, "timings"))
 }
 
 func mustReadDir(t *testing.T, dir string) []*results.File {

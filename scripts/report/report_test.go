@@ -318,20 +318,7 @@ func TestDiffSize(t *testing.T) {
 // run, and a page without the block's markers is only warned about.
 func TestGenerateMixed(t *testing.T) {
 	root := repository(t)
-	stamp := "20260104T000000Z"
-	for stage, ns := range map[string]float64{"stage0-linear": 200_000, "stage1-index": 50_000, "floor": 100} {
-		var b strings.Builder
-		b.WriteString(header + "command: go run ./scripts/compare --bench ^BenchmarkMixed$\n")
-		for _, factor := range []float64{1.02, 1.01, 1.005, 0.995, 0.99, 0.98} { // their median is 1
-			for _, clients := range []int{1, 16} {
-				for _, writes := range []int{0, 1, 10, 50} {
-					fmt.Fprintf(&b, "BenchmarkMixed/users=10000/writes=%d/clients=%d-2 1 %.0f ns/op %.0f read-wait-ns/op\n",
-						writes, clients, ns*factor*float64(1+writes), 2*ns*factor)
-				}
-			}
-		}
-		write(t, filepath.Join(root, "results", "compare", stamp, stage+".txt"), b.String())
-	}
+	mixedRun(t, root, "20260104T000000Z")
 	readme := filepath.Join(root, "docs", "results.md")
 	write(t, readme, read(t, readme)+block("mixed"))
 	if _, err := generate(root); err != nil {
@@ -347,4 +334,22 @@ func TestGenerateMixed(t *testing.T) {
 	}
 	mustContain(t, "the stages table", generated(t, readme, "stages"), "| [stage1-index](", line)
 	mustContain(t, "the mixed chart", svgText(t, filepath.Join(root, "docs", "charts", "mixed.svg")), "share of writes", "16 clients", "stage1-index")
+}
+
+// mixedRun writes a run of compare of BenchmarkMixed at stamp: each share of writes w costs 1+w
+// times the read alone, for every stage.
+func mixedRun(t *testing.T, root, stamp string) {
+	for stage, ns := range map[string]float64{"stage0-linear": 200_000, "stage1-index": 50_000, "floor": 100} {
+		var b strings.Builder
+		b.WriteString(header + "command: go run ./scripts/compare --bench ^BenchmarkMixed$\n")
+		for _, factor := range []float64{1.02, 1.01, 1.005, 0.995, 0.99, 0.98} { // their median is 1
+			for _, clients := range []int{1, 16} {
+				for _, writes := range []int{0, 1, 10, 50} {
+					fmt.Fprintf(&b, "BenchmarkMixed/users=10000/writes=%d/clients=%d-2 1 %.0f ns/op %.0f read-wait-ns/op\n",
+						writes, clients, ns*factor*float64(1+writes), 2*ns*factor)
+				}
+			}
+		}
+		write(t, filepath.Join(root, "results", "compare", stamp, stage+".txt"), b.String())
+	}
 }
