@@ -346,14 +346,16 @@ var columns = []struct {
 var wanted = []results.Measurement{{Bench: figures.Headline, Unit: "sec/op"}, {Bench: figures.Matches1000, Unit: "sec/op"},
 	columns[0].Measurement, columns[1].Measurement, columns[2].Measurement, columns[3].Measurement}
 
-// stagesTable is the results page's table, a row per stage, and its caption.
+// stagesTable is the results page's tables, a row per stage (its time and speed-ups; then its
+// allocations, the request through Echo, a write and the heap it holds), and their caption.
 func stagesTable(root string, list []stages.Stage, files []*results.File) string {
 	byName := map[string]stages.Stage{} // none for results that outlived their stage
 	for _, s := range list {
 		byName[s.Name] = s
 	}
-	rows := []string{"| stage | change | diff | time/op | CPU/op | spread | speed-up vs previous | speed-up vs " + files[0].Name +
-		" | allocs/op | through Echo | write | held/user |", "|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|"}
+	speed := []string{"| stage | change | diff | time/op | CPU/op | spread | speed-up vs previous | speed-up vs " + files[0].Name + " |",
+		"|---|---|---:|---:|---:|---|---:|---:|"}
+	costs := []string{"| stage | allocs/op | through Echo | write | held/user |", "|---|---:|---:|---:|---:|"}
 	var previous *results.File // the last step
 	for i, f := range files {
 		s, cpu := byName[f.Name], f.Values(figures.Headline, "cpu-sec/op")
@@ -377,28 +379,28 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 		if i > 0 && f.Name != stages.Floor {
 			row[7] = speedup(files[0], f)
 		}
+		cost := []string{row[0]}
 		for _, c := range columns {
-			row = append(row, figures.Median(f, c.Bench, c.Unit, c.format))
+			cost = append(cost, figures.Median(f, c.Bench, c.Unit, c.format))
 		}
-		rows = append(rows, "| "+strings.Join(row, " | ")+" |")
+		speed, costs = append(speed, "| "+strings.Join(row, " | ")+" |"), append(costs, "| "+strings.Join(cost, " | ")+" |")
 		if bare := figures.Median(f, bareEcho, "sec/op", results.Duration); f.Name == stages.Floor && bare != "—" {
-			rows = append(rows, "| bare Echo | a plain Echo handler for the through-Echo column: one route, the same bytes, no limits"+
-				strings.Repeat(" | —", 7)+" | "+bare+" | — | — |")
+			costs = append(costs, "| bare Echo: a plain Echo handler, one route, the same bytes, no limits | — | "+bare+" | — | — |")
 		}
 	}
 	_, unitName := results.Deciding(figures.Headline, files...)
-	return strings.Join(rows, "\n") + fmt.Sprintf("\n\nDiff: the non-test Go files that differ from the previous stage, "+
+	return strings.Join(speed, "\n") + "\n\n" + strings.Join(costs, "\n") + fmt.Sprintf("\n\nDiff: the non-test Go files that differ from the previous stage, "+
 		"and their lines added plus removed (`git diff --no-index --numstat`). Median of %d runs of `Benchmark%s` (the "+
 		"lookup and the JSON encoding of the 100 users with role admin among 10,000, in process): time/op is the wall time "+
 		"a client waits, CPU/op the work it costs, which holds while other programs take the cores; spread, how widely the "+
-		"CPU times spread (reliable under 5%%, noisy up to 20%%, unstable beyond; [measuring.md](measuring.md) says what to do about each). "+
+		"CPU times spread (reliable under %.0f%%, noisy up to %.0f%%, unstable beyond; [measuring.md](measuring.md) says what to do about each). "+
 		"A speed-up is the other stage's %s divided by this one's, where benchstat tells them apart beyond the run's floor "+
 		"(their widest confidence interval, and for the first stage the distance of its A/A label); `~`: a step this run "+
 		"could not decide. The floor, bytes encoded in advance, is the limit of this path and not a step: no speed-up; a "+
 		"stage that is no step is compared with the first only. Through Echo, write, held/user: the medians of `Benchmark%s` "+
-		"(the same request through the Echo handler), `Benchmark%s` (one Add and one Delete of a user with three roles) and "+
-		"`%s` of `Benchmark%s` (the heap the stage holds per user).\n%s\n",
-		len(files[0].Values(figures.Headline, "sec/op")), figures.Headline, unitName, figures.ThroughEcho,
+		"(the same request through the Echo handler; bare Echo, the floor's bytes through a plain Echo handler), `Benchmark%s` "+
+		"(one Add and one Delete of a user with three roles) and `%s` of `Benchmark%s` (the heap the stage holds per user).\n%s\n",
+		len(files[0].Values(figures.Headline, "sec/op")), figures.Headline, 100*results.Reliable, 100*results.Noisy, unitName, figures.ThroughEcho,
 		figures.WriteBench, figures.HeldUnit, figures.BuildBench, provenance.Line(files[0].Config, itself))
 }
 
