@@ -43,10 +43,10 @@ report: the latest results as charts and as the pages' tables, never typed by ha
                                       a run of compare with the million-user data set (RUN, else
                                       results/compare/latest) as generated block million of F.md, or printed: how
                                       many times each stage's time grew from 1,000 to 1,000,000 users, at most
-  go run ./scripts/report chapter STAGE [RUN]
-                                      print the table of STAGE's chapter (its benchstat block: the stage against the
-                                      one before it) from a run of compare that measured both (RUN, else
-                                      results/compare/latest), instead of measuring again
+  go run ./scripts/report chapter [STAGE [RUN]]
+                                      print the table of STAGE's chapter, or of every chapter (its benchstat block:
+                                      the stage against the one before it) from a run of compare that measured both
+                                      (RUN, else results/compare/latest), instead of measuring again
   go run ./scripts/report timings [--file F.md]
                                       how long the latest go run ./scripts/test and go run ./scripts/compare took
                                       (results/test/wall.txt, results/compare/latest/wall.txt), as generated block
@@ -95,14 +95,28 @@ func main() {
 		return
 	case len(args) > 0 && args[0] == "chapter":
 		dir := filepath.Join("results", "compare", "latest")
-		if len(args) < 2 || len(args) > 3 {
-			c.Usage("usage: go run ./scripts/report chapter STAGE [RUN]")
+		if len(args) > 3 {
+			c.Usage("usage: go run ./scripts/report chapter [STAGE [RUN]]")
 		} else if len(args) == 3 {
 			dir = args[2]
 		}
-		table, err := chapterTable(dir, args[1])
-		c.Fatal(err)
-		fmt.Print(table)
+		var names []string // every stage of the run, or the one named
+		if len(args) > 1 {
+			names = args[1:2]
+		} else if files, err := results.ReadDir(dir); err == nil {
+			for _, f := range files {
+				if stages.IsStep(f.Name) {
+					names = append(names, f.Name)
+				}
+			}
+		} else {
+			c.Fatal(err)
+		}
+		for _, name := range names {
+			table, err := chapterTable(dir, name)
+			c.Fatal(err)
+			fmt.Printf("%s\n", table)
+		}
 		return
 	case len(args) > 0 && args[0] != "block":
 		c.Usage("unknown argument %s (--help lists them)", args[0])
