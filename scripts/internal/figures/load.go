@@ -2,6 +2,7 @@ package figures
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"example.com/userperf/scripts/internal/results"
@@ -41,6 +42,10 @@ func LoadTables(files []*results.File, stageColumns bool) (string, error) {
 			}
 		}
 		if len(benches) == 0 {
+			continue
+		}
+		if unit == "errors" && !failed(files, benches) {
+			tables = append(tables, "errors: no failed read in any test.")
 			continue
 		}
 		head, align := "| "+unit+" |", "|---|"
@@ -83,4 +88,16 @@ func format(unit string) func(float64) string {
 		return func(v float64) string { return fmt.Sprintf("%.0f", v) }
 	}
 	return Count
+}
+
+// failed is whether any file has a failed read at any of benches.
+func failed(files []*results.File, benches []string) bool {
+	for _, f := range files {
+		for _, b := range benches {
+			if slices.ContainsFunc(f.Values(b, "errors"), func(v float64) bool { return v > 0 }) {
+				return true
+			}
+		}
+	}
+	return false
 }
