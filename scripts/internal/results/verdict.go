@@ -197,6 +197,6 @@ func summary(values []float64) benchmath.Summary {
 	return benchmath.AssumeNothing.Summary(sample(values), Confidence)
 }
 
-// spread is how far the 95% confidence interval reaches from the median, as
-// a share of it: what benchstat prints after ±.
-func spread(s benchmath.Summary) float64 { return max(s.Hi-s.Center, s.Center-s.Lo) / s.Center }
+// spread is how far the confidence interval reaches from the median, in the measure of Gap: how
+// much longer its slower end takes than the median, or the median than its faster end.
+func spread(s benchmath.Summary) float64 { return max(gap(s.Hi/s.Center), gap(s.Center/s.Lo)) }
