@@ -110,8 +110,8 @@ func (k *check) speed(base, start, reference, role, prediction string, budget ti
 			continue
 		}
 		said = time.Now()
-		fmt.Printf("\r   round %d: %s and %s not told apart yet: they differ by %.0f%%, the same stage measured twice by up to %.0f%% (%s left)\n",
-			round, k.stage.Name, base, 100*step.Apart(), 100*step.Floor, time.Until(deadline).Round(time.Second))
+		fmt.Printf("\r   round %d: %s and %s not told apart yet: the slower takes %.0f%% longer, the floor is %.0f%% (%s left)\n",
+			round, k.stage.Name, base, 100*step.Gap(), 100*step.Floor, time.Until(deadline).Round(time.Second))
 	}
 	// The stage's and the exercise's reference's heap per user, where the exercise weighs it
 	// (list: the base, the stage, the reference).

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"example.com/userperf/scripts/internal/figures"
+
 	"bytes"
 	"cmp"
 	"context"
@@ -265,18 +267,10 @@ func TestBoundsRejectUnboundedRuns(t *testing.T) {
 // Stages named to be compared are the table's columns, each against the first;
 // every stage's table has a row per stage and a column per test.
 func TestTableColumns(t *testing.T) {
-	measured := map[string][]*benchfmt.Result{}
-	for stage, sec := range map[string]float64{"stage0-linear": 0.004, "stage1-index": 0.001} {
-		for _, matches := range []int{100, 1000} {
-			for range 3 {
-				measured[stage] = append(measured[stage], &benchfmt.Result{Name: benchfmt.Name(fmt.Sprintf("HTTPFixedRate/rate=50/matches=%d", matches)),
-					Iters: 1, Values: []benchfmt.Value{{Value: sec * float64(matches) / 100, Unit: "p50-sec"}}})
-			}
-		}
-	}
+	measured := rounds(figures.MinSamples)
 	for _, byStage := range []bool{false, true} {
 		var stdout bytes.Buffer
-		cfg := config{rounds: 3, rate: 50, binaries: []string{"bin/stage0-linear", "bin/stage1-index"}, stageColumns: byStage}
+		cfg := config{rounds: figures.MinSamples, rate: 50, binaries: []string{"bin/stage0-linear", "bin/stage1-index"}, stageColumns: byStage}
 		if err := writeResults(cfg, t.TempDir(), []byte("machine-cores: 2\n"), measured, &stdout); err != nil {
 			t.Fatal(err)
 		}
@@ -293,5 +287,39 @@ func TestTableColumns(t *testing.T) {
 		if got := strings.Contains(columns, "stage1-index"); got != byStage || header == "" {
 			t.Errorf("stage columns %v: the first header line is %q (vs base in %q)\n%s", byStage, columns, header, &stdout)
 		}
+	}
+}
+
+// rounds are n rounds of the fixed-rate tests of two stages.
+func rounds(n int) map[string][]*benchfmt.Result {
+	measured := map[string][]*benchfmt.Result{}
+	for stage, sec := range map[string]float64{"stage0-linear": 0.004, "stage1-index": 0.001} {
+		for _, matches := range []int{100, 1000} {
+			for i := range n {
+				measured[stage] = append(measured[stage], &benchfmt.Result{Name: benchfmt.Name(fmt.Sprintf("HTTPFixedRate/rate=50/matches=%d", matches)),
+					Iters: 1, Values: []benchfmt.Value{{Value: sec * float64(matches) / 100 * (1 + float64(i)/100), Unit: "p50-sec"}}})
+			}
+		}
+	}
+	return measured
+}
+
+// Fewer rounds than a confidence interval needs: the medians alone, with no interval
+// (benchstat's "± ∞") and no test ("~ (p=1.000 n=1)") that so few samples cannot give.
+func TestFewRoundsShowMediansAlone(t *testing.T) {
+	var stdout bytes.Buffer
+	cfg := config{rounds: 1, rate: 50, binaries: []string{"bin/stage0-linear", "bin/stage1-index"}}
+	if err := writeResults(cfg, t.TempDir(), []byte("machine-cores: 2\n"), rounds(1), &stdout); err != nil {
+		t.Fatal(err)
+	}
+	out := stdout.String()
+	for _, want := range []string{"| p50-sec | HTTPFixedRate/rate=50/matches=100 | HTTPFixedRate/rate=50/matches=1000 |",
+		"| stage0-linear | 4.000ms | 40.00ms |", "| stage1-index | 1.000ms | 10.00ms |", "medians alone"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "±") || strings.Contains(out, "p=") {
+		t.Errorf("a statistic of one sample:\n%s", out)
 	}
 }

@@ -74,8 +74,8 @@ func TestRunWritesResultsAndLeavesNoProcess(t *testing.T) {
 		}
 	}
 	table, err := os.ReadFile(filepath.Join(out, "table.md"))
-	// benchstat's tables: a row per stage, a column per test, write-p50 only for the mixed ones.
-	for _, want := range []string{"\nfloor ", "HTTPMixed", "write-p50-sec", "req/s"} {
+	// One round: the medians' tables, a row per stage, a column per test, write-p50 only for the mixed ones.
+	for _, want := range []string{"\n| floor |", "HTTPMixed", "write-p50-sec", "req/s"} {
 		if !bytes.Contains(table, []byte(want)) {
 			t.Errorf("table.md (%v) lacks %q:\n%s", err, want, table)
 		}

@@ -212,31 +212,29 @@ func answers(ctx context.Context, servers []*stageserver.Server) (map[string][]b
 	return first, nil
 }
 
-// writeResults writes each stage's results and, as table.md, benchstat's
-// tables of them, without the saturated test's latencies (mostly queueing):
-// a row per stage and a column per test, or with cfg.stageColumns, a row
-// per test and a column per stage, each against the first.
+// writeResults writes each stage's results and, as table.md, their tables (figures.LoadTables)
+// and the caption that says what the tests did.
 func writeResults(cfg config, out string, header []byte, measured map[string][]*benchfmt.Result, stdout io.Writer) error {
-	args := []string{"-table", "", "-row", ".file", "-col", ".name,/matches,/writes"}
-	if cfg.stageColumns {
-		args = []string{"-table", "", "-row", ".name,/matches,/writes", "-col", ".file"}
-	}
-	args = append(args, "-filter", "-(.name:HTTPSaturated AND .unit:(p50-sec OR p99-sec))")
+	var files []*results.File
 	for _, bin := range cfg.binaries {
-		file := filepath.Join(out, name(bin)+".txt")
-		if err := results.WriteFile(file, header, measured[name(bin)]); err != nil {
+		path := filepath.Join(out, name(bin)+".txt")
+		if err := results.WriteFile(path, header, measured[name(bin)]); err != nil {
 			return err
 		}
-		args = append(args, name(bin)+"="+file)
+		f, err := results.Read(path)
+		if err != nil {
+			return err
+		}
+		files = append(files, f)
 	}
-	tables, err := figures.Benchstat(args)
+	tables, err := figures.LoadTables(files, cfg.stageColumns)
 	if err != nil {
 		return err
 	}
-	table := fmt.Sprintf("%s\n\nGET /users?role=R over loopback, 10,000 users, the median of %d rounds. HTTPFixedRate: %d reads/s "+
+	table := fmt.Sprintf("%s\n\n%s over loopback, 10,000 users, the median of %d rounds. HTTPFixedRate: %d reads/s "+
 		"(open loop); HTTPMixed: the same with writes=W%% of the requests POSTs and DELETEs; HTTPSaturated: %d "+
 		"connections (closed loop); %v each. errors: failed reads. Load generator: %s.\n",
-		tables, cfg.rounds, cfg.rate, cfg.conns, cfg.duration, cfg.generator)
+		tables, figures.LoadCaption, cfg.rounds, cfg.rate, cfg.conns, cfg.duration, cfg.generator)
 	fmt.Fprintf(stdout, "\n%s", table)
 	return os.WriteFile(filepath.Join(out, "table.md"), []byte(table), 0o644)
 }

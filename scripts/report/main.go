@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"example.com/userperf/scripts/internal/figures"
 	"example.com/userperf/scripts/internal/harness"
@@ -37,6 +39,20 @@ report: the latest results as charts and as the pages' tables, never typed by ha
   go run ./scripts/report toolchains [--file F.md] [RUN]
                                       a run of compare --go (RUN, else results/toolchains/latest) as generated block
                                       toolchains of F.md, or printed: each stage's CPU time on each Go release
+  go run ./scripts/report growth [--file F.md] [RUN]
+                                      a run of compare with the million-user data set (RUN, else
+                                      results/compare/latest) as generated block million of F.md, or printed: how
+                                      many times each stage's time grew from 1,000 to 1,000,000 users, at most
+  go run ./scripts/report chapter [STAGE [RUN]]
+                                      print the table of STAGE's chapter, or of every chapter (its benchstat block:
+                                      the stage against the one before it) from a run of compare that measured both
+                                      (RUN, else results/compare/latest), instead of measuring again
+  go run ./scripts/report timings [--file F.md]
+                                      how long the latest go run ./scripts/test and go run ./scripts/compare took
+                                      (results/test/wall.txt, results/compare/latest/wall.txt), as generated block
+                                      timings of F.md, or printed
+
+It says which files it rewrote, a line each.
 `
 
 func main() {
@@ -62,6 +78,46 @@ func main() {
 		}
 		c.Fatal(err)
 		return
+	case len(args) > 0 && args[0] == "growth":
+		dir := filepath.Join("results", "compare", "latest")
+		if len(args) > 2 {
+			c.Usage("usage: go run ./scripts/report growth [--file FILE.md] [RUN]")
+		} else if len(args) == 2 {
+			dir = args[1]
+		}
+		c.Fatal(growthBlock(".", dir, *file)) // the root, where Parse moved
+		return
+	case len(args) > 0 && args[0] == "timings":
+		if len(args) > 1 {
+			c.Usage("usage: go run ./scripts/report timings [--file FILE.md]")
+		}
+		c.Fatal(timingsBlock(".", *file)) // the root, where Parse moved
+		return
+	case len(args) > 0 && args[0] == "chapter":
+		dir := filepath.Join("results", "compare", "latest")
+		if len(args) > 3 {
+			c.Usage("usage: go run ./scripts/report chapter [STAGE [RUN]]")
+		} else if len(args) == 3 {
+			dir = args[2]
+		}
+		var names []string // every stage of the run, or the one named
+		if len(args) > 1 {
+			names = args[1:2]
+		} else if files, err := results.ReadDir(dir); err == nil {
+			for _, f := range files {
+				if stages.IsStep(f.Name) {
+					names = append(names, f.Name)
+				}
+			}
+		} else {
+			c.Fatal(err)
+		}
+		for _, name := range names {
+			table, err := chapterTable(dir, name)
+			c.Fatal(err)
+			fmt.Printf("%s\n", table)
+		}
+		return
 	case len(args) > 0 && args[0] != "block":
 		c.Usage("unknown argument %s (--help lists them)", args[0])
 	case len(args) == 1 || len(args) > 0 && *name == "" && *file != "":
@@ -78,7 +134,15 @@ func main() {
 				c.Fatal(profile.Run())
 			}
 		}
-		c.Fatal(cmp.Or(err, generate("."))) // the root, where Parse moved: the paths it names are short
+		c.Fatal(err)
+		rewritten, err := generate(".") // the root, where Parse moved: the paths it names are short
+		for _, path := range rewritten {
+			fmt.Println("report: rewrote", filepath.ToSlash(path))
+		}
+		if len(rewritten) == 0 {
+			fmt.Println("report: rewrote no file: every figure was as the latest runs give it")
+		}
+		c.Fatal(err)
 	}
 	ok, err := provenance.Check(os.Stdout, c.Root)
 	switch {
@@ -86,7 +150,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "report:", err)
 		c.Exit(2)
 	case !*checkOnly:
-		fmt.Println("review with: git diff docs")
+		fmt.Println("review with: git diff docs README.md")
 	case !ok:
 		c.Exit(1)
 	}
@@ -98,8 +162,36 @@ var resultsPage = filepath.Join("docs", "results.md")
 
 const itself = "go run ./scripts/report"
 
-// generate writes the charts and blocks of the repository at root.
-func generate(root string) error {
+// generate writes the charts and blocks of the repository at root, and
+// returns the files that it rewrote, in order.
+func generate(root string) ([]string, error) {
+	seen := before{}
+	err := seen.generate(root)
+	return seen.rewritten(), err
+}
+
+// before holds each file's content before generate first touched it, nil for a file that was
+// not there, to tell which files it rewrote.
+type before map[string][]byte
+
+func (b before) note(path string) {
+	if _, ok := b[path]; !ok {
+		b[path], _ = os.ReadFile(path)
+	}
+}
+
+// rewritten are the files noted whose content changed since, sorted.
+func (b before) rewritten() (paths []string) {
+	for path, old := range b {
+		if now, _ := os.ReadFile(path); !bytes.Equal(old, now) {
+			paths = append(paths, path)
+		}
+	}
+	slices.Sort(paths)
+	return paths
+}
+
+func (seen before) generate(root string) error {
 	list, err := stages.Shown(root)
 	if err != nil {
 		return err
@@ -112,6 +204,7 @@ func generate(root string) error {
 	// into docs/charts, that had results to draw, then the provenance of files.
 	add := func(name, text string, charts []figures.Chart, files []*results.File) {
 		for _, c := range charts {
+			seen.note(filepath.Join(root, "docs", "charts", c.File))
 			drawn, err := c.Save(filepath.Join(root, "docs", "charts"))
 			if err1 = errors.Join(err1, err); err != nil {
 				return
@@ -129,14 +222,14 @@ func generate(root string) error {
 		add("charts", "", figures.Charts(compare), compare)
 	}
 	if load != nil {
-		table, err := os.ReadFile(filepath.Join(filepath.Dir(load[0].Path), "table.md"))
-		add("load", withoutResultFiles(string(table))+"\n\n", []figures.Chart{figures.LoadChart(load)}, load)
+		table, err := loadBlock(load)
+		add("load", table, []figures.Chart{figures.LoadChart(load)}, load)
 		err1 = errors.Join(err1, err)
 	}
 	if err := errors.Join(err1, err2, err3); err != nil {
 		return err
 	}
-	update(filepath.Join(root, resultsPage), page...)
+	seen.update(filepath.Join(root, resultsPage), page...)
 	for _, s := range list {
 		chapter, _ := chapter(root, s)
 		if doc, _ := os.ReadFile(chapter); !strings.Contains(string(doc), "<!-- BEGIN GENERATED: ") {
@@ -147,7 +240,7 @@ func generate(root string) error {
 			if err != nil {
 				return err
 			}
-			update(chapter, provenance.Block{Name: "benchstat", Content: stat})
+			seen.update(chapter, provenance.Block{Name: "benchstat", Content: stat})
 		}
 		profile := filepath.Join(root, "results", "profile", s.Name) // what scripts/profile saved, if anything
 		if _, err := os.Stat(filepath.Join(profile, "cpu.pprof")); err == nil {
@@ -155,7 +248,7 @@ func generate(root string) error {
 			if err := profiles.Write(&table, []string{profile}, []string{"cpu"}, 12, true); err != nil {
 				return err
 			}
-			update(chapter, provenance.Block{Name: "profile", Content: table.String()})
+			seen.update(chapter, provenance.Block{Name: "profile", Content: table.String()})
 		}
 	}
 	return nil
@@ -192,12 +285,16 @@ func completeRun(root, kind string, list []stages.Stage, wanted []results.Measur
 	return nil, nil
 }
 
-// withoutResultFiles is a load run's table.md without the benchstat command
-// that older runs wrote under the tables: it names the run's files, which a
-// clone lacks.
-func withoutResultFiles(table string) string {
-	paragraphs := strings.Split(strings.TrimSpace(table), "\n\n")
-	return strings.Join(slices.DeleteFunc(paragraphs, func(p string) bool { return strings.HasPrefix(p, "`go tool benchstat ") }), "\n\n")
+// loadBlock is the load block's text: the tables of a load run, made again from its files, so that a run
+// of fewer rounds than a confidence interval needs shows its medians alone, and the caption of its table.md.
+func loadBlock(load []*results.File) (string, error) {
+	table, err := os.ReadFile(filepath.Join(filepath.Dir(load[0].Path), "table.md"))
+	caption := ""
+	if i := strings.LastIndex(string(table), figures.LoadCaption); i >= 0 {
+		caption = strings.TrimSpace(string(table[i:])) + "\n\n"
+	}
+	tables, err2 := figures.LoadTables(load, false)
+	return tables + "\n\n" + caption, errors.Join(err, err2)
 }
 
 // writeBlock writes benchstat's tables of args as block name of file, under
@@ -240,7 +337,8 @@ func writeBlock(root, file, name, from string, args []string) error {
 }
 
 // update replaces blocks in a markdown file, and warns of missing markers (a chapter being written).
-func update(path string, blocks ...provenance.Block) {
+func (seen before) update(path string, blocks ...provenance.Block) {
+	seen.note(path)
 	if err := provenance.UpdateFile(path, blocks...); err != nil {
 		fmt.Fprintf(os.Stderr, "report: warning: %v\n", err)
 	}
@@ -262,14 +360,16 @@ var columns = []struct {
 var wanted = []results.Measurement{{Bench: figures.Headline, Unit: "sec/op"}, {Bench: figures.Matches1000, Unit: "sec/op"},
 	columns[0].Measurement, columns[1].Measurement, columns[2].Measurement, columns[3].Measurement}
 
-// stagesTable is the results page's table, a row per stage, and its caption.
+// stagesTable is the results page's tables, a row per stage (its time and speed-ups; then its
+// allocations, the request through Echo, a write and the heap it holds), and their caption.
 func stagesTable(root string, list []stages.Stage, files []*results.File) string {
 	byName := map[string]stages.Stage{} // none for results that outlived their stage
 	for _, s := range list {
 		byName[s.Name] = s
 	}
-	rows := []string{"| stage | change | diff | time/op | CPU/op | spread | speed-up vs previous | speed-up vs " + files[0].Name +
-		" | allocs/op | through Echo | write | held/user |", "|---|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|"}
+	speed := []string{"| stage | change | diff | time/op | CPU/op | spread | speed-up vs previous | speed-up vs " + files[0].Name + " |",
+		"|---|---|---:|---:|---:|---|---:|---:|"}
+	costs := []string{"| stage | allocs/op | through Echo | write | held/user |", "|---|---:|---:|---:|---:|"}
 	var previous *results.File // the last step
 	for i, f := range files {
 		s, cpu := byName[f.Name], f.Values(figures.Headline, "cpu-sec/op")
@@ -293,28 +393,28 @@ func stagesTable(root string, list []stages.Stage, files []*results.File) string
 		if i > 0 && f.Name != stages.Floor {
 			row[7] = speedup(files[0], f)
 		}
+		cost := []string{row[0]}
 		for _, c := range columns {
-			row = append(row, figures.Median(f, c.Bench, c.Unit, c.format))
+			cost = append(cost, figures.Median(f, c.Bench, c.Unit, c.format))
 		}
-		rows = append(rows, "| "+strings.Join(row, " | ")+" |")
+		speed, costs = append(speed, "| "+strings.Join(row, " | ")+" |"), append(costs, "| "+strings.Join(cost, " | ")+" |")
 		if bare := figures.Median(f, bareEcho, "sec/op", results.Duration); f.Name == stages.Floor && bare != "—" {
-			rows = append(rows, "| bare Echo | a plain Echo handler for the through-Echo column: one route, the same bytes, no limits"+
-				strings.Repeat(" | —", 7)+" | "+bare+" | — | — |")
+			costs = append(costs, "| bare Echo: a plain Echo handler, one route, the same bytes, no limits | — | "+bare+" | — | — |")
 		}
 	}
 	_, unitName := results.Deciding(figures.Headline, files...)
-	return strings.Join(rows, "\n") + fmt.Sprintf("\n\nDiff: the non-test Go files that differ from the previous stage, "+
+	return strings.Join(speed, "\n") + "\n\n" + strings.Join(costs, "\n") + fmt.Sprintf("\n\nDiff: the non-test Go files that differ from the previous stage, "+
 		"and their lines added plus removed (`git diff --no-index --numstat`). Median of %d runs of `Benchmark%s` (the "+
 		"lookup and the JSON encoding of the 100 users with role admin among 10,000, in process): time/op is the wall time "+
 		"a client waits, CPU/op the work it costs, which holds while other programs take the cores; spread, how widely the "+
-		"CPU times spread (reliable under 5%%, noisy up to 20%%, unstable beyond; [measuring.md](measuring.md) says what to do about each). "+
+		"CPU times spread (reliable under %.0f%%, noisy up to %.0f%%, unstable beyond; [measuring.md](measuring.md) says what to do about each). "+
 		"A speed-up is the other stage's %s divided by this one's, where benchstat tells them apart beyond the run's floor "+
 		"(their widest confidence interval, and for the first stage the distance of its A/A label); `~`: a step this run "+
 		"could not decide. The floor, bytes encoded in advance, is the limit of this path and not a step: no speed-up; a "+
 		"stage that is no step is compared with the first only. Through Echo, write, held/user: the medians of `Benchmark%s` "+
-		"(the same request through the Echo handler), `Benchmark%s` (one Add and one Delete of a user with three roles) and "+
-		"`%s` of `Benchmark%s` (the heap the stage holds per user).\n%s\n",
-		len(files[0].Values(figures.Headline, "sec/op")), figures.Headline, unitName, figures.ThroughEcho,
+		"(the same request through the Echo handler; bare Echo, the floor's bytes through a plain Echo handler), `Benchmark%s` "+
+		"(one Add and one Delete of a user with three roles) and `%s` of `Benchmark%s` (the heap the stage holds per user).\n%s\n",
+		len(files[0].Values(figures.Headline, "sec/op")), figures.Headline, 100*results.Reliable, 100*results.Noisy, unitName, figures.ThroughEcho,
 		figures.WriteBench, figures.HeldUnit, figures.BuildBench, provenance.Line(files[0].Config, itself))
 }
 
@@ -389,4 +489,75 @@ func benchstatBlock(files []*results.File, i int) (string, error) {
 	}
 	// compare measured them together
 	return fmt.Sprintf("%s %s:\n\n%s\n\n%s\n", files[i].Name, what, tables, provenance.Line(files[i].Config, itself)), nil
+}
+
+// growthBlock writes the million block of file, under root, or prints it if file is "": from the
+// compare run in dir, how many times each stage's time grew from 1,000 to 1,000,000 users, at most.
+func growthBlock(root, dir, file string) error {
+	files, err := results.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	command := itself + " growth"
+	if file != "" {
+		command += " --file " + filepath.ToSlash(file)
+	}
+	content := figures.GrowthTable(files, 1000, 1000000) + "\n" + provenance.Line(files[0].Config, command) + "\n"
+	if file == "" {
+		_, err = fmt.Print(content)
+		return err
+	}
+	return provenance.UpdateFile(filepath.Join(root, file), provenance.Block{Name: "million", Content: content})
+}
+
+// chapterTable is the benchstat block of stage's chapter made from the compare run in dir, as
+// report writes it after a full run: the stage against the step before it, or on its own.
+func chapterTable(dir, stage string) (string, error) {
+	files, err := results.ReadDir(dir)
+	if err != nil {
+		return "", err
+	}
+	files = slices.DeleteFunc(files, func(f *results.File) bool { return !stages.IsStep(f.Name) && f.Name != stage })
+	i := slices.IndexFunc(files, func(f *results.File) bool { return f.Name == stage })
+	if i < 0 {
+		var names []string
+		for _, f := range files {
+			names = append(names, f.Name)
+		}
+		return "", fmt.Errorf("%s has no results of %s (it has %s)", dir, stage, strings.Join(names, ", "))
+	}
+	return benchstatBlock(files, i)
+}
+
+// timings are the wall-time files of the commands whose times the pages give.
+var timings = []string{filepath.Join("results", "test", results.WallFile), filepath.Join("results", "compare", "latest", results.WallFile)}
+
+// timingsBlock writes the timings block of file, under root, or prints it if file is "": how long
+// each command of timings took, the last time it ran to the end, with the provenance of each.
+func timingsBlock(root, file string) error {
+	rows := []string{"| command | wall time |", "|---|---:|"}
+	var lines []string
+	command := itself + " timings"
+	if file != "" {
+		command += " --file " + filepath.ToSlash(file)
+	}
+	for _, path := range timings {
+		wall, f, err := results.ReadWall(filepath.Join(root, path))
+		if errors.Is(err, os.ErrNotExist) {
+			continue // a command not yet run here
+		} else if err != nil {
+			return err
+		}
+		rows = append(rows, fmt.Sprintf("| `%s` | %s |", f.Config["command"], wall.Round(time.Second)))
+		lines = append(lines, provenance.Line(f.Config, command))
+	}
+	if len(lines) == 0 {
+		return fmt.Errorf("no wall time in %s: run the commands first", strings.Join(timings, " or "))
+	}
+	content := strings.Join(rows, "\n") + "\n\n" + strings.Join(lines, "\n\n") + "\n"
+	if file == "" {
+		_, err := fmt.Print(content)
+		return err
+	}
+	return provenance.UpdateFile(filepath.Join(root, file), provenance.Block{Name: "timings", Content: content})
 }

@@ -7,11 +7,13 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"example.com/userperf/scripts/internal/harness"
+	"example.com/userperf/scripts/internal/results"
 	"example.com/userperf/scripts/internal/testevents"
 )
 
@@ -23,7 +25,8 @@ test: every check of the repository, over every module of go.work: go run ./scri
      (they build code with go commands of their own, which go test's cache does not see)
   4. every benchmark once (-benchtime 1x), so that none can rot
   5. go run ./scripts/report --check: the README's figures against the code they measured, never a failure
-It stops at the first failure of 1 to 4.
+It stops at the first failure of 1 to 4. When every check passed, it writes how long it took to
+results/test/wall.txt, for go run ./scripts/report timings.
 
   --again   for a second run on another Go toolchain (GOTOOLCHAIN=go1.27.3 go run ./scripts/test --again):
             leaves out 2 and 5, whose outcome does not depend on the toolchain, and says so
@@ -42,6 +45,7 @@ func main() {
 		fmt.Println("== --again leaves out what the first run checked and the Go toolchain does not change:\n" +
 			"   2. go vet and go build of scripts/ for other platforms; 5. the figures against the code they measured")
 	}
+	began, header := time.Now(), c.Header() // the wall time covers the whole command; the header, the code it checked
 	c.Fatal(harness.RaceCompiler())
 	start := time.Now()
 	say := func(what string) { fmt.Printf("== %s   (%s)\n", what, harness.Elapsed(start)) }
@@ -92,4 +96,7 @@ func main() {
 		}
 	}
 	fmt.Printf("== all checks passed in %s; figures: %s\n", harness.Elapsed(start), verdict)
+	wall := filepath.Join("results", "test", results.WallFile)
+	c.Fatal(results.WriteWall(wall, header, time.Since(began)))
+	fmt.Printf("== its wall time: %s (go run ./scripts/report timings puts it on the results page)\n", wall)
 }

@@ -141,8 +141,22 @@ func (c Chart) Save(dir string) (bool, error) {
 	// longer line would start off the canvas.
 	w := max(18*vg.Centimeter, (6+2*vg.Length(len(c.files)))*vg.Centimeter,
 		first.Title.TextStyle.Width(first.Title.Text)+vg.Centimeter, last.X.Label.TextStyle.Width(last.X.Label.Text)+3*vg.Centimeter)
+	// Each legend goes right of its panel's data, in a margin as wide as the widest: inside,
+	// it would cover lines, rings or bars, whatever the figures are.
+	legend, gap := vg.Length(0), 0.4*vg.Centimeter
+	for _, row := range plots {
+		r := row[0].Legend.Rectangle(draw.Canvas{})
+		legend = max(legend, r.Max.X-r.Min.X)
+	}
+	for _, row := range plots {
+		l := &row[0].Legend
+		l.Left, l.Top, l.XOffs, l.Padding = false, true, legend+gap, vg.Points(3)
+	}
+	if legend > 0 {
+		w += legend + gap
+	}
 	canvas := vgsvg.New(w, vg.Length(len(plots))*9*vg.Centimeter)
-	tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadY: 0.5 * vg.Centimeter, PadTop: 2, PadBottom: 2, PadLeft: 2, PadRight: 4}
+	tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadY: 0.5 * vg.Centimeter, PadTop: 2, PadBottom: 2, PadLeft: 2, PadRight: 4 + legend + gap}
 	for i, panel := range plot.Align(plots, tiles, draw.New(canvas)) {
 		plots[i][0].Draw(panel[0])
 	}
@@ -182,7 +196,7 @@ func plotPanel(files []*results.File, pn panel) *plot.Plot {
 	}
 	p := plot.New()
 	p.Title.Text, p.Y.Label.Text = pn.title, pn.yLabel
-	p.Legend.Top, p.Legend.TextStyle.Font.Size = true, 9
+	p.Legend.TextStyle.Font.Size = 9
 	p.Y.Label.TextStyle.Font.Size, p.X.Tick.Label.Font.Size = 10, 9
 	if pn.lines {
 		addLines(p, files, pn, height)
@@ -194,7 +208,7 @@ func plotPanel(files []*results.File, pn panel) *plot.Plot {
 		return p
 	}
 	// Ticks at the powers of ten, without needless zeros (10ms, not 10.00ms),
-	// and room above the highest figure for the labels and the legend.
+	// and room above the highest figure for the bars' labels.
 	p.Y.Tick.Marker = plot.TickerFunc(func(min, max float64) (ticks []plot.Tick) {
 		for power := math.Ceil(min); power <= max; power++ {
 			label := zeroFraction.ReplaceAllString(pn.format(math.Pow(10, power+base)), "$1$2")
@@ -202,7 +216,11 @@ func plotPanel(files []*results.File, pn panel) *plot.Plot {
 		}
 		return ticks
 	})
-	p.Y.Max += 1.5
+	if pn.lines {
+		p.Y.Max += 0.2 // lines carry no labels
+	} else {
+		p.Y.Max += 1.5
+	}
 	return p
 }
 
@@ -248,7 +266,7 @@ func addBars(p *plot.Plot, files []*results.File, pn panel, height func(*results
 // addLines adds a line per stage through its medians at pn's series, and
 // a ring where pn's crossovers say a step stops paying.
 func addLines(p *plot.Plot, files []*results.File, pn panel, height func(*results.File, series) (float64, float64, bool)) {
-	p.X.Label.Text, p.Legend.Left = "share of writes", true
+	p.X.Label.Text = "share of writes"
 	var names []string
 	for _, s := range pn.series {
 		names = append(names, s.label)

@@ -86,23 +86,33 @@ func MixedWanted() (wanted []results.Measurement) {
 	return wanted
 }
 
-// MixedTable is a markdown table of the medians of BenchmarkMixed, a row
-// per stage, and for 16 clients the mean time a read waited; under it, where
-// each step stops paying against the one before it, with each client count.
+// MixedTable is the medians of BenchmarkMixed, a table per client count (a row per stage, a column
+// per share of writes), and for the most clients at the most writes the mean time a read waited;
+// under them, where each step stops paying against the one before it, with each client count.
 func MixedTable(files []*results.File) string {
-	head, align := "| stage |", "|---|"
+	var tables []string
 	for _, c := range MixedClients {
+		head, align := "| "+clientsName(c)+" |", "|---|"
 		for _, w := range MixedWrites {
-			head, align = head+fmt.Sprintf(" %d%%, %d |", w, c), align+"---:|"
+			head, align = head+fmt.Sprintf(" %d%% writes |", w), align+"---:|"
 		}
-	}
-	rows := []string{head + " read wait, 50%, 16 |", align + "---:|"}
-	for _, f := range files {
-		row := "| " + f.Name + " |"
-		for _, m := range MixedWanted() {
-			row += " " + Median(f, m.Bench, m.Unit, results.Duration) + " |"
+		most := MixedWrites[len(MixedWrites)-1]
+		wait := c == MixedClients[len(MixedClients)-1] // where the clients queue, a read's wait shows
+		if wait {
+			head, align = head+fmt.Sprintf(" read wait, %d%% writes |", most), align+"---:|"
 		}
-		rows = append(rows, row+" "+Median(f, MixedBench(50, 16), "read-wait-sec/op", results.Duration)+" |")
+		rows := []string{head, align}
+		for _, f := range files {
+			row := "| " + f.Name + " |"
+			for _, w := range MixedWrites {
+				row += " " + Median(f, MixedBench(w, c), "sec/op", results.Duration) + " |"
+			}
+			if wait {
+				row += " " + Median(f, MixedBench(most, c), "read-wait-sec/op", results.Duration) + " |"
+			}
+			rows = append(rows, row)
+		}
+		tables = append(tables, strings.Join(rows, "\n"))
 	}
 	var found []string
 	for _, clients := range MixedClients {
@@ -116,7 +126,7 @@ func MixedTable(files []*results.File) string {
 			found = append(found, fmt.Sprintf("- %s against %s, %s: %s", c.step, c.previous, clientsName(clients), what))
 		}
 	}
-	table := strings.Join(rows, "\n") + "\n\n"
+	table := strings.Join(tables, "\n\n") + "\n\n"
 	if len(found) == 0 {
 		return table
 	}

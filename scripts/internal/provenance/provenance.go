@@ -64,12 +64,23 @@ type Block struct{ Name, Content string }
 // blocks finds a file's blocks: name, content, and the end marker's name.
 var blocks = regexp.MustCompile(`(?s)<!-- BEGIN GENERATED: (\S+) -->\n?(.*?)<!-- END GENERATED: (\S+) -->`)
 
+// infinite is what benchstat prints for a confidence interval of too few samples: "± ∞".
+var infinite = regexp.MustCompile(`±\s*∞`)
+
 // UpdateFile replaces blocks in the markdown file at path. A block without
-// one pair of markers is an error, after the others have been replaced.
+// one pair of markers, or with an interval that benchstat could not compute
+// (± ∞, which says nothing to a reader), is an error, after the others have
+// been replaced.
 func UpdateFile(path string, update ...Block) error {
 	old, err := os.ReadFile(path)
 	doc := string(old)
 	for _, b := range update {
+		if loc := infinite.FindStringIndex(b.Content); loc != nil {
+			line := 1 + strings.Count(b.Content[:loc[0]], "\n")
+			err = errors.Join(err, fmt.Errorf("%s: block %s, line %d: an interval of too few samples (%s): measure more rounds, "+
+				"or show the medians alone; the block is left as it was", path, b.Name, line, b.Content[loc[0]:loc[1]]))
+			continue
+		}
 		begin, end := "<!-- BEGIN GENERATED: "+b.Name+" -->", "<!-- END GENERATED: "+b.Name+" -->"
 		i, j := strings.Index(doc, begin), strings.Index(doc, end)
 		if i < 0 || j < i || strings.Count(doc, begin) != 1 || strings.Count(doc, end) != 1 {

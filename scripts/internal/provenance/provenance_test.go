@@ -49,3 +49,23 @@ func TestUpdateFile(t *testing.T) {
 		}
 	}
 }
+
+// TestUpdateFileRefusesInfinite: no page prints an interval that benchstat could not compute.
+func TestUpdateFileRefusesInfinite(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "results.md")
+	doc := "<!-- BEGIN GENERATED: load -->\nold\n<!-- END GENERATED: load -->\n<!-- BEGIN GENERATED: b -->\nold\n<!-- END GENERATED: b -->\n"
+	os.WriteFile(path, []byte(doc), 0o644)
+	for _, content := range []string{"stage0-linear  1013.0µ ± ∞ ¹\n", "x\nstage0-linear  1013.0µ ±∞ ¹\n"} {
+		err := UpdateFile(path, Block{"load", content}, Block{"b", "new\n"})
+		got, _ := os.ReadFile(path)
+		if err == nil || !strings.Contains(err.Error(), "block load") || strings.Contains(string(got), "∞") {
+			t.Errorf("%q: error %v, file:\n%s", content, err, got)
+		}
+		if !strings.Contains(string(got), "new") {
+			t.Errorf("%q: the other block was held back:\n%s", content, got)
+		}
+	}
+	if err := UpdateFile(path, Block{"load", "stage0-linear  1013.0µ ± 3%\n"}); err != nil {
+		t.Errorf("a finite interval: %v", err)
+	}
+}

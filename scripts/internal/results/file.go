@@ -37,11 +37,13 @@ const Matches1000 = "ListByRole/users=10000/matches=1000"
 type Measurement struct{ Bench, Unit string }
 
 // ReadDir reads every stage's file in dir, in the stages' order: every *.txt
-// but the header (machine.txt), benchstat.txt and the A/A label (*.again.txt).
+// but the header (machine.txt), benchstat.txt, the A/A label (*.again.txt)
+// and the command's wall time (WallFile).
 func ReadDir(dir string) ([]*File, error) {
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.txt")) // a pattern without errors
 	paths = slices.DeleteFunc(paths, func(p string) bool {
-		return strings.HasSuffix(p, "machine.txt") || strings.HasSuffix(p, "benchstat.txt") || strings.HasSuffix(p, ".again.txt")
+		return strings.HasSuffix(p, "machine.txt") || strings.HasSuffix(p, "benchstat.txt") || strings.HasSuffix(p, ".again.txt") ||
+			filepath.Base(p) == WallFile
 	})
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("%s: no stage results (*.txt)", dir)

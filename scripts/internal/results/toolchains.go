@@ -34,9 +34,9 @@ func AcrossToolchains(config map[string]string, toolchains []string) map[string]
 // a difference within it is no longer decided.
 func (c Comparison) Widen(floor float64) Comparison {
 	if floor > c.Floor {
-		c.Floor = floor
-		c.Decided = c.Decided && max(c.Ratio, 1/c.Ratio)-1 > floor
-		c.Same = !c.Decided && c.Apart() <= floor && floor < SmallestStep
+		c.Floor, c.Twice = floor, true
+		c.Decided = c.Decided && c.Gap() > floor
+		c.Same = !c.Decided && c.Gap() <= floor && floor < SmallestStep
 	}
 	return c
 }

@@ -25,17 +25,18 @@ func Deciding(bench string, files ...*File) (unit, name string) {
 type Comparison struct {
 	Unit, UnitName string
 	Ratio          float64  // the base's median over the other's: above 1, the other is faster
-	Floor          float64  // how far the same stage measured twice differed, at most (see Compare)
-	Twice          bool     // the floor holds an A/A label: the base's binary measured a second time
-	Decided        bool     // benchstat's test tells them apart, and the ratio is beyond the floor
-	Same           bool     // not decided, and apart no more than the floor, which is under SmallestStep
+	Floor          float64  // the run's floor, in the measure of Gap (see Compare)
+	Twice          bool     // the floor came from an A/A pair: the base's binary measured a second time
+	Decided        bool     // benchstat's test tells them apart, and the gap is larger than the floor
+	Same           bool     // not decided, and the gap no larger than the floor, which is under SmallestStep
 	Label          string   // how widely the other's samples spread
+	P              float64  // benchstat's p-value of the two samples; they differ by its test under 0.05
 	Exact          []Signal // allocs/op and B/op, where both files have them
 }
 
-// SmallestStep is how far apart the smallest step of the exercises puts two stages in time (1.2x
-// faster: 17% apart), a little less: a floor under it would have seen each of them, so that two stages
-// no farther apart than the same stage measured twice show no difference.
+// SmallestStep is the gap that the smallest step of the exercises puts between two stages
+// (1.2x faster: the slower takes 20% longer), a little less: a floor under it would have seen
+// each of them, so that two stages no farther apart than the floor show no difference.
 const SmallestStep = 0.15
 
 // Signal is a count that the same code repeats to the unit in every round, whatever
@@ -46,10 +47,12 @@ type Signal struct {
 	Decided bool    // every sample of one lies below every sample of the other
 }
 
-// Compare compares other with base at bench. The floor is how far the same stage measured twice
-// may differ in this run: the wider confidence interval of the two, as a share of its median, and,
-// with again (base's binary measured a second time, interleaved: the A/A label), again's interval
-// and its distance from base.
+// Compare compares other with base at bench. A difference is decided only when benchstat's test
+// tells the two apart and their gap (Gap) is larger than the run's floor, measured the same way.
+// The floor is the largest difference the A/A pair showed, with again (base's binary measured a
+// second time, interleaved: the A/A label): the gap between base and again, or how far either's
+// 95% confidence interval reaches from its median. Without an A/A pair, it is the stages' own
+// spread: how far base's or other's interval reaches.
 func Compare(base, again, other *File, bench string) (Comparison, error) {
 	unit, name := Deciding(bench, base, other)
 	a, b := base.Values(bench, unit), other.Values(bench, unit)
@@ -57,18 +60,15 @@ func Compare(base, again, other *File, bench string) (Comparison, error) {
 		return Comparison{}, fmt.Errorf("no %s of %s in %s and %s", unit, bench, base.Name, other.Name)
 	}
 	sa, sb := summary(a), summary(b)
-	floor := max(spread(sa), spread(sb))
+	c := Comparison{Unit: unit, UnitName: name, Ratio: sa.Center / sb.Center, Label: Label(b)}
+	c.Floor = max(spread(sa), spread(sb))
 	if again != nil && len(again.Values(bench, unit)) > 0 {
 		s := summary(again.Values(bench, unit))
-		floor = max(floor, spread(s), math.Abs(s.Center/sa.Center-1))
+		c.Twice, c.Floor = true, max(spread(sa), spread(s), gap(sa.Center/s.Center))
 	}
-	ratio := sa.Center / sb.Center
 	test := benchmath.AssumeNothing.Compare(sample(a), sample(b))
-	beyond := max(ratio, 1/ratio)-1 > floor
-	c := Comparison{Unit: unit, UnitName: name, Ratio: ratio, Floor: floor, Label: Label(b)}
-	c.Decided = test.P < test.Alpha && beyond
-	c.Twice = again != nil && len(again.Values(bench, unit)) > 0
-	c.Same = !c.Decided && c.Apart() <= floor && floor < SmallestStep
+	c.P, c.Decided = test.P, test.P < test.Alpha && c.Gap() > c.Floor
+	c.Same = !c.Decided && c.Gap() <= c.Floor && c.Floor < SmallestStep
 	for _, u := range []string{"allocs/op", "B/op"} {
 		if x, y := base.Values(bench, u), other.Values(bench, u); len(x) > 0 && len(y) > 0 {
 			disjoint := slices.Max(x) < slices.Min(y) || slices.Max(y) < slices.Min(x)
@@ -78,13 +78,16 @@ func Compare(base, again, other *File, bench string) (Comparison, error) {
 	return c, nil
 }
 
-// Apart is how far apart the two medians are, as a share of the larger: 0.57 for 2.3x faster or slower.
-func (c Comparison) Apart() float64 { return 1 - min(c.Ratio, 1/c.Ratio) }
+// Gap is how much longer the slower of the two takes than the faster, as a share of the
+// faster's median: 1.3 for 2.3x faster or slower. It is what Compare holds against the floor.
+func (c Comparison) Gap() float64 { return gap(c.Ratio) }
+
+func gap(ratio float64) float64 { return max(ratio, 1/ratio) - 1 }
 
 // Verdict says c against the stage named base in a line, in plain words: "2.3x faster than
 // stage0-linear in CPU time", or slower, or "no difference from", or the exact counts that tell
 // them apart, or find them alike, where the time cannot, or "cannot tell on this machine"; then
-// how far apart the two were and how far apart the same stage measured twice was.
+// the gap that it decided on, the floor it held it against, and where that floor came from.
 func (c Comparison) Verdict(base string) string {
 	var counts []string
 	for _, s := range c.Exact {
@@ -95,11 +98,14 @@ func (c Comparison) Verdict(base string) string {
 			counts = append(counts, fmt.Sprintf("%.0f%% more %s", 100*(1/s.Ratio-1), s.Unit))
 		}
 	}
-	noise := "the same stage measured twice differed by up to"
-	if !c.Twice { // no A/A label: the floor is the two stages' own spread
-		noise = "each stage's own samples spread by up to"
+	gap, floor := percents(c.Gap(), c.Floor)
+	apart := fmt.Sprintf("the slower takes %s longer; the floor, %s, is %s; %s", gap, c.FloorSource(), floor, c.Label)
+	if math.IsInf(c.Floor, 1) {
+		apart = fmt.Sprintf("the slower takes %s longer; the floor, %s, is unknown: it needs 6 samples of each; %s", gap, c.FloorSource(), c.Label)
 	}
-	apart := fmt.Sprintf("the two differ by %.0f%%; %s %.0f%%; %s", 100*c.Apart(), noise, 100*c.Floor, c.Label)
+	if !c.Decided && c.Gap() > c.Floor {
+		apart += fmt.Sprintf("; over the floor, but benchstat's test cannot tell the samples apart: p=%.3f", c.P)
+	}
 	var line string
 	switch {
 	case c.Decided && c.Ratio >= 1:
@@ -125,8 +131,34 @@ func (c Comparison) Verdict(base string) string {
 	return line
 }
 
+// FloorSource says where c's floor came from: the A/A pair, or the stages' own spread.
+func (c Comparison) FloorSource() string {
+	if c.Twice {
+		return "the largest difference the A/A pair showed"
+	}
+	return "the stages' own spread, without an A/A pair"
+}
+
+// percents prints the gap and the floor in whole percent, or with as many decimals as it takes
+// to show which is larger: the figures printed never contradict the decision.
+func percents(gap, floor float64) (string, string) {
+	for decimals := 0; ; decimals++ {
+		g, f := fmt.Sprintf("%.*f%%", decimals, 100*gap), fmt.Sprintf("%.*f%%", decimals, 100*floor)
+		if g != f || gap == floor || decimals == 4 {
+			return g, f
+		}
+	}
+}
+
+// Reliable and Noisy are the bounds of Label: the standard deviation over the mean under
+// which samples are reliable, and up to which they are noisy; beyond it, unstable.
+const Reliable, Noisy = 0.05, 0.20
+
+// Confidence is the level of every confidence interval: benchstat's default.
+const Confidence = 0.95
+
 // Label says how widely values spread, by their standard deviation over
-// their mean: under 5% reliable, up to 20% noisy, beyond that unstable.
+// their mean: under Reliable reliable, up to Noisy noisy, beyond that unstable.
 func Label(values []float64) string {
 	var sum, squares float64
 	for _, v := range values {
@@ -137,9 +169,9 @@ func Label(values []float64) string {
 		squares += (v - mean) * (v - mean)
 	}
 	switch cv := math.Sqrt(squares/float64(max(1, len(values)-1))) / mean; {
-	case cv < 0.05:
+	case cv < Reliable:
 		return "reliable"
-	case cv <= 0.20:
+	case cv <= Noisy:
 		return "noisy"
 	}
 	return "unstable"
@@ -162,9 +194,9 @@ func sample(values []float64) *benchmath.Sample {
 }
 
 func summary(values []float64) benchmath.Summary {
-	return benchmath.AssumeNothing.Summary(sample(values), 0.95)
+	return benchmath.AssumeNothing.Summary(sample(values), Confidence)
 }
 
-// spread is how far the 95% confidence interval reaches from the median, as
-// a share of it: what benchstat prints after ±.
-func spread(s benchmath.Summary) float64 { return max(s.Hi-s.Center, s.Center-s.Lo) / s.Center }
+// spread is how far the confidence interval reaches from the median, in the measure of Gap: how
+// much longer its slower end takes than the median, or the median than its faster end.
+func spread(s benchmath.Summary) float64 { return max(gap(s.Hi/s.Center), gap(s.Center/s.Lo)) }

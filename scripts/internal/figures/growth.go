@@ -1,0 +1,44 @@
+package figures
+
+import (
+	"fmt"
+	"strings"
+
+	"example.com/userperf/scripts/internal/results"
+)
+
+// GrowthBench names BenchmarkListByRole's result at users, with 100 matches.
+func GrowthBench(users int) string { return fmt.Sprintf("ListByRole/users=%d/matches=100", users) }
+
+// GrowthTable answers "does the time grow with the data?" for each file, a stage: its median at
+// from users and at to users, in the deciding unit, and how many times it grew, at most, with
+// results.Confidence (results.Growth). A stage without both sizes shows —.
+func GrowthTable(files []*results.File, from, to int) string {
+	unit, unitName := results.Deciding(GrowthBench(from), files...)
+	level := fmt.Sprintf("%.0f%%", 100*results.Confidence)
+	rows := []string{fmt.Sprintf("| stage | %s users | %s users | grew | at most (%s confidence) |", thousands(from), thousands(to), level),
+		"|---|---:|---:|---:|---:|"}
+	for _, f := range files {
+		small, large := f.Values(GrowthBench(from), unit), f.Values(GrowthBench(to), unit)
+		grew, most := "—", "—"
+		if len(small) > 0 && len(large) > 0 {
+			ratio, atMost := results.Growth(small, large, results.Confidence)
+			grew, most = results.Times(ratio), results.Times(atMost)
+		}
+		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s |", f.Name,
+			Median(f, GrowthBench(from), unit, results.Duration), Median(f, GrowthBench(to), unit, results.Duration), grew, most))
+	}
+	return strings.Join(rows, "\n") + fmt.Sprintf("\n\n%s of `BenchmarkListByRole` with 100 matches (the median of %d runs), "+
+		"at %s and at %s users; grew: the second median over the first; at most: the upper end of a %s bootstrap interval "+
+		"of that ratio (%d draws of the same samples), the most that this run lets the growth be.\n", unitName,
+		len(files[0].Values(GrowthBench(from), unit)), thousands(from), thousands(to), level, results.Resamples)
+}
+
+// thousands writes n with commas: 1,000,000.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -1,0 +1,103 @@
+package figures
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"example.com/userperf/scripts/internal/results"
+)
+
+// MinSamples is the fewest samples for which benchstat gives a confidence interval at
+// results.Confidence; with fewer it prints "± ∞", which no page may show (provenance.UpdateFile).
+const MinSamples = 6
+
+// LoadCaption begins the caption under a load run's tables in its table.md, which report keeps.
+const LoadCaption = "GET /users?role=R"
+
+// LoadTables are the tables of a load run's files: benchstat's, where every figure has MinSamples
+// samples or more, without the saturated test's latencies (mostly queueing), a row per stage and a
+// column per test, or with stageColumns a row per test and a column per stage, each against the
+// first; else, a table per unit of the medians alone, a row per stage and a column per test, with
+// no interval or test that so few samples cannot give.
+func LoadTables(files []*results.File, stageColumns bool) (string, error) {
+	if fewest(files) >= MinSamples {
+		args := []string{"-table", "", "-row", ".file", "-col", ".name,/matches,/writes"}
+		if stageColumns {
+			args = []string{"-table", "", "-row", ".name,/matches,/writes", "-col", ".file"}
+		}
+		args = append(args, "-filter", "-(.name:HTTPSaturated AND .unit:(p50-sec OR p99-sec))")
+		for _, f := range files {
+			args = append(args, f.Name+"="+f.Path)
+		}
+		return Benchstat(args)
+	}
+	var tables []string
+	for _, unit := range []string{"p50-sec", "p95-sec", "p99-sec", "write-p50-sec", "req/s", "errors"} {
+		var benches []string
+		for _, m := range files[0].Measurements() {
+			saturated := strings.HasPrefix(m.Bench, "HTTPSaturated") && strings.HasPrefix(m.Unit, "p")
+			if m.Unit == unit && !saturated { // a saturated test's latencies are mostly its queue
+				benches = append(benches, m.Bench)
+			}
+		}
+		if len(benches) == 0 {
+			continue
+		}
+		if unit == "errors" && !failed(files, benches) {
+			tables = append(tables, "errors: no failed read in any test.")
+			continue
+		}
+		head, align := "| "+unit+" |", "|---|"
+		for _, b := range benches {
+			head, align = head+" "+b+" |", align+"---:|"
+		}
+		rows := []string{head, align}
+		for _, f := range files {
+			row := "| " + f.Name + " |"
+			for _, b := range benches {
+				row += " " + Median(f, b, unit, format(unit)) + " |"
+			}
+			rows = append(rows, row)
+		}
+		tables = append(tables, strings.Join(rows, "\n"))
+	}
+	return fmt.Sprintf("The median of %d round(s) per figure, fewer than the %d for a confidence interval: medians alone "+
+		"(`--rounds %d` for benchstat's tables).\n\n%s", fewest(files), MinSamples, MinSamples, strings.Join(tables, "\n\n")), nil
+}
+
+// fewest is the fewest samples that any figure of files has.
+func fewest(files []*results.File) int {
+	n := -1
+	for _, f := range files {
+		for _, m := range f.Measurements() {
+			if k := len(f.Values(m.Bench, m.Unit)); n < 0 || k < n {
+				n = k
+			}
+		}
+	}
+	return max(n, 0)
+}
+
+// format is how a figure in unit reads: a duration, a rate, a count.
+func format(unit string) func(float64) string {
+	switch {
+	case strings.HasSuffix(unit, "-sec"):
+		return results.Duration
+	case unit == "req/s":
+		return func(v float64) string { return fmt.Sprintf("%.0f", v) }
+	}
+	return Count
+}
+
+// failed is whether any file has a failed read at any of benches.
+func failed(files []*results.File, benches []string) bool {
+	for _, f := range files {
+		for _, b := range benches {
+			if slices.ContainsFunc(f.Values(b, "errors"), func(v float64) bool { return v > 0 }) {
+				return true
+			}
+		}
+	}
+	return false
+}
