@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"example.com/userperf/scripts/internal/harness"
 	"example.com/userperf/scripts/internal/provenance"
@@ -43,6 +44,7 @@ results/toolchains/latest; the results page's block: go run ./scripts/report too
 `
 
 func main() {
+	start := time.Now() // the whole command's wall time, builds included, for the timings block
 	c := harness.New("compare", usage)
 	thorough := c.Flags.Bool("thorough", false, "")
 	rounds := c.Flags.Int("rounds", 10, "")
@@ -109,6 +111,7 @@ func main() {
 			run.BenchWith(b.toolchain, round+1, b.Dir, *bench, *benchtime, file(b.label), b.label)
 		}
 	}
+	c.Fatal(results.WriteWall(filepath.Join(run.Dir, results.WallFile), header, time.Since(start)))
 	run.Keep()
 
 	base, err := results.Read(file(first.label)) // its header is read with its results

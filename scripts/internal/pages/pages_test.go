@@ -54,7 +54,9 @@ var constants = func() []constant {
 		{mib(api.DefaultLimits.MaxInFlightBytes), "flight"},
 		{mib(api.DefaultLimits.MaxClientBytes), "client"},
 		{pct(results.Reliable), "reliable"},
+		{pct(results.Reliable), "noisy"}, // the table of spreads: "noisy | 5% to 20%"
 		{pct(results.Noisy), "noisy"},
+		{pct(results.Noisy), "unstable"},
 		{pct(results.Confidence), "confidence"},
 		{pct(results.SmallestStep), "smallest"},
 	}
