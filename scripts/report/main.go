@@ -488,7 +488,36 @@ func benchstatBlock(files []*results.File, i int) (string, error) {
 		return "", err
 	}
 	// compare measured them together
-	return fmt.Sprintf("%s %s:\n\n%s\n\n%s\n", files[i].Name, what, tables, provenance.Line(files[i].Config, itself)), nil
+	return fmt.Sprintf("%s %s:\n\n%s\n\n%s%s\n", files[i].Name, what, tables, stepVerdicts(files, i),
+		provenance.Line(files[i].Config, itself)), nil
+}
+
+// stepVerdicts are stage i's verdicts against the stage before it at the two rows that the chapters
+// ask about, held against the run's A/A floor as compare's own verdicts are: the sentences that a
+// chapter's answer points at, written by the same run as its tables.
+func stepVerdicts(files []*results.File, i int) string {
+	if i == 0 {
+		return ""
+	}
+	again, _ := results.Read(strings.TrimSuffix(files[0].Path, ".txt") + ".again.txt")
+	var lines strings.Builder
+	for _, bench := range []string{figures.Headline, figures.Matches1000} {
+		c, err := results.Compare(files[i-1], nil, files[i], bench)
+		if err != nil {
+			continue // a run without that row
+		}
+		if again != nil {
+			if noise, err := results.Compare(files[0], again, again, bench); err == nil {
+				c = c.Widen(noise.Floor)
+			}
+		}
+		fmt.Fprintf(&lines, "- `%s`: %s %s\n", bench, files[i].Name, c.Verdict(files[i-1].Name))
+	}
+	if lines.Len() == 0 {
+		return ""
+	}
+	return "Verdicts against the run's floor ([measuring.md](measuring.md#the-aa-floor-measure-one-thing-twice) gives the rule):\n\n" +
+		lines.String() + "\n"
 }
 
 // growthBlock writes the million block of file, under root, or prints it if file is "": from the
