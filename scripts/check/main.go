@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"example.com/userperf/scripts/internal/harness"
+	"example.com/userperf/scripts/internal/results"
 	"example.com/userperf/scripts/internal/stages"
 )
 
@@ -21,7 +22,7 @@ const usage = `
 check: one verdict on a stage, yours or the project's, within a few minutes.
 
   go run ./scripts/check mystage [--predict 3x [--no-check]] [--budget 3m] [--no-compare]
-                                 [--from ORIGIN] [--against REFERENCE]
+                                 [--from ORIGIN] [--against REFERENCE] [--hold-cores]
 
 --predict 3x records your prediction of the stage's speed-up against its origin (3x: three times
 faster; 0.8x: slower) in results/check/STAGE/prediction.txt; every later check of the stage prints it
@@ -38,7 +39,8 @@ origin again (how far the same stage measured twice differs), interleaved, until
 origin are told apart or shown alike, or --budget (default 3m) is spent. Exercise 5 (from
 stage4-append) also weighs the heap held per user (BenchmarkBuild's held-B/user) against its
 reference's: more than twice as much, with reads no faster than the reference's, fails. Each test
-step's output, the speeds, the speed-ups and the verdict: results/check/STAGE/.
+step's output, the speeds, the speed-ups, the verdict and how long the check took (wall.txt):
+results/check/STAGE/. --hold-cores keeps every core busy meanwhile, as another program would.
 `
 
 // check is one run of the command: the stage, where its results go and how far it got.
@@ -59,6 +61,7 @@ func main() {
 	predict := k.Flags.String("predict", "", "")
 	noCompare, noCheck := k.Flags.Bool("no-compare", false, ""), k.Flags.Bool("no-check", false, "")
 	budget := k.Flags.Duration("budget", 3*time.Minute, "")
+	hold := k.Flags.Bool("hold-cores", false, "")
 	args := k.Parse()
 	if len(args) != 1 {
 		k.Usage("name one stage to check: go run ./scripts/check STAGE (--help for more)")
@@ -78,6 +81,9 @@ func main() {
 		k.Usage("%v: give a stage's folder, such as mystage or stage1-index", err)
 	}
 	k.stage = found[0]
+	if *hold {
+		k.Cleanup(harness.HoldCores()) // as another program would, on a busy laptop
+	}
 	base, reference, err := stages.Against(k.Root, k.stage.Dir, *from)
 	fromDir := *from // a folder, for the chain of origins: a stage's name is found in the workspace
 	if list, err := stages.Find(k.Root, filepath.Base(*from)); *from != "" && err == nil {
@@ -156,6 +162,8 @@ func (k *check) next(what string) {
 func (k *check) verdict(text string) {
 	fmt.Printf("\ncheck: %s %s\n", k.stage.Name, text)
 	k.Fatal(os.WriteFile(filepath.Join(k.logs, "verdict.txt"), []byte(text+"\n"), 0o644))
+	// How long the whole check took, for the page that says what a check costs (report timings).
+	k.Fatal(results.WriteWall(filepath.Join(k.logs, results.WallFile), k.Header(), time.Since(k.start)))
 }
 
 // must ends the check with the verdict "FAILED: what" if err, which it prints, is not nil; the

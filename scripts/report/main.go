@@ -47,10 +47,10 @@ report: the latest results as charts and as the pages' tables, never typed by ha
                                       print the table of STAGE's chapter, or of every chapter (its benchstat block:
                                       the stage against the one before it) from a run of compare that measured both
                                       (RUN, else results/compare/latest), instead of measuring again
-  go run ./scripts/report timings [--file F.md]
-                                      how long the latest go run ./scripts/test and go run ./scripts/compare took
-                                      (results/test/wall.txt, results/compare/latest/wall.txt), as generated block
-                                      timings of F.md, or printed
+  go run ./scripts/report timings [--file F.md [--name N]] [WALL...]
+                                      how long commands took, from the wall.txt files that they write (WALL, else
+                                      results/test/wall.txt and results/compare/latest/wall.txt; check writes
+                                      results/check/STAGE/wall.txt), as generated block N (timings) of F.md, or printed
 
 It says which files it rewrote, a line each.
 `
@@ -88,10 +88,11 @@ func main() {
 		c.Fatal(growthBlock(".", dir, *file)) // the root, where Parse moved
 		return
 	case len(args) > 0 && args[0] == "timings":
-		if len(args) > 1 {
-			c.Usage("usage: go run ./scripts/report timings [--file FILE.md]")
+		walls := args[1:]
+		if len(walls) == 0 {
+			walls = timings
 		}
-		c.Fatal(timingsBlock(".", *file)) // the root, where Parse moved
+		c.Fatal(timingsBlock(".", *file, cmp.Or(*name, "timings"), walls)) // the root, where Parse moved
 		return
 	case len(args) > 0 && args[0] == "chapter":
 		dir := filepath.Join("results", "compare", "latest")
@@ -561,16 +562,22 @@ func chapterTable(dir, stage string) (string, error) {
 // timings are the wall-time files of the commands whose times the pages give.
 var timings = []string{filepath.Join("results", "test", results.WallFile), filepath.Join("results", "compare", "latest", results.WallFile)}
 
-// timingsBlock writes the timings block of file, under root, or prints it if file is "": how long
-// each command of timings took, the last time it ran to the end, with the provenance of each.
-func timingsBlock(root, file string) error {
+// timingsBlock writes block name of file, under root, or prints it if file is "": how long the
+// command of each wall file took, the last time it ran to the end, with the provenance of each.
+func timingsBlock(root, file, name string, walls []string) error {
 	rows := []string{"| command | wall time |", "|---|---:|"}
 	var lines []string
 	command := itself + " timings"
 	if file != "" {
 		command += " --file " + filepath.ToSlash(file)
 	}
-	for _, path := range timings {
+	if name != "timings" {
+		command += " --name " + name
+	}
+	if !slices.Equal(walls, timings) {
+		command += " " + strings.Join(walls, " ")
+	}
+	for _, path := range walls {
 		wall, f, err := results.ReadWall(filepath.Join(root, path))
 		if errors.Is(err, os.ErrNotExist) {
 			continue // a command not yet run here
@@ -581,12 +588,12 @@ func timingsBlock(root, file string) error {
 		lines = append(lines, provenance.Line(f.Config, command))
 	}
 	if len(lines) == 0 {
-		return fmt.Errorf("no wall time in %s: run the commands first", strings.Join(timings, " or "))
+		return fmt.Errorf("no wall time in %s: run the commands first", strings.Join(walls, " or "))
 	}
 	content := strings.Join(rows, "\n") + "\n\n" + strings.Join(lines, "\n\n") + "\n"
 	if file == "" {
 		_, err := fmt.Print(content)
 		return err
 	}
-	return provenance.UpdateFile(filepath.Join(root, file), provenance.Block{Name: "timings", Content: content})
+	return provenance.UpdateFile(filepath.Join(root, file), provenance.Block{Name: name, Content: content})
 }
