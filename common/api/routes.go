@@ -18,45 +18,29 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// NewHandler returns the API served by stage, which was built with users,
-// wired on Echo, with DefaultLimits:
+// One GET /users?role=R, from a stage's main.go to the socket, reads in
+// this order, each file once; the calls into a file listed further down
+// return, and the reading goes on where it was:
 //
-//	GET    /users?role=R   users holding role R (the endpoint this project optimizes)
-//	POST   /users          create a user: 201 with the stored user
-//	GET    /users/:id      one user, or 404
-//	DELETE /users/:id      204, or 404
-//
-// HEAD on a GET route answers as the GET would, with the same status and
-// headers (Content-Length included) and no body. Every error is a JSON
-// object {"error": "..."} with a 4xx status, 503 when too many list or body
-// bytes are in flight, in all or for the client's address, or 500 for a
-// bug (a panic is recovered, logged and answered with 500). The profiling
-// endpoints are not part of it: see NewProfilingHandler.
-func NewHandler(stage Stage, users []user.User) http.Handler {
-	return NewHandlerWithLimits(stage, users, DefaultLimits)
-}
+//  1. stageN/main.go: main calls Main(name, New).
+//  2. serve.go: Main reads the flags and calls serve, which hands net/http
+//     the guard's listener and these routes.
+//  3. guard/conns.go: Listener.Accept admits the connection, once for all
+//     its requests: a slot, within its address's share, outside the
+//     reserve unless the address holds no other.
+//  4. routes.go: answer gives the answer the guard's Writer and calls list,
+//     which reads top to bottom: parse the role, size the answer, ask the
+//     guard, call the stage, write, done.
+//  5. input.go: roleFromQuery parses and validates the role.
+//  6. guard/ledger.go: Ledger.ListSize is the body's length, known before
+//     the stage builds it.
+//  7. guard/guard.go: Guard.Reserve takes that many bytes in flight, within
+//     the address's share, or refuses with 503.
+//  8. the stage's store.go: ListByRole builds the body.
+//  9. guard/pacing.go: Writer.Write sends it in pieces, each with a
+//     deadline at the minimum rate.
 
-// NewHandlerWithLimits is NewHandler with limits. The handler counts what
-// the store holds itself, from users on, so it must be the only writer of
-// stage. It logs the answers it could not send to the standard logger.
-func NewHandlerWithLimits(stage Stage, users []user.User, limits Limits) http.Handler {
-	e := newEcho()
-	addAPIRoutes(e, newHandlers(stage, users, limits, log.Default()))
-	return e
-}
-
-// newEcho returns an Echo with no routes yet, which answers every error as
-// JSON. It has no middleware: Echo applies middleware anew on every
-// request, a closure each, so what every answer needs is wrapped around
-// each route once, by answer.
-func newEcho() *echo.Echo {
-	e := echo.New()
-	e.HideBanner = true
-	e.HidePort = true
-	e.HTTPErrorHandler = writeError
-	return e
-}
-
+// addAPIRoutes serves h's handlers on e.
 func addAPIRoutes(e *echo.Echo, h *handlers) {
 	getAndHead := []string{http.MethodGet, http.MethodHead}
 	e.Match(getAndHead, "/users", h.answer(h.list))
@@ -74,29 +58,6 @@ type handlers struct {
 	log      *log.Logger
 	writers  sync.Pool // of *guard.Writer: one serves each answer, and is reused
 	counts   answerCounts
-}
-
-// answerCounts count the API's answers since the server started, for the
-// last line of its log.
-type answerCounts struct {
-	started  atomic.Int64
-	finished atomic.Int64 // sent whole
-	cut      atomic.Int64 // not sent whole
-	gone     atomic.Int64 // 499: the client went before the answer started
-	refused  atomic.Int64 // 503: the server had no room for them
-}
-
-// inProgress is how many answers have started and not ended.
-func (c *answerCounts) inProgress() int64 {
-	return c.started.Load() - c.finished.Load() - c.cut.Load() - c.gone.Load() - c.refused.Load()
-}
-
-func newHandlers(stage Stage, users []user.User, limits Limits, logger *log.Logger) *handlers {
-	_, prebuilt := stage.(Prebuilt)
-	h := &handlers{stage: stage, prebuilt: prebuilt, ledger: guard.NewLedger(stage, users, limits, !prebuilt),
-		guard: guard.New(limits), log: logger}
-	h.writers.New = func() any { return new(guard.Writer) }
-	return h
 }
 
 // answer wraps a route's handler with what every answer needs: the guard's
@@ -349,4 +310,66 @@ func writeError(err error, c echo.Context) {
 	if err := writeJSON(c, status, body); err != nil {
 		c.Logger().Error(err)
 	}
+}
+
+// NewHandler returns the API served by stage, which was built with users,
+// wired on Echo, with DefaultLimits:
+//
+//	GET    /users?role=R   users holding role R (the endpoint this project optimizes)
+//	POST   /users          create a user: 201 with the stored user
+//	GET    /users/:id      one user, or 404
+//	DELETE /users/:id      204, or 404
+//
+// HEAD on a GET route answers as the GET would, with the same status and
+// headers (Content-Length included) and no body. Every error is a JSON
+// object {"error": "..."} with a 4xx status, 503 when too many list or body
+// bytes are in flight, in all or for the client's address, or 500 for a
+// bug (a panic is recovered, logged and answered with 500). The profiling
+// endpoints are not part of it: see NewProfilingHandler.
+func NewHandler(stage Stage, users []user.User) http.Handler {
+	return NewHandlerWithLimits(stage, users, DefaultLimits)
+}
+
+// NewHandlerWithLimits is NewHandler with limits. The handler counts what
+// the store holds itself, from users on, so it must be the only writer of
+// stage. It logs the answers it could not send to the standard logger.
+func NewHandlerWithLimits(stage Stage, users []user.User, limits Limits) http.Handler {
+	e := newEcho()
+	addAPIRoutes(e, newHandlers(stage, users, limits, log.Default()))
+	return e
+}
+
+// newEcho returns an Echo with no routes yet, which answers every error as
+// JSON. It has no middleware: Echo applies middleware anew on every
+// request, a closure each, so what every answer needs is wrapped around
+// each route once, by answer.
+func newEcho() *echo.Echo {
+	e := echo.New()
+	e.HideBanner = true
+	e.HidePort = true
+	e.HTTPErrorHandler = writeError
+	return e
+}
+
+func newHandlers(stage Stage, users []user.User, limits Limits, logger *log.Logger) *handlers {
+	_, prebuilt := stage.(Prebuilt)
+	h := &handlers{stage: stage, prebuilt: prebuilt, ledger: guard.NewLedger(stage, users, limits, !prebuilt),
+		guard: guard.New(limits), log: logger}
+	h.writers.New = func() any { return new(guard.Writer) }
+	return h
+}
+
+// answerCounts count the API's answers since the server started, for the
+// last line of its log.
+type answerCounts struct {
+	started  atomic.Int64
+	finished atomic.Int64 // sent whole
+	cut      atomic.Int64 // not sent whole
+	gone     atomic.Int64 // 499: the client went before the answer started
+	refused  atomic.Int64 // 503: the server had no room for them
+}
+
+// inProgress is how many answers have started and not ended.
+func (c *answerCounts) inProgress() int64 {
+	return c.started.Load() - c.finished.Load() - c.cut.Load() - c.gone.Load() - c.refused.Load()
 }
