@@ -87,48 +87,36 @@ func readSteadily(addr string, rcvbuf int, rate float64) (int64, error) {
 // Linux doubles, and caps at net.core.rmem_max.
 var receiveBuffers = []int{16 << 10, 1 << 20}
 
-// TestReaderAboveTheMinimumRateIsNotCut reads a body of many times what
-// the kernel's buffers hold at 1.1 times the minimum rate, steadily: it
-// must get the whole of it.
-func TestReaderAboveTheMinimumRateIsNotCut(t *testing.T) {
+// TestMinimumRate reads a body of many times what the kernel's buffers
+// hold, steadily, with a small and a large receive buffer. At 1.1 times the
+// minimum rate the client must get the whole of it. At half the minimum
+// rate, once the buffers are full and the grace is spent, the answer must
+// be cut, saying the rate it measured.
+func TestMinimumRate(t *testing.T) {
 	for _, rcvbuf := range receiveBuffers {
-		t.Run(fmt.Sprintf("rcvbuf=%d", rcvbuf), func(t *testing.T) {
-			t.Parallel()
-			const size = 16 << 20
-			addr, failed := newPacedServer(t, size)
-			read, err := readSteadily(addr, rcvbuf, 1.1*float64(testPace.Rate))
-			if cut := <-failed; cut != nil || err != nil || read != size {
-				t.Errorf("a client reading at 1.1 times the minimum rate: read %d of %d bytes (%v), and the answer ended with %v", read, size, err, cut)
-			}
-		})
-	}
-}
-
-// TestReaderBelowTheMinimumRateIsCut reads a large body at half the
-// minimum rate, steadily: once the kernel's buffers are full and the
-// grace is spent, the answer must be cut, saying the rate it measured.
-func TestReaderBelowTheMinimumRateIsCut(t *testing.T) {
-	for _, rcvbuf := range receiveBuffers {
-		t.Run(fmt.Sprintf("rcvbuf=%d", rcvbuf), func(t *testing.T) {
-			t.Parallel()
-			const size = 64 << 20
-			addr, failed := newPacedServer(t, size)
-			go readSteadily(addr, rcvbuf, 0.5*float64(testPace.Rate))
-			var err error
-			select {
-			case err = <-failed:
-			case <-time.After(time.Minute):
-				t.Fatal("a client reading at half the minimum rate was not cut within a minute")
-			}
-			cut, ok := err.(*CutError)
-			if !ok {
-				t.Fatalf("a client reading at half the minimum rate: the answer ended with %v, want a cut for the rate", err)
-			}
-			var kib float64
-			if _, err := fmt.Sscanf(cut.Why[strings.Index(cut.Why, ", ")+2:], "%f KiB/s", &kib); err != nil ||
-				kib <= 0 || kib >= float64(testPace.Rate>>10) {
-				t.Errorf("the cut says %q: want the rate measured, above 0 and below the minimum of %d KiB/s", cut.Why, testPace.Rate>>10)
-			}
-		})
+		for _, times := range []float64{1.1, 0.5} {
+			t.Run(fmt.Sprintf("rcvbuf=%d/rate=%.1fx", rcvbuf, times), func(t *testing.T) {
+				t.Parallel()
+				const size = 16 << 20
+				addr, failed := newPacedServer(t, size)
+				read, err := readSteadily(addr, rcvbuf, times*float64(testPace.Rate))
+				answer := <-failed
+				if times > 1 {
+					if answer != nil || err != nil || read != size {
+						t.Errorf("read %d of %d bytes (%v), and the answer ended with %v; want the whole body", read, size, err, answer)
+					}
+					return
+				}
+				cut, ok := answer.(*CutError)
+				if !ok {
+					t.Fatalf("read %d of %d bytes, and the answer ended with %v; want a cut for the rate", read, size, answer)
+				}
+				var kib float64
+				if _, err := fmt.Sscanf(cut.Why[strings.Index(cut.Why, ", ")+2:], "%f KiB/s", &kib); err != nil ||
+					kib <= 0 || kib >= float64(testPace.Rate>>10) {
+					t.Errorf("the cut says %q: want the rate measured, above 0 and below the minimum of %d KiB/s", cut.Why, testPace.Rate>>10)
+				}
+			})
+		}
 	}
 }
