@@ -64,17 +64,15 @@ func (l Limits) connReserve() int { return max(1, l.MaxConns/8) }
 const DefaultMaxUsers = 100_000
 
 // DefaultLimits are the limits of a server started by api.Main, unless its
-// flags say otherwise, and of api.NewHandler. The 100,000 users are ten times
-// the default data set, and would count about 85 MB if they were like it,
-// well within the 256 MiB. Users of the largest kind (32 roles of 64
-// bytes, a 256-byte name and a 254-byte email, all of characters that JSON
-// writes as \u003c) count 512 KB each, so some 500 fit. A stage holds what
-// they count at most, plus its pointers and maps; the lists in flight add
-// up to 128 MiB, of which one client may hold a quarter, and the 4,096
-// connections up to 4,096 x connBytes, 256 MiB, of which one client may
-// hold a quarter too. Main gives the garbage collector a soft limit
-// (MemoryLimit), so that it does not let the heap grow to twice what is
-// live.
+// flags say otherwise, and of api.NewHandler. Users of the largest kind (32
+// roles of 64 bytes, a 256-byte name and a 254-byte email, all of
+// characters that JSON writes as \u003c) count 512 KB each, so some 500
+// fit. A stage holds what the users count at most, plus its pointers and
+// maps; the lists in flight add up to MaxInFlightBytes, of which one client
+// may hold a quarter, and the connections up to MaxConns x connBytes, of
+// which one client may hold a quarter too. Main gives the garbage collector
+// a soft limit (MemoryLimit), so that it does not let the heap grow to
+// twice what is live.
 var DefaultLimits = Limits{
 	MaxUsers:         DefaultMaxUsers,
 	MaxStoredBytes:   256 << 20,
