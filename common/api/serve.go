@@ -131,7 +131,7 @@ func parseFlags(name string, args []string, stderr io.Writer) (config, error) {
 	flags.Func("client-share-mib", "most `MiB` of those in flight that the requests of one client address may hold at once "+
 		"(default a quarter of -max-inflight-mib); a request beyond it gets 503, unless it is small", mebibytes(&cfg.limits.MaxClientBytes))
 	flags.IntVar(&cfg.limits.MaxConns, "max-conns", DefaultLimits.MaxConns,
-		"most connections served at once; the next ones wait until one closes")
+		"most connections served at once, the last eighth kept for addresses that hold none; the next ones wait until one closes")
 	flags.IntVar(&cfg.limits.MaxClientConns, "client-conns", 0,
 		"most of those connections that one client address may hold at once (default a quarter of -max-conns); "+
 			"one beyond it gets 503 and is closed")
@@ -285,9 +285,11 @@ func newServer(cfg config, stage Stage, users []user.User, api, profiling net.Li
 	apiHandler := newEcho()
 	addAPIRoutes(apiHandler, h)
 	logger.Printf("%s: serving %d users (seed %d) on http://%s; at most %d users, %d MiB stored, "+
-		"%d MiB of lists and bodies in flight (%d KiB per client address), %d connections (%d per client address)",
+		"%d MiB of lists and bodies in flight (%d KiB per client address), %d connections (%d per client address, "+
+		"%d kept for addresses that hold none); answers taken at %d KiB/s at least",
 		cfg.name, len(users), cfg.seed, api.Addr(), cfg.limits.MaxUsers, cfg.limits.MaxStoredBytes>>20,
-		cfg.limits.MaxInFlightBytes>>20, cfg.limits.MaxClientBytes>>10, cfg.limits.MaxConns, cfg.limits.ConnShare())
+		cfg.limits.MaxInFlightBytes>>20, cfg.limits.MaxClientBytes>>10, cfg.limits.MaxConns, cfg.limits.ConnShare(),
+		cfg.limits.ConnReserve(), guard.MinRate>>10)
 	switch {
 	case profiling != nil:
 		s.add(NewProfilingHandler(), profiling)

@@ -48,7 +48,7 @@ type client struct {
 
 func newClients(limits Limits) *clients {
 	return &clients{byteShare: limits.MaxClientBytes, connShare: limits.ConnShare(),
-		shared: limits.MaxConns - limits.connReserve(), byHost: map[string]*client{}}
+		shared: limits.MaxConns - limits.ConnReserve(), byHost: map[string]*client{}}
 }
 
 // enter counts one more user of host's client, a connection or a request,

@@ -56,7 +56,7 @@ func TestConnectionReserveIsKeptForNewAddresses(t *testing.T) {
 			t.Fatalf("a connection within the first address's share: status %d, want 200", status)
 		}
 	}
-	shared := limits.MaxConns - limits.connReserve() - limits.MaxClientConns
+	shared := limits.MaxConns - limits.ConnReserve() - limits.MaxClientConns
 	for range shared {
 		if _, status, _ := getFrom(t, second, addr); status != http.StatusOK {
 			t.Fatalf("a connection within the second address's share: status %d, want 200", status)

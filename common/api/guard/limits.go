@@ -54,9 +54,9 @@ func (l Limits) ConnShare() int {
 	return max(1, l.MaxConns/4)
 }
 
-// connReserve is how many of MaxConns only an address that holds no
+// ConnReserve is how many of MaxConns only an address that holds no
 // connection may take.
-func (l Limits) connReserve() int { return max(1, l.MaxConns/8) }
+func (l Limits) ConnReserve() int { return max(1, l.MaxConns/8) }
 
 // DefaultMaxUsers is how many users a server started by api.Main holds at
 // most unless its -max-users flag says otherwise: ten times the default
