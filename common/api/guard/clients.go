@@ -41,8 +41,8 @@ type clients struct {
 // client is what one address holds.
 type client struct {
 	host  string
-	conns int   // connections open; under clients.mu
-	users int   // connections open, and requests served without one (see clientOf); under clients.mu
+	conns int32 // connections open; under clients.mu (int32s, so that a client fits in 32 bytes)
+	users int32 // connections open, and requests served without one (see clientOf); under clients.mu
 	held  int64 // in-flight bytes; under clients.mu
 }
 
@@ -64,7 +64,7 @@ func (cs *clients) enter(host string, conn bool) (cl *client, refusal string) {
 		cs.byHost[host] = cl
 	}
 	switch {
-	case conn && cl.conns >= cs.connShare:
+	case conn && int(cl.conns) >= cs.connShare:
 		return nil, overConnShare // cl.users > 0: it stays in the map
 	case conn && cl.conns > 0 && cs.conns >= cs.shared:
 		return nil, inConnReserve
@@ -104,7 +104,7 @@ func (cs *clients) holdingConns(host string) int {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	if cl := cs.byHost[host]; cl != nil {
-		return cl.conns
+		return int(cl.conns)
 	}
 	return 0
 }
