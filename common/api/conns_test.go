@@ -43,9 +43,12 @@ func sendRaw(t *testing.T, conn net.Conn, request string) int {
 
 var getUser = "GET /users/" + user.FormatID(1) + " HTTP/1.1\r\nHost: test\r\n"
 
-func TestConnectionsBeyondTheCapWait(t *testing.T) {
+// newOneConnServer returns a server that serves one connection at a
+// time, its listener and its log.
+func newOneConnServer(t *testing.T) (*server, net.Listener, *syncBuffer) {
+	t.Helper()
 	l := listenLoopback(t)
-	logger, _ := newTestLogger()
+	logger, logs := newTestLogger()
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
 	cfg := testConfig()
 	cfg.limits.MaxConns = 1
@@ -53,6 +56,11 @@ func TestConnectionsBeyondTheCapWait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s, l, logs
+}
+
+func TestConnectionsBeyondTheCapWait(t *testing.T) {
+	s, l, _ := newOneConnServer(t)
 	startServer(t, s)
 	first := dial(t, l.Addr().String()) // sends nothing, and holds the only place
 	waitFor(func() bool { return s.open.Load() == 1 })

@@ -153,15 +153,6 @@ func TestGeneratedUsersBeyondStoredBytesAreRefused(t *testing.T) {
 	}
 }
 
-func TestWriteTimeoutGrowsWithStoredBytes(t *testing.T) {
-	small, large := DefaultLimits, DefaultLimits
-	large.MaxStoredBytes *= 4
-	if writeTimeout(small) < baseWriteTimeout || writeTimeout(large) <= writeTimeout(small) {
-		t.Errorf("write timeouts %v for %d stored bytes and %v for %d: want at least %v, and longer for more",
-			writeTimeout(small), small.MaxStoredBytes, writeTimeout(large), large.MaxStoredBytes, baseWriteTimeout)
-	}
-}
-
 // errorText returns the message of a JSON error answer, failing t if the
 // answer is not one.
 func errorText(t *testing.T, w *httptest.ResponseRecorder) string {
@@ -191,42 +182,6 @@ func TestBodyBeyondInFlightBytesIs503(t *testing.T) {
 		}
 		if w.Code == http.StatusServiceUnavailable && (errorText(t, w) == "" || w.Header().Get("Retry-After") != "1") {
 			t.Errorf("the refused POST: %q, Retry-After %q; want a JSON error and a second", w.Body, w.Header().Get("Retry-After"))
-		}
-	}
-}
-
-func TestLedgerForgetsARoleNobodyHolds(t *testing.T) {
-	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
-	l := newLedger(newMapStage(users), users, DefaultLimits, true)
-	before := len(l.roles)
-	passing := user.User{ID: "passing-1", Name: "Passing", Email: "p@example.com", Roles: []string{"comes-and-goes"}}
-	for range 3 {
-		if err := l.add(passing); err != nil {
-			t.Fatal(err)
-		}
-		if !l.delete(passing.ID) {
-			t.Fatal("the user just added could not be deleted")
-		}
-	}
-	if len(l.roles) != before {
-		t.Errorf("after a role came and went: the ledger counts %d roles, %d before", len(l.roles), before)
-	}
-}
-
-// TestJSONLenIsMarshalsLength checks that the ledger's count of a user's
-// JSON agrees with encoding/json on every kind of character it escapes in
-// valid UTF-8, the only text a user can hold.
-func TestJSONLenIsMarshalsLength(t *testing.T) {
-	tricky := []string{"", "plain", `"quoted" \ back`, "<tag> & amp", "\n\r\t\b\f", "\x00\x01\x1f\x7f",
-		"장도윤", "\u2028\u2029", "😀"}
-	for _, s := range tricky {
-		u := user.User{ID: s, Name: s + "n", Email: s + "@e", Roles: []string{s, "r"}}
-		b, err := json.Marshal(&u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := jsonLen(&u); got != len(b) {
-			t.Errorf("jsonLen of a user made of %q: %d, Marshal writes %d", s, got, len(b))
 		}
 	}
 }

@@ -8,59 +8,9 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"example.com/userperf/common/api/guard"
 	"example.com/userperf/common/user"
 )
-
-func TestSharesBoundOneClient(t *testing.T) {
-	const share = 1 << 20
-	s := newClients(Limits{MaxClientBytes: share, MaxConns: 4})
-	a, _ := s.enter("a", false)
-	b, _ := s.enter("b", false)
-	if !s.take(a, share) {
-		t.Fatal("a client holding nothing could not take its whole share")
-	}
-	if s.take(a, smallReservation+1) {
-		t.Error("a client holding its whole share took a large reservation more")
-	}
-	if !s.take(b, share) {
-		t.Error("another client could not take its share while the first holds its own")
-	}
-	small := 0
-	for small <= smallOverdraft/smallReservation && s.take(a, smallReservation) { // one more than may fit
-		small++
-	}
-	if want := smallOverdraft / smallReservation; small != want {
-		t.Errorf("a client holding its share took %d small reservations more, want %d (%d bytes)", small, want, smallOverdraft)
-	}
-	if held := s.holding(a); held != share+smallOverdraft {
-		t.Errorf("the client holds %d bytes, want its share and the overdraft, %d", held, share+smallOverdraft)
-	}
-	for range small {
-		s.give(a, smallReservation)
-	}
-	s.give(a, share)
-	s.give(b, share)
-	s.leave(a)
-	s.leave(b)
-	if len(s.byHost) != 0 {
-		t.Errorf("after every reservation was given back, the shares still count %v", s.byHost)
-	}
-}
-
-func TestClientIsItsRemoteHost(t *testing.T) {
-	for addr, want := range map[string]string{
-		"192.0.2.1:1234":     "192.0.2.1",
-		"[2001:db8::1]:8080": "2001:db8::1",
-		"not an address":     "not an address",
-	} {
-		req := httptest.NewRequest("GET", "/users/u0000001", nil)
-		req.RemoteAddr = addr
-		req.Header.Set("X-Forwarded-For", "198.51.100.7") // anyone can write it: not used
-		if got := hostOf(req.RemoteAddr); got != want {
-			t.Errorf("remote address %q: client %q, want %q", addr, got, want)
-		}
-	}
-}
 
 // fromAddr returns a GET of target sent from the remote address addr.
 func fromAddr(target, addr string) *http.Request {
@@ -71,7 +21,7 @@ func fromAddr(target, addr string) *http.Request {
 
 func TestOneClientHoldsAtMostItsShare(t *testing.T) {
 	editorSize := len(newMapStage(user.MustGenerate(user.MinCount, user.DefaultSeed)).ListByRole(user.RoleEditor))
-	if editorSize <= smallReservation {
+	if editorSize <= 64<<10 { // the small reservation that the guard lets past a share
 		t.Fatalf("the editor list is %d bytes, no more than a small reservation: it cannot fill a share", editorSize)
 	}
 	limits := DefaultLimits
@@ -147,13 +97,8 @@ func newTestHandlers(t *testing.T, stage func([]user.User) Stage) (http.Handler,
 // client holds any.
 func wantNothingReserved(t *testing.T, h *handlers, after string) {
 	t.Helper()
-	if held := h.inFlight.Load(); held != 0 {
-		t.Errorf("after %s: %d in-flight bytes are still reserved", after, held)
-	}
-	h.clients.mu.Lock()
-	defer h.clients.mu.Unlock()
-	if len(h.clients.byHost) != 0 {
-		t.Errorf("after %s: clients still hold %v", after, h.clients.byHost)
+	if bytes, addresses := h.guard.Held(); bytes != 0 || addresses != 0 {
+		t.Errorf("after %s: %d in-flight bytes are still reserved, and %d address(es) hold some", after, bytes, addresses)
 	}
 }
 
@@ -212,27 +157,12 @@ func TestGoneClientCostsNothing(t *testing.T) {
 		httptest.NewRequest("POST", "/users", strings.NewReader(validUser)),
 	} {
 		w := serve(e, req.WithContext(ctx))
-		if w.Code != errClientGone.Code {
-			t.Errorf("%s %s whose client has gone: status %d, want %d", req.Method, req.URL, w.Code, errClientGone.Code)
+		if w.Code != guard.ErrClientGone.Code {
+			t.Errorf("%s %s whose client has gone: status %d, want %d", req.Method, req.URL, w.Code, guard.ErrClientGone.Code)
 		}
 		wantNothingReserved(t, h, req.Method+" "+req.URL.String()+" whose client has gone")
 	}
 	if n := calls.Load(); n != 0 {
 		t.Errorf("requests whose clients had gone made %d call(s) to the stage, want none", n)
 	}
-}
-
-// TestRefusalForTheShareTakesNothing has a client that holds its whole
-// share ask for a large list: the 503 must leave every in-flight byte as
-// it was.
-func TestRefusalForTheShareTakesNothing(t *testing.T) {
-	e, h := newTestHandlers(t, newMapStage)
-	cl, _ := h.clients.enter("192.0.2.1", false)
-	h.clients.take(cl, h.clients.byteShare)
-	if w := serve(e, fromAddr("/users?role=editor", "192.0.2.1:1000")); w.Code != http.StatusServiceUnavailable {
-		t.Fatalf("a large list from a client holding its share: status %d, want 503", w.Code)
-	}
-	h.clients.give(cl, h.clients.byteShare)
-	h.clients.leave(cl)
-	wantNothingReserved(t, h, "a list refused for its client's share")
 }

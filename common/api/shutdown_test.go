@@ -116,7 +116,7 @@ func TestShutdownWithNothingInFlight(t *testing.T) {
 // answer rather than say that every request finished.
 func TestLastLineCountsAnAnswerCutDuringTheDrain(t *testing.T) {
 	s, gated, logs, base := newHugeListServer(t)
-	s.pace.window = 50 * time.Millisecond
+	s.h.guard.Pace.Grace = 50 * time.Millisecond
 	r := startServer(t, s)
 	stalled := dial(t, strings.TrimPrefix(base, "http://")) // never reads
 	if _, err := io.WriteString(stalled, "GET /users?role=admin HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
@@ -140,15 +140,7 @@ func TestLastLineCountsAnAnswerCutDuringTheDrain(t *testing.T) {
 // when the server shuts down: it must get a status line, 503, rather than
 // the reset that closing the listener over it would give.
 func TestQueuedConnectionIsAnsweredAtShutdown(t *testing.T) {
-	l := listenLoopback(t)
-	logger, logs := newTestLogger()
-	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
-	cfg := testConfig()
-	cfg.limits.MaxConns = 1
-	s, err := newServer(cfg, newMapStage(users), users, l, nil, logger)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, l, logs := newOneConnServer(t)
 	s.drain = 50 * time.Millisecond
 	r := startServer(t, s)
 	dial(t, l.Addr().String()) // sends nothing, and holds the only place

@@ -1,6 +1,7 @@
-package api
+package guard
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"sync"
@@ -11,7 +12,18 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// ledger counts what a stage holds against its limits, and per role the
+// Store is what the ledger needs of a stage: its writes, and the user
+// that a delete takes away.
+type Store interface {
+	Get(id string) (user.User, bool)
+	Add(u user.User) bool
+	Delete(id string) bool
+}
+
+// ErrIDTaken is Add's answer for a user whose id the store holds already.
+var ErrIDTaken = errors.New("a user with this id already exists")
+
+// Ledger counts what a stage holds against its limits, and per role the
 // size of the list body, which encoding/json.Marshal makes '[', the users'
 // encodings joined by commas, and ']'. Knowing that size lets a HEAD answer
 // without asking the stage, and a GET reserve its bytes before the stage
@@ -25,8 +37,8 @@ import (
 // through the build would make every write wait for the slowest list in
 // flight; the writes that land in between change the body by one user
 // each, which the reserve does not see.
-type ledger struct {
-	stage  Stage
+type Ledger struct {
+	stage  Store
 	limits Limits
 
 	mu     sync.RWMutex
@@ -50,10 +62,11 @@ func (r roleSize) body() int64 {
 	return r.json + int64(r.users-1) + 2
 }
 
-// newLedger counts the users that stage was built with, and the size of
-// each role's list if listSizes says so.
-func newLedger(stage Stage, users []user.User, limits Limits, listSizes bool) *ledger {
-	l := &ledger{stage: stage, limits: limits}
+// NewLedger counts the users that stage was built with, and the size of
+// each role's list if listSizes says so: a stage that keeps its lists built
+// knows their sizes itself.
+func NewLedger(stage Store, users []user.User, limits Limits, listSizes bool) *Ledger {
+	l := &Ledger{stage: stage, limits: limits}
 	if listSizes {
 		l.roles = map[string]roleSize{}
 	}
@@ -113,7 +126,7 @@ func stringLen(s string) int {
 
 // count adds (sign +1) or removes (-1) u; l.mu is held for writing, or l
 // is not shared yet.
-func (l *ledger) count(u *user.User, sign int) {
+func (l *Ledger) count(u *user.User, sign int) {
 	encoded := jsonLen(u)
 	l.users += sign
 	l.stored += int64(sign) * cost(encoded, len(u.Roles))
@@ -132,22 +145,29 @@ func (l *ledger) count(u *user.User, sign int) {
 	}
 }
 
-// listSize is the length of the body of GET /users?role=role.
-func (l *ledger) listSize(role string) int64 {
+// Stored is what the users stored count against MaxStoredBytes.
+func (l *Ledger) Stored() int64 {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return l.stored
+}
+
+// ListSize is the length of the body of GET /users?role=role.
+func (l *Ledger) ListSize(role string) int64 {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	return l.roles[role].body()
 }
 
-// add stores u unless the store has no
-// room for it or its id is taken: then it returns the 409 that says which.
+// Add stores u unless the store has no room for it, which it answers with
+// a 409 that says why, or its id is taken (ErrIDTaken).
 //
 // Both refusals are 409 Conflict, like a taken id: the request is fine
 // (not 400, and 413 would blame its size, which is small), but the store's
 // state refuses it, and a DELETE changes that. 507 Insufficient Storage
 // would say the same, but as a 5xx it reads as the server's fault, while
 // the limit is one the server keeps on purpose.
-func (l *ledger) add(u user.User) error {
+func (l *Ledger) Add(u user.User) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch c := cost(jsonLen(&u), len(u.Roles)); {
@@ -164,16 +184,16 @@ func (l *ledger) add(u user.User) error {
 	l.count(&u, +1)
 	if !l.stage.Add(u) {
 		l.count(&u, -1)
-		return echo.NewHTTPError(http.StatusConflict, "a user with id "+quoteJSON(u.ID)+" already exists")
+		return ErrIDTaken
 	}
 	return nil
 }
 
-// delete removes the user with id and reports whether there was one. It
+// Delete removes the user with id and reports whether there was one. It
 // asks the stage for the user first, to know what to take off the count
 // (its roles and length, counted without encoding it); under the lock,
 // nobody can change the user in between.
-func (l *ledger) delete(id string) bool {
+func (l *Ledger) Delete(id string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	u, ok := l.stage.Get(id)

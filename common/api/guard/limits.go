@@ -1,8 +1,8 @@
-package api
+package guard
 
 // Limits are what clients may make a server hold, in users and in bytes.
-// The limits on one request are the constants in validate.go; these are on
-// the sum of all of them.
+// The limits on one request are constants of package api; these are on the
+// sum of all of them.
 type Limits struct {
 	// MaxUsers is how many users the store may hold.
 	MaxUsers int
@@ -17,7 +17,7 @@ type Limits struct {
 	// builds it, and gives it back once it is sent; a list that finds too
 	// little left is answered with 503. A list larger than the whole limit
 	// takes all of it, and so is built alone. POST bodies being read take
-	// theirs from the same limit (see create).
+	// theirs from the same limit.
 	MaxInFlightBytes int64
 
 	// MaxClientBytes is how many of MaxInFlightBytes the requests of one
@@ -29,7 +29,9 @@ type Limits struct {
 	MaxClientBytes int64
 
 	// MaxConns is how many connections the API serves at once; the next
-	// ones wait in the kernel's queue until one closes. Each open
+	// ones wait in the kernel's queue until one closes. The last eighth of
+	// them (at least one) is kept for addresses that hold none, so that a
+	// few addresses at their share cannot lock the others out. Each open
 	// connection may hold up to connBytes (headers being read, buffers, its
 	// goroutine) whatever its client sends, so the cap bounds what
 	// connections hold in all.
@@ -43,27 +45,34 @@ type Limits struct {
 	MaxClientConns int
 }
 
-// connShare is what MaxClientConns means: the connections one client may
+// ConnShare is what MaxClientConns means: the connections one client may
 // hold.
-func (l Limits) connShare() int {
+func (l Limits) ConnShare() int {
 	if l.MaxClientConns > 0 {
 		return l.MaxClientConns
 	}
 	return max(1, l.MaxConns/4)
 }
 
-// DefaultLimits are the limits of a server started by Main, unless its
-// flags say otherwise, and of NewHandler. The 100,000 users are ten times
-// the default data set, and would count about 85 MB if they were like it,
-// well within the 256 MiB. Users of the largest kind (32 roles of 64
-// bytes, a 256-byte name and a 254-byte email, all of characters that JSON
-// writes as \u003c) count 512 KB each, so some 500 fit. A stage holds what
-// they count at most, plus its pointers and maps; the lists in flight add
-// up to 128 MiB, of which one client may hold a quarter, and the 4,096
-// connections up to 4,096 x connBytes, 256 MiB, of which one client may
-// hold a quarter too. Main gives the garbage collector a soft limit
-// (memoryLimit), so that it does not let the heap grow to twice what is
-// live.
+// ConnReserve is how many of MaxConns only an address that holds no
+// connection may take.
+func (l Limits) ConnReserve() int { return max(1, l.MaxConns/8) }
+
+// DefaultMaxUsers is how many users a server started by api.Main holds at
+// most unless its -max-users flag says otherwise: ten times the default
+// data set.
+const DefaultMaxUsers = 100_000
+
+// DefaultLimits are the limits of a server started by api.Main, unless its
+// flags say otherwise, and of api.NewHandler. Users of the largest kind (32
+// roles of 64 bytes, a 256-byte name and a 254-byte email, all of
+// characters that JSON writes as \u003c) count 512 KB each, so some 500
+// fit. A stage holds what the users count at most, plus its pointers and
+// maps; the lists in flight add up to MaxInFlightBytes, of which one client
+// may hold a quarter, and the connections up to MaxConns x connBytes, of
+// which one client may hold a quarter too. Main gives the garbage collector
+// a soft limit (MemoryLimit), so that it does not let the heap grow to
+// twice what is live.
 var DefaultLimits = Limits{
 	MaxUsers:         DefaultMaxUsers,
 	MaxStoredBytes:   256 << 20,
@@ -84,7 +93,7 @@ const connBytes = 64 << 10
 // code, the runtime, and the pointers and maps of its index.
 const programBytes = 64 << 20
 
-// memoryLimit is the soft limit given to the garbage collector: what the
+// MemoryLimit is the soft limit given to the garbage collector: what the
 // stored users and the lists and bodies in flight count, and the program.
 // Without it the collector lets the heap grow to twice what is live before
 // it collects, so a stage that keeps every role's JSON (stage 6, the
@@ -95,7 +104,7 @@ const programBytes = 64 << 20
 // the store is full and every connection sends headers, the collector
 // runs more often (using at most half of the CPU) rather than letting the
 // heap grow past twice what is live, and nothing fails.
-func memoryLimit(limits Limits) int64 {
+func MemoryLimit(limits Limits) int64 {
 	return limits.MaxStoredBytes + limits.MaxInFlightBytes + programBytes
 }
 
@@ -104,6 +113,6 @@ func memoryLimit(limits Limits) int64 {
 // itself, and once per role, for the role's list. That is the most any
 // stage keeps: stage 0 keeps the user alone, the later stages keep it once
 // and point to it from every role (stage 5 beside its JSON), and stage 6
-// and the floor keep its JSON in each role's list. Counting the most for every stage keeps the same
-// requests refused in every stage.
+// and the floor keep its JSON in each role's list. Counting the most for
+// every stage keeps the same requests refused in every stage.
 func cost(encoded, roles int) int64 { return int64(encoded) * int64(1+roles) }

@@ -14,105 +14,60 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"example.com/userperf/common/api/guard"
 	"example.com/userperf/common/user"
 )
 
-// NewHandler returns the API served by stage, which was built with users,
-// wired on Echo, with DefaultLimits:
+// One GET /users?role=R, from a stage's main.go to the socket, reads in
+// this order, each file once; the calls into a file listed further down
+// return, and the reading goes on where it was:
 //
-//	GET    /users?role=R   users holding role R (the endpoint this project optimizes)
-//	POST   /users          create a user: 201 with the stored user
-//	GET    /users/:id      one user, or 404
-//	DELETE /users/:id      204, or 404
-//
-// HEAD on a GET route answers as the GET would, with the same status and
-// headers (Content-Length included) and no body. Every error is a JSON
-// object {"error": "..."} with a 4xx status, 503 when too many list or body
-// bytes are in flight, in all or for the client's address, or 500 for a
-// bug (a panic is recovered, logged and answered with 500). The profiling
-// endpoints are not part of it: see NewProfilingHandler.
-func NewHandler(stage Stage, users []user.User) http.Handler {
-	return NewHandlerWithLimits(stage, users, DefaultLimits)
-}
+//  1. stageN/main.go: main calls Main(name, New).
+//  2. serve.go: Main reads the flags and calls serve, which hands net/http
+//     the guard's listener and these routes.
+//  3. guard/conns.go: Listener.Accept admits the connection, once for all
+//     its requests: a slot, within its address's share, outside the
+//     reserve unless the address holds no other.
+//  4. routes.go: answer gives the answer the guard's Writer and calls list,
+//     which reads top to bottom: parse the role, size the answer, ask the
+//     guard, call the stage, write, done.
+//  5. input.go: roleFromQuery parses and validates the role.
+//  6. guard/ledger.go: Ledger.ListSize is the body's length, known before
+//     the stage builds it.
+//  7. guard/guard.go: Guard.Reserve takes that many bytes in flight, within
+//     the address's share, or refuses with 503.
+//  8. the stage's store.go: ListByRole builds the body.
+//  9. guard/pacing.go: Writer.Write sends it in pieces, each with a
+//     deadline at the minimum rate.
 
-// NewHandlerWithLimits is NewHandler with limits. The handler counts what
-// the store holds itself, from users on, so it must be the only writer of
-// stage. It logs the answers it could not send to the standard logger.
-func NewHandlerWithLimits(stage Stage, users []user.User, limits Limits) http.Handler {
-	e := newEcho()
-	addAPIRoutes(e, newHandlers(stage, users, limits, log.Default()))
-	return e
-}
-
-// newEcho returns an Echo with no routes yet, which answers every error as
-// JSON. It has no middleware: Echo applies middleware anew on every
-// request, a closure each, so what every answer needs is wrapped around
-// each route once, by answer.
-func newEcho() *echo.Echo {
-	e := echo.New()
-	e.HideBanner = true
-	e.HidePort = true
-	e.HTTPErrorHandler = writeError
-	return e
-}
-
+// addAPIRoutes serves h's handlers on e.
 func addAPIRoutes(e *echo.Echo, h *handlers) {
 	getAndHead := []string{http.MethodGet, http.MethodHead}
-	e.Match(getAndHead, "/users", h.answer(h.listByRole))
+	e.Match(getAndHead, "/users", h.answer(h.list))
 	e.POST("/users", h.answer(h.create))
 	e.Match(getAndHead, "/users/:id", h.answer(h.get))
 	e.DELETE("/users/:id", h.answer(h.delete))
 }
 
-// handlers serve the API's routes. The path of GET /users?role=R is
-// answer (this file), listByRole (this file), reserve (shares.go) and the
-// answer's writer (pacing.go).
+// handlers serve the API's routes.
 type handlers struct {
 	stage    Stage
-	prebuilt bool    // the stage keeps its lists built (see Prebuilt)
-	ledger   *ledger // what the store holds, against its limits (ledger.go)
-	inFlight atomic.Int64
-	maxBytes int64    // what inFlight may reach: bytes of lists being built or sent, and of POST bodies being read
-	clients  *clients // what each client address holds of inFlight and of the connections (shares.go)
+	prebuilt bool          // the stage keeps its lists built (see Prebuilt)
+	ledger   *guard.Ledger // what the store holds, and each list's size
+	guard    *guard.Guard  // what the requests in flight hold
 	log      *log.Logger
-	closing  atomic.Bool // set by the server once its shutdown drain is over
-	pace     pace        // the least progress an answer must make (pacing.go)
-	writers  sync.Pool   // of *answerWriter: one serves each answer, and is reused
+	writers  sync.Pool // of *guard.Writer: one serves each answer, and is reused
 	counts   answerCounts
 }
 
-// answerCounts count the API's answers since the server started, for the
-// last line of its log.
-type answerCounts struct {
-	started  atomic.Int64
-	finished atomic.Int64 // sent whole
-	cut      atomic.Int64 // not sent whole
-	gone     atomic.Int64 // 499: the client went before the answer started
-	refused  atomic.Int64 // 503: the server had no room for them
-}
-
-// inProgress is how many answers have started and not ended.
-func (c *answerCounts) inProgress() int64 {
-	return c.started.Load() - c.finished.Load() - c.cut.Load() - c.gone.Load() - c.refused.Load()
-}
-
-func newHandlers(stage Stage, users []user.User, limits Limits, logger *log.Logger) *handlers {
-	_, prebuilt := stage.(Prebuilt)
-	h := &handlers{stage: stage, prebuilt: prebuilt, ledger: newLedger(stage, users, limits, !prebuilt),
-		maxBytes: limits.MaxInFlightBytes, clients: newClients(limits), log: logger,
-		pace: pace{sendPiece, progressWindow}}
-	h.writers.New = func() any { return new(answerWriter) }
-	return h
-}
-
-// answer wraps a route's handler with what every answer needs: a writer
-// that drops HEAD bodies and paces the rest, the error answer, and the
-// recovery of a panic as a 500.
+// answer wraps a route's handler with what every answer needs: the guard's
+// writer, which drops HEAD bodies and paces the rest, the error answer, and
+// the recovery of a panic as a 500.
 func (h *handlers) answer(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		h.counts.started.Add(1)
-		w := h.writers.Get().(*answerWriter)
-		w.start(h, c.Response().Writer, c.Request())
+		w := h.writers.Get().(*guard.Writer)
+		w.Start(h.guard, c.Response().Writer, c.Request())
 		c.Response().Writer = w
 		defer h.finish(c, w)
 		if err := next(c); err != nil {
@@ -122,70 +77,39 @@ func (h *handlers) answer(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// finish counts the answer, answers a panic with 500, and puts the writer
-// back. It is deferred, so that it runs however the handler ended.
-func (h *handlers) finish(c echo.Context, w *answerWriter) {
-	r := recover()
-	if r != nil && r != http.ErrAbortHandler {
-		writeError(fmt.Errorf("panic: %v\n%s", r, debug.Stack()), c)
-	}
-	switch status := c.Response().Status; {
-	case w.failed != nil:
-		h.logCut(c, w.failed)
-		h.counts.cut.Add(1)
-	case !c.Response().Committed || r == http.ErrAbortHandler:
-		h.counts.cut.Add(1)
-	case status == errClientGone.Code:
-		h.counts.gone.Add(1)
-	case status == http.StatusServiceUnavailable:
-		h.counts.refused.Add(1)
-	default:
-		h.counts.finished.Add(1)
-	}
-	c.Response().Writer = w.ResponseWriter
-	*w = answerWriter{}
-	h.writers.Put(w)
-	if r == http.ErrAbortHandler { // net/http's way to cut an answer on purpose
-		panic(r)
-	}
-}
-
-// listByRole answers GET and HEAD /users?role=R: it validates the role,
-// reserves the body's bytes, has the stage build the body, and writes it.
+// list answers GET and HEAD /users?role=R.
+//
 // The ledger knows the body's size before the stage is asked, so HEAD needs
 // nothing more, and a GET that finds too few bytes free is refused with 503
 // before anything is built. A stage that keeps its lists built is asked
 // first instead: its body costs nothing more to have.
-func (h *handlers) listByRole(c echo.Context) error {
+func (h *handlers) list(c echo.Context) error {
 	req := c.Request()
 	role, err := roleFromQuery(req.URL.RawQuery)
 	if err != nil {
 		return err
 	}
-	var (
-		body []byte
-		size int64
-	)
+	var body []byte
+	size := int64(0)
 	if h.prebuilt {
 		body = h.stage.ListByRole(role)
 		size = int64(len(body))
 	} else {
-		size = h.ledger.listSize(role)
+		size = h.ledger.ListSize(role)
 	}
 	if req.Method == http.MethodHead {
 		return writeHeaders(c, http.StatusOK, size)
 	}
-	weight := min(size, h.maxBytes) // a larger body takes the whole limit: it is built alone
-	r, err := h.reserve(c, weight, size, "this list is %d bytes")
+	r, err := h.guard.Reserve(c, guard.List, size)
 	if err != nil {
 		return err
 	}
-	defer h.release(r)
+	defer h.guard.Release(r)
 	if !h.prebuilt {
 		// The client may have gone while the reservation was taken;
 		// building a list nobody reads would only slow the next request.
 		if req.Context().Err() != nil {
-			return errClientGone
+			return guard.ErrClientGone
 		}
 		body = h.stage.ListByRole(role)
 		defer Recycle(h.stage, body)
@@ -194,18 +118,41 @@ func (h *handlers) listByRole(c echo.Context) error {
 	return nil
 }
 
-// errClientGone answers a request whose client has closed its connection.
-// Nobody reads it; 499 is the status that nginx and others log for it, so
-// that a log tells it from an answer that was sent.
-var errClientGone = echo.NewHTTPError(499, "the client closed the connection before the answer was built")
+// finish counts the answer, answers a panic with 500, and puts the writer
+// back. It is deferred, so that it runs however the handler ended.
+func (h *handlers) finish(c echo.Context, w *guard.Writer) {
+	r := recover()
+	if r != nil && r != http.ErrAbortHandler {
+		writeError(fmt.Errorf("panic: %v\n%s", r, debug.Stack()), c)
+	}
+	switch status := c.Response().Status; {
+	case w.Failed() != nil:
+		h.logCut(c, w.Failed())
+		h.counts.cut.Add(1)
+	case !c.Response().Committed || r == http.ErrAbortHandler:
+		h.counts.cut.Add(1)
+	case status == guard.ErrClientGone.Code:
+		h.counts.gone.Add(1)
+	case status == http.StatusServiceUnavailable:
+		h.counts.refused.Add(1)
+	default:
+		h.counts.finished.Add(1)
+	}
+	c.Response().Writer = w.ResponseWriter
+	*w = guard.Writer{}
+	h.writers.Put(w)
+	if r == http.ErrAbortHandler { // net/http's way to cut an answer on purpose
+		panic(r)
+	}
+}
 
 // logCut logs an answer whose body could not be sent whole, with err, the
 // write's error: the client would only see the connection end early, and
 // the server would know nothing of it.
 func (h *handlers) logCut(c echo.Context, err error) {
 	why := "the client closed the connection"
-	if cut, ok := errors.AsType[*cutError](err); ok {
-		why = cut.why
+	if cut, ok := errors.AsType[*guard.CutError](err); ok {
+		why = cut.Why
 	}
 	h.log.Printf("answer cut: %s %s: %s after %d of %s bytes", c.Request().Method, c.Request().URL, why,
 		c.Response().Size, c.Response().Header().Get(echo.HeaderContentLength))
@@ -215,7 +162,7 @@ func (h *handlers) logCut(c echo.Context, err error) {
 // in-flight bytes before it is read, as a list's is before it is built:
 // thousands of bodies arriving slowly would otherwise hold their buffers
 // uncounted until the read timeout. A body announced as larger than the
-// limit is refused before anything is read (see expectsTooMuch).
+// limit is refused before anything is read.
 func (h *handlers) create(c echo.Context) error {
 	req := c.Request()
 	if req.ContentLength > MaxBodyBytes {
@@ -225,7 +172,7 @@ func (h *handlers) create(c echo.Context) error {
 		return &http.MaxBytesError{Limit: MaxBodyBytes}
 	}
 	capacity := bodyCapacity(req.ContentLength)
-	r, err := h.reserve(c, int64(capacity), int64(capacity), "this body needs %d bytes")
+	r, err := h.guard.Reserve(c, guard.Body, int64(capacity))
 	if err != nil {
 		// The connection is closed after the answer: net/http would
 		// otherwise read the rest of the body first, for the next
@@ -234,13 +181,16 @@ func (h *handlers) create(c echo.Context) error {
 		c.Response().Header().Set(echo.HeaderConnection, "close")
 		return err
 	}
-	defer h.release(r)
+	defer h.guard.Release(r)
 	req.Body = http.MaxBytesReader(c.Response(), req.Body, MaxBodyBytes)
 	u, err := decodeNewUser(req.Body, capacity)
 	if err != nil {
 		return err
 	}
-	if err := h.ledger.add(u); err != nil {
+	switch err := h.ledger.Add(u); {
+	case errors.Is(err, guard.ErrIDTaken):
+		return echo.NewHTTPError(http.StatusConflict, "a user with id "+quoteJSON(u.ID)+" already exists")
+	case err != nil:
 		return err
 	}
 	body, err := json.Marshal(u) // the answer: the stored user
@@ -257,7 +207,7 @@ func (h *handlers) get(c echo.Context) error {
 		return err
 	}
 	if c.Request().Context().Err() != nil {
-		return errClientGone
+		return guard.ErrClientGone
 	}
 	u, ok := h.stage.Get(id)
 	if !ok {
@@ -275,7 +225,7 @@ func (h *handlers) delete(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if !h.ledger.delete(id) {
+	if !h.ledger.Delete(id) {
 		return errUnknownUser(id)
 	}
 	return c.NoContent(http.StatusNoContent)
@@ -360,4 +310,66 @@ func writeError(err error, c echo.Context) {
 	if err := writeJSON(c, status, body); err != nil {
 		c.Logger().Error(err)
 	}
+}
+
+// NewHandler returns the API served by stage, which was built with users,
+// wired on Echo, with DefaultLimits:
+//
+//	GET    /users?role=R   users holding role R (the endpoint this project optimizes)
+//	POST   /users          create a user: 201 with the stored user
+//	GET    /users/:id      one user, or 404
+//	DELETE /users/:id      204, or 404
+//
+// HEAD on a GET route answers as the GET would, with the same status and
+// headers (Content-Length included) and no body. Every error is a JSON
+// object {"error": "..."} with a 4xx status, 503 when too many list or body
+// bytes are in flight, in all or for the client's address, or 500 for a
+// bug (a panic is recovered, logged and answered with 500). The profiling
+// endpoints are not part of it: see NewProfilingHandler.
+func NewHandler(stage Stage, users []user.User) http.Handler {
+	return NewHandlerWithLimits(stage, users, DefaultLimits)
+}
+
+// NewHandlerWithLimits is NewHandler with limits. The handler counts what
+// the store holds itself, from users on, so it must be the only writer of
+// stage. It logs the answers it could not send to the standard logger.
+func NewHandlerWithLimits(stage Stage, users []user.User, limits Limits) http.Handler {
+	e := newEcho()
+	addAPIRoutes(e, newHandlers(stage, users, limits, log.Default()))
+	return e
+}
+
+// newEcho returns an Echo with no routes yet, which answers every error as
+// JSON. It has no middleware: Echo applies middleware anew on every
+// request, a closure each, so what every answer needs is wrapped around
+// each route once, by answer.
+func newEcho() *echo.Echo {
+	e := echo.New()
+	e.HideBanner = true
+	e.HidePort = true
+	e.HTTPErrorHandler = writeError
+	return e
+}
+
+func newHandlers(stage Stage, users []user.User, limits Limits, logger *log.Logger) *handlers {
+	_, prebuilt := stage.(Prebuilt)
+	h := &handlers{stage: stage, prebuilt: prebuilt, ledger: guard.NewLedger(stage, users, limits, !prebuilt),
+		guard: guard.New(limits), log: logger}
+	h.writers.New = func() any { return new(guard.Writer) }
+	return h
+}
+
+// answerCounts count the API's answers since the server started, for the
+// last line of its log.
+type answerCounts struct {
+	started  atomic.Int64
+	finished atomic.Int64 // sent whole
+	cut      atomic.Int64 // not sent whole
+	gone     atomic.Int64 // 499: the client went before the answer started
+	refused  atomic.Int64 // 503: the server had no room for them
+}
+
+// inProgress is how many answers have started and not ended.
+func (c *answerCounts) inProgress() int64 {
+	return c.started.Load() - c.finished.Load() - c.cut.Load() - c.gone.Load() - c.refused.Load()
 }

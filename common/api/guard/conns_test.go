@@ -1,0 +1,71 @@
+package guard
+
+import (
+	"bufio"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// getFrom sends a GET from the loopback address ip over a new connection
+// to addr, and returns the connection, left open, and the answer's status
+// and body.
+func getFrom(t *testing.T, ip net.IP, addr string) (net.Conn, int, string) {
+	t.Helper()
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: ip}}
+	conn, err := d.Dial("tcp", addr)
+	if err != nil {
+		t.Skipf("cannot send from %v, which Linux and Windows have and macOS does not by default: %v", ip, err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	conn.SetDeadline(time.Now().Add(10 * time.Second)) // a test that fails ends
+	if _, err := io.WriteString(conn, "GET / HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	return conn, resp.StatusCode, string(body)
+}
+
+// TestConnectionReserveIsKeptForNewAddresses has two addresses take
+// every connection that the reserve leaves them: a third address must
+// still be answered, and the connection that would have taken the reserve
+// is refused saying why.
+func TestConnectionReserveIsKeptForNewAddresses(t *testing.T) {
+	limits := DefaultLimits
+	limits.MaxConns, limits.MaxClientConns = 8, 4 // a reserve of one
+	g := New(limits)
+	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	ts.Listener = g.Listen(ts.Listener, limits)
+	ts.Config.ErrorLog = log.New(io.Discard, "", 0)
+	ts.Start()
+	t.Cleanup(ts.Close)
+	addr := ts.Listener.Addr().String()
+
+	first, second, third := net.IPv4(127, 0, 0, 1), net.IPv4(127, 0, 0, 2), net.IPv4(127, 0, 0, 3)
+	for range limits.MaxClientConns {
+		if _, status, _ := getFrom(t, first, addr); status != http.StatusOK {
+			t.Fatalf("a connection within the first address's share: status %d, want 200", status)
+		}
+	}
+	shared := limits.MaxConns - limits.ConnReserve() - limits.MaxClientConns
+	for range shared {
+		if _, status, _ := getFrom(t, second, addr); status != http.StatusOK {
+			t.Fatalf("a connection within the second address's share: status %d, want 200", status)
+		}
+	}
+	if _, status, body := getFrom(t, second, addr); status != http.StatusServiceUnavailable || !strings.Contains(body, "kept for addresses") {
+		t.Errorf("a connection from an address that holds some, into the reserve: %d %s, want 503 naming the reserve", status, body)
+	}
+	if _, status, _ := getFrom(t, third, addr); status != http.StatusOK {
+		t.Errorf("the first connection of a third address: status %d, want 200", status)
+	}
+}

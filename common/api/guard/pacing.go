@@ -1,0 +1,191 @@
+package guard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"time"
+)
+
+// MinRate is the slowest a client may take an answer, in bytes a second:
+// one that falls further behind it than DefaultPace's grace is cut, and
+// gives its reservation of in-flight bytes back within seconds, not when
+// the whole answer would have been sent. A client at or above it is never
+// cut, however large the answer.
+const MinRate = 64 << 10
+
+// DefaultPace is the pace of every server: MinRate, and a grace that
+// covers the bursts in which the kernel frees room in its socket buffers.
+var DefaultPace = Pace{Rate: MinRate, Grace: 4 * time.Second}
+
+// sendPiece is the most that one write hands the kernel, each with its own
+// deadline. sendBuffer is the send buffer of every accepted connection:
+// Linux would grow it to several MiB, which a slow client drains only
+// seconds after the writer hands it a piece, and Linux wakes a blocked
+// writer only once a third of it is free. SO_SNDBUF works alike on Linux,
+// macOS and Windows, where counting acknowledged bytes does not.
+const (
+	sendPiece  = 64 << 10
+	sendBuffer = 128 << 10
+)
+
+// Pace is the least progress an answer must make: Rate bytes a second,
+// counted from when the client was last ahead of it, less Grace.
+type Pace struct {
+	Rate  int64         // bytes a second
+	Grace time.Duration // how far behind Rate a client may fall
+}
+
+// setSendBuffer gives conn, a connection the server accepted, the send
+// buffer of sendBuffer bytes. A connection that is not TCP keeps its own.
+func setSendBuffer(conn net.Conn) {
+	if tcp, ok := conn.(*net.TCPConn); ok {
+		tcp.SetWriteBuffer(sendBuffer) // on failure the kernel's own size stays, which only the pacing notices
+	}
+}
+
+// Writer is the response writer of every answer of the API. For HEAD it
+// drops the body. Behind a net/http server it sends a body in pieces of
+// sendPiece bytes, each with a write deadline that the pace sets: net/http
+// sets one deadline for the whole answer, so a client that reads nothing
+// would otherwise keep its list, and the in-flight bytes reserved for it,
+// until that deadline, while one reading steadily would be cut by it. Anywhere else (a test's recorder, a
+// benchmark's writer) there are no deadlines to set. A Writer is reused:
+// its zero value is ready for Start.
+type Writer struct {
+	http.ResponseWriter
+	g      *Guard
+	head   bool                    // HEAD: the body is dropped
+	paced  bool                    // served by a net/http server: rc sets deadlines
+	rc     http.ResponseController // one for the whole answer
+	ctx    context.Context         // the request's: net/http cancels it when the client goes
+	start  time.Time               // the server's write timeout's deadline, for the first piece; zero for none
+	since  time.Time               // when the client was last ahead of the pace
+	taken  int64                   // bytes written since then
+	failed error                   // the first write that failed: the answer was not sent whole
+}
+
+// Start makes w the writer of req's answer, which goes to rw.
+func (w *Writer) Start(g *Guard, rw http.ResponseWriter, req *http.Request) {
+	*w = Writer{ResponseWriter: rw, g: g, head: req.Method == http.MethodHead, ctx: req.Context()}
+	// Only net/http's server puts itself in a request's context.
+	if srv, ok := req.Context().Value(http.ServerContextKey).(*http.Server); ok {
+		w.paced, w.rc = true, *http.NewResponseController(rw)
+		if srv.WriteTimeout > 0 {
+			w.start = time.Now().Add(srv.WriteTimeout)
+		}
+	}
+}
+
+// Failed is the error of the first write that failed, or nil if every
+// byte written was sent.
+func (w *Writer) Failed() error { return w.failed }
+
+// Write sends p a piece at a time, and stops at the first piece that the
+// client does not take by the time the pace allows.
+//
+// A body of more than one piece also stops as soon as the request's
+// context is done, which net/http does once it reads the end of the
+// connection: then the client has gone, and the rest of the body, and the
+// in-flight bytes reserved for it, would be held for nobody until the
+// minimum rate cut it. A piece already waiting for the socket is stopped
+// too, by a write deadline set to now. A client that only half-closes its
+// connection and still reads is taken as gone as well, as net/http takes
+// it; a body of one piece (every error, a user, a small list) is sent to it
+// whole, since nothing is saved by stopping it.
+func (w *Writer) Write(p []byte) (int, error) {
+	switch {
+	case w.head:
+		return len(p), nil
+	case !w.paced:
+		n, err := w.ResponseWriter.Write(p)
+		if err != nil && w.failed == nil {
+			w.failed = err
+		}
+		return n, err
+	}
+	watch := len(p) > sendPiece
+	if watch {
+		rc := w.rc // the function may run after the answer ends, and w serves another
+		stop := context.AfterFunc(w.ctx, func() { rc.SetWriteDeadline(time.Now()) })
+		defer stop()
+	}
+	written := 0
+	for written < len(p) {
+		piece := p[written:min(len(p), written+sendPiece)]
+		deadline := w.deadline(len(piece))
+		if err := w.rc.SetWriteDeadline(deadline); err != nil && !errors.Is(err, http.ErrNotSupported) {
+			return written, w.fail(err, deadline)
+		}
+		// Checked after the deadline is set: a client that goes from here
+		// on has its deadline set to now after this one.
+		if watch && w.ctx.Err() != nil {
+			return written, w.fail(w.ctx.Err(), deadline)
+		}
+		n, err := w.ResponseWriter.Write(piece)
+		written += n
+		w.taken += int64(n)
+		if err != nil {
+			return written, w.fail(err, deadline)
+		}
+	}
+	return written, nil
+}
+
+// deadline is when the next n bytes must be taken: when they, and those
+// taken since the client was last ahead of the pace, are due at its rate,
+// plus its grace. A client ahead of the pace keeps no credit: one that
+// took a list fast and then stops is cut as soon as one that was slow.
+// The first piece must also start within the server's write timeout,
+// which bounds the building of the answer; the pace bounds the rest.
+func (w *Writer) deadline(n int) time.Time {
+	now, rate, first := time.Now(), w.g.Pace.Rate, w.since.IsZero()
+	due := func(bytes int64) time.Time { return w.since.Add(time.Duration(bytes * int64(time.Second) / rate)) }
+	if first || due(w.taken).After(now) {
+		w.since, w.taken = now, 0
+	}
+	deadline := due(w.taken + int64(n)).Add(w.g.Pace.Grace)
+	if first && !w.start.IsZero() && w.start.Before(deadline) {
+		return w.start
+	}
+	return deadline
+}
+
+// Unwrap gives http.ResponseController the writer underneath.
+func (w *Writer) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// fail names who ended the answer with err, the write's error; deadline is
+// the one Write set. A deadline error before that deadline comes from the
+// one set to now when the client went. The request's context cannot tell:
+// net/http cancels it on any failed write too.
+func (w *Writer) fail(err error, deadline time.Time) *CutError {
+	why := "the client closed the connection"
+	timedOut := errors.Is(err, os.ErrDeadlineExceeded) && !time.Now().Before(deadline)
+	switch {
+	case w.g.drained.Load():
+		why = "the server's shutdown drain ended"
+	case timedOut && deadline.Equal(w.start):
+		why = "the write timeout passed"
+	case timedOut:
+		elapsed := time.Since(w.since)
+		why = fmt.Sprintf("the client took %d bytes in %v, %.1f KiB/s, below the minimum rate of %d KiB/s",
+			w.taken, elapsed.Round(time.Millisecond), float64(w.taken)/1024/elapsed.Seconds(), w.g.Pace.Rate>>10)
+	}
+	cut := &CutError{why, err}
+	if w.failed == nil {
+		w.failed = cut
+	}
+	return cut
+}
+
+// CutError is a body that could not be sent whole, and why.
+type CutError struct {
+	Why string // who cut it, for the log
+	err error  // the write's own error
+}
+
+func (e *CutError) Error() string { return e.Why + ": " + e.err.Error() }
+func (e *CutError) Unwrap() error { return e.err }

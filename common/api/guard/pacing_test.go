@@ -1,0 +1,122 @@
+package guard
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// testPace is the pace of the rate tests: the minimum rate scaled up, so
+// that a test takes seconds, and a grace of the same size as DefaultPace's
+// beside the bursts of the kernel's buffers.
+var testPace = Pace{Rate: 4 << 20, Grace: time.Second}
+
+// newPacedServer serves a body of size bytes to every GET through a
+// Listener and a Writer of a guard that keeps testPace, and returns its
+// address and the channel on which each answer's Failed error arrives.
+func newPacedServer(t *testing.T, size int) (string, <-chan error) {
+	t.Helper()
+	g := New(DefaultLimits)
+	g.Pace = testPace
+	body := make([]byte, size)
+	failed := make(chan error, 1)
+	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(rw http.ResponseWriter, req *http.Request) {
+		var w Writer
+		w.Start(g, rw, req)
+		w.Header().Set("Content-Length", strconv.Itoa(size))
+		w.Write(body)
+		failed <- w.Failed()
+	}))
+	ts.Listener = g.Listen(ts.Listener, DefaultLimits)
+	ts.Config.ConnContext = ConnContext
+	ts.Config.ErrorLog = log.New(io.Discard, "", 0) // the Listener's close wakes Accept, which net/http logs
+	ts.Start()
+	t.Cleanup(ts.Close)
+	return ts.Listener.Addr().String(), failed
+}
+
+// steadyReader reads from r at rate bytes a second, catching up after any
+// pause.
+type steadyReader struct {
+	r     io.Reader
+	rate  float64
+	start time.Time
+	read  int
+}
+
+func (s *steadyReader) Read(p []byte) (int, error) {
+	time.Sleep(time.Until(s.start.Add(time.Duration(float64(s.read) / s.rate * float64(time.Second)))))
+	n, err := s.r.Read(p[:min(len(p), 16<<10)])
+	s.read += n
+	return n, err
+}
+
+// readSteadily asks addr for its body over a connection with a receive
+// buffer of rcvbuf bytes, reads it at rate bytes a second, and returns the
+// bytes of the body read.
+func readSteadily(addr string, rcvbuf int, rate float64) (int64, error) {
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
+	if err := conn.(*net.TCPConn).SetReadBuffer(rcvbuf); err != nil {
+		return 0, err
+	}
+	conn.SetDeadline(time.Now().Add(time.Minute)) // a test that fails ends
+	if _, err := io.WriteString(conn, "GET / HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
+		return 0, err
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(&steadyReader{r: conn, rate: rate, start: time.Now()}), nil)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	return io.Copy(io.Discard, resp.Body)
+}
+
+// receiveBuffers are a client's small and large receive buffers, which
+// Linux doubles, and caps at net.core.rmem_max.
+var receiveBuffers = []int{16 << 10, 1 << 20}
+
+// TestMinimumRate reads a body of many times what the kernel's buffers
+// hold, steadily, with a small and a large receive buffer. At 1.1 times the
+// minimum rate the client must get the whole of it. At half the minimum
+// rate, once the buffers are full and the grace is spent, the answer must
+// be cut, saying the rate it measured.
+func TestMinimumRate(t *testing.T) {
+	for _, rcvbuf := range receiveBuffers {
+		for _, times := range []float64{1.1, 0.5} {
+			t.Run(fmt.Sprintf("rcvbuf=%d/rate=%.1fx", rcvbuf, times), func(t *testing.T) {
+				t.Parallel()
+				const size = 16 << 20
+				addr, failed := newPacedServer(t, size)
+				read, err := readSteadily(addr, rcvbuf, times*float64(testPace.Rate))
+				answer := <-failed
+				if times > 1 {
+					if answer != nil || err != nil || read != size {
+						t.Errorf("read %d of %d bytes (%v), and the answer ended with %v; want the whole body", read, size, err, answer)
+					}
+					return
+				}
+				cut, ok := answer.(*CutError)
+				if !ok {
+					t.Fatalf("read %d of %d bytes, and the answer ended with %v; want a cut for the rate", read, size, answer)
+				}
+				var kib float64
+				if _, err := fmt.Sscanf(cut.Why[strings.Index(cut.Why, ", ")+2:], "%f KiB/s", &kib); err != nil ||
+					kib <= 0 || kib >= float64(testPace.Rate>>10) {
+					t.Errorf("the cut says %q: want the rate measured, above 0 and below the minimum of %d KiB/s", cut.Why, testPace.Rate>>10)
+				}
+			})
+		}
+	}
+}

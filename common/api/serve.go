@@ -1,0 +1,418 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"example.com/userperf/common/api/guard"
+	"example.com/userperf/common/user"
+)
+
+// Limits are what clients may make a server hold; see guard.Limits.
+type Limits = guard.Limits
+
+// DefaultLimits are the limits of a server started by Main, unless its
+// flags say otherwise, and of NewHandler.
+var DefaultLimits = guard.DefaultLimits
+
+// Server timeouts. ReadHeaderTimeout stops slow-header clients from holding
+// connections, and ReadTimeout slow bodies (answered with 408). The write
+// timeout bounds the building of an answer, from the end of the request's
+// headers; its sending is bounded by the minimum rate instead (see
+// guard.Writer), and a profiling request extends its own write deadline by
+// the profile's duration, which MaxProfileSeconds bounds. On SIGINT or
+// SIGTERM the requests in flight get drainTimeout to finish; the
+// connections still open then are closed.
+const (
+	readHeaderTimeout = 5 * time.Second
+	readTimeout       = 10 * time.Second
+	writeTimeout      = 30 * time.Second
+	idleTimeout       = 60 * time.Second
+	drainTimeout      = 10 * time.Second
+)
+
+// Main is the whole main function of a stage: it reads the flags, generates
+// the users, opens the listeners, and serves until SIGINT or SIGTERM. Then
+// it lets the requests in flight finish for up to drainTimeout, closes the
+// connections still open, says how many it cut, and exits with status 0; a
+// second signal cuts them at once. Flags:
+//
+//	-addr              listen address of the API (default 127.0.0.1:8080: loopback only)
+//	-pprof-addr        loopback listen address for /debug/pprof/ alone (default: none)
+//	-users             number of generated users (default user.DefaultCount)
+//	-max-users         most users the store may hold (default DefaultLimits)
+//	-max-stored-mib    most MiB the stored users may count, see Limits (default DefaultLimits)
+//	-max-inflight-mib  most MiB of lists being built or sent, and bodies being read, at once (default DefaultLimits)
+//	-client-share-mib  most MiB of those in flight that one client address may hold (default a quarter of -max-inflight-mib)
+//	-max-conns         most connections served at once (default DefaultLimits)
+//	-client-conns      most of those that one client address may hold (default a quarter of -max-conns)
+//	-seed              seed of the generated users (default user.DefaultSeed)
+//
+// The profiling endpoints are served on -pprof-addr if it is given, which
+// must be a loopback address; otherwise on the API's listener if that is on
+// loopback, and nowhere if it is not. An API listening beyond loopback gets
+// a warning. A positional argument or an empty -addr is refused with exit
+// status 2. Unless the environment sets GOMEMLIMIT, the garbage collector
+// is given memoryLimit as its soft limit.
+func Main(name string, newStage NewStage) {
+	cfg, err := parseFlags(name, os.Args[1:], os.Stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(0)
+	case err != nil:
+		os.Exit(2)
+	}
+	logger := log.New(os.Stderr, "", log.LstdFlags)
+	if _, set := os.LookupEnv("GOMEMLIMIT"); !set {
+		debug.SetMemoryLimit(guard.MemoryLimit(cfg.limits))
+	}
+	srv, err := listen(cfg, newStage, logger)
+	if err != nil {
+		logger.Fatalf("%s: %v", name, err)
+	}
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	if err := srv.serve(signals); err != nil {
+		logger.Fatalf("%s: %v", name, err)
+	}
+}
+
+// config is what a stage's command line asks for.
+type config struct {
+	name      string // the stage's name, for messages
+	addr      string // the API's listen address
+	pprofAddr string // the profiling endpoints' own listen address, or "": on the API's if that is loopback
+	users     int    // generated users
+	limits    Limits // what the store and the lists in flight may hold
+	seed      uint64 // seed of the generated users
+}
+
+// errUsage is returned once the command line has been refused and the
+// reason and the usage printed.
+var errUsage = errors.New("usage error")
+
+// parseFlags reads the command line args of the stage called name. On a
+// mistake it prints why and the usage to stderr and returns errUsage; for
+// -h it prints the usage and returns flag.ErrHelp.
+func parseFlags(name string, args []string, stderr io.Writer) (config, error) {
+	cfg := config{name: name, limits: DefaultLimits}
+	flags := flag.NewFlagSet(name, flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	flags.Usage = func() {
+		fmt.Fprintf(stderr, "usage: %s [flags]\n\nflags:\n", name)
+		flags.PrintDefaults()
+	}
+	flags.StringVar(&cfg.addr, "addr", "127.0.0.1:8080",
+		"`host:port` of the API; a host other than loopback serves it to the network, without authentication")
+	flags.StringVar(&cfg.pprofAddr, "pprof-addr", "",
+		"loopback `host:port` for /debug/pprof/ alone (default: on -addr if that is loopback, else not served)")
+	flags.IntVar(&cfg.users, "users", user.DefaultCount,
+		fmt.Sprintf("number of generated users, %d to %d", user.MinCount, user.MaxCount))
+	flags.IntVar(&cfg.limits.MaxUsers, "max-users", DefaultLimits.MaxUsers,
+		"most users the store may hold; a POST beyond it is refused with 409")
+	flags.Func("max-stored-mib", fmt.Sprintf("most `MiB` the stored users may count, each its JSON once and once per role "+
+		"(default %d); a POST beyond it is refused with 409", DefaultLimits.MaxStoredBytes>>20), mebibytes(&cfg.limits.MaxStoredBytes))
+	flags.Func("max-inflight-mib", fmt.Sprintf("most `MiB` of list answers being built or sent, and POST bodies being read, "+
+		"at once (default %d); a request beyond it gets 503", DefaultLimits.MaxInFlightBytes>>20), mebibytes(&cfg.limits.MaxInFlightBytes))
+	flags.Func("client-share-mib", "most `MiB` of those in flight that the requests of one client address may hold at once "+
+		"(default a quarter of -max-inflight-mib); a request beyond it gets 503, unless it is small", mebibytes(&cfg.limits.MaxClientBytes))
+	flags.IntVar(&cfg.limits.MaxConns, "max-conns", DefaultLimits.MaxConns,
+		"most connections served at once, the last eighth kept for addresses that hold none; the next ones wait until one closes")
+	flags.IntVar(&cfg.limits.MaxClientConns, "client-conns", 0,
+		"most of those connections that one client address may hold at once (default a quarter of -max-conns); "+
+			"one beyond it gets 503 and is closed")
+	flags.Uint64Var(&cfg.seed, "seed", user.DefaultSeed, "seed of the generated users")
+	cfg.limits.MaxClientBytes = 0 // unless the flag is given: a quarter of the in-flight bytes, whatever they are
+	if err := flags.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return config{}, err
+		}
+		return config{}, errUsage // flag has printed the reason and the usage
+	}
+	if cfg.limits.MaxClientBytes == 0 {
+		cfg.limits.MaxClientBytes = cfg.limits.MaxInFlightBytes / 4
+	}
+	if err := cfg.check(flags.Args()); err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", name, err)
+		flags.Usage()
+		return config{}, errUsage
+	}
+	return cfg, nil
+}
+
+// mebibytes parses a flag's whole number of MiB, at least 1, into *bytes.
+func mebibytes(bytes *int64) func(string) error {
+	return func(s string) error {
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n < 1 || n > 1<<20 {
+			return errors.New("give a whole number of MiB from 1 to 1048576")
+		}
+		*bytes = n << 20
+		return nil
+	}
+}
+
+// check refuses a command line that would not do what it seems to ask.
+func (cfg config) check(positional []string) error {
+	switch {
+	case len(positional) > 0:
+		// flag stops at the first argument that is not a flag, so every
+		// flag after it would be ignored without a word.
+		return fmt.Errorf("unexpected argument %q: this command takes flags only", positional[0])
+	case cfg.addr == "":
+		return errors.New("-addr is empty; give host:port, for example 127.0.0.1:8080 (an empty address would listen on every interface)")
+	case cfg.users < user.MinCount || cfg.users > user.MaxCount:
+		return fmt.Errorf("-users %d is outside %d to %d", cfg.users, user.MinCount, user.MaxCount)
+	case cfg.limits.MaxConns < 1:
+		return fmt.Errorf("-max-conns %d is below 1: no request could be served", cfg.limits.MaxConns)
+	case cfg.limits.MaxClientConns < 0 || cfg.limits.MaxClientConns > cfg.limits.MaxConns:
+		return fmt.Errorf("-client-conns %d is outside 1 to -max-conns %d", cfg.limits.MaxClientConns, cfg.limits.MaxConns)
+	case cfg.limits.MaxClientBytes > cfg.limits.MaxInFlightBytes:
+		return fmt.Errorf("-client-share-mib %d is above -max-inflight-mib %d: no client could hold it",
+			cfg.limits.MaxClientBytes>>20, cfg.limits.MaxInFlightBytes>>20)
+	case cfg.limits.MaxUsers < cfg.users:
+		return fmt.Errorf("-max-users %d is below -users %d: the generated users alone would break the limit", cfg.limits.MaxUsers, cfg.users)
+	}
+	if _, _, err := net.SplitHostPort(cfg.addr); err != nil {
+		return fmt.Errorf("-addr %q is not host:port", cfg.addr)
+	}
+	if cfg.pprofAddr != "" {
+		host, _, err := net.SplitHostPort(cfg.pprofAddr)
+		if err != nil {
+			return fmt.Errorf("-pprof-addr %q is not host:port", cfg.pprofAddr)
+		}
+		if !isLoopbackHost(host) {
+			return fmt.Errorf("-pprof-addr %q is not a loopback address: the profiles show the command line, "+
+				"source paths and every goroutine's stack, so they are served on 127.0.0.1, ::1 or localhost only", cfg.pprofAddr)
+		}
+	}
+	return nil
+}
+
+// isLoopbackHost reports whether host names the loopback interface.
+// localhost counts; the address actually bound is checked again once the
+// listener is open.
+func isLoopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// isLoopbackAddr reports whether a listener's address is on loopback only.
+// An unspecified address (0.0.0.0, ::, or no host at all) is every
+// interface, so it is not.
+func isLoopbackAddr(addr net.Addr) bool {
+	tcp, ok := addr.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
+}
+
+// server is a stage's open listeners with the HTTP servers that will serve
+// them: the API's, and the profiling endpoints' when they have their own.
+type server struct {
+	name      string
+	log       *log.Logger
+	drain     time.Duration // how long requests in flight may take to finish after a signal
+	limits    Limits
+	h         *handlers
+	servers   []*http.Server
+	listeners []*guard.Listener // listeners[i] is served by servers[i]
+	open      atomic.Int64      // connections open on any of the listeners
+}
+
+// listen generates the users and opens the listeners that cfg asks for.
+// It logs where it serves only once every listener is open, so that an
+// address that cannot be bound is reported as that and nothing else.
+func listen(cfg config, newStage NewStage, logger *log.Logger) (*server, error) {
+	users, err := user.Generate(cfg.users, cfg.seed)
+	if err != nil {
+		return nil, err
+	}
+	api, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		return nil, err
+	}
+	var profiling net.Listener
+	if cfg.pprofAddr != "" {
+		if profiling, err = net.Listen("tcp", cfg.pprofAddr); err != nil {
+			api.Close()
+			return nil, err
+		}
+	}
+	return newServer(cfg, newStage(users), users, api, profiling, logger)
+}
+
+// newServer prepares the serving of stage, built with users, on the
+// listener api, and of the profiling endpoints on the listener profiling
+// (nil: on api if that is loopback, else nowhere), and logs what it will
+// serve where. It takes the listeners' word for their addresses, so that
+// "localhost" or a port of 0 is reported as what was bound.
+func newServer(cfg config, stage Stage, users []user.User, api, profiling net.Listener, logger *log.Logger) (*server, error) {
+	h := newHandlers(stage, users, cfg.limits, logger)
+	var refusal error
+	switch {
+	case profiling != nil && !isLoopbackAddr(profiling.Addr()):
+		refusal = fmt.Errorf("-pprof-addr %s was bound to %s, which is not loopback", cfg.pprofAddr, profiling.Addr())
+	case h.ledger.Stored() > cfg.limits.MaxStoredBytes:
+		refusal = fmt.Errorf("the %d generated users count %d MiB, more than -max-stored-mib %d",
+			len(users), h.ledger.Stored()>>20+1, cfg.limits.MaxStoredBytes>>20)
+	}
+	if refusal != nil {
+		api.Close()
+		if profiling != nil {
+			profiling.Close()
+		}
+		return nil, refusal
+	}
+	s := &server{name: cfg.name, log: logger, drain: drainTimeout, limits: cfg.limits, h: h}
+	apiLoopback := isLoopbackAddr(api.Addr())
+
+	apiHandler := newEcho()
+	addAPIRoutes(apiHandler, h)
+	logger.Printf("%s: serving %d users (seed %d) on http://%s; at most %d users, %d MiB stored, "+
+		"%d MiB of lists and bodies in flight (%d KiB per client address), %d connections (%d per client address, "+
+		"%d kept for addresses that hold none); answers taken at %d KiB/s at least",
+		cfg.name, len(users), cfg.seed, api.Addr(), cfg.limits.MaxUsers, cfg.limits.MaxStoredBytes>>20,
+		cfg.limits.MaxInFlightBytes>>20, cfg.limits.MaxClientBytes>>10, cfg.limits.MaxConns, cfg.limits.ConnShare(),
+		cfg.limits.ConnReserve(), guard.MinRate>>10)
+	switch {
+	case profiling != nil:
+		s.add(NewProfilingHandler(), profiling)
+		logger.Printf("%s: profiling on http://%s/debug/pprof/", cfg.name, profiling.Addr())
+	case apiLoopback:
+		addProfilingRoutes(apiHandler)
+		logger.Printf("%s: profiling on http://%s/debug/pprof/", cfg.name, api.Addr())
+	default:
+		logger.Printf("%s: profiling is not served: give -pprof-addr 127.0.0.1:6060 to serve it on loopback", cfg.name)
+	}
+	if !apiLoopback {
+		logger.Printf("%s: WARNING: the API listens on %s, beyond loopback: anyone who can reach this machine "+
+			"can read, add and delete its users, without authentication", cfg.name, api.Addr())
+	}
+	s.add(apiHandler, api)
+	return s, nil
+}
+
+// add has h served on l with the project's timeouts and limits. l serves
+// at most MaxConns connections at once, and one client a share of them
+// (see guard.Listener).
+func (s *server) add(h http.Handler, l net.Listener) {
+	s.servers = append(s.servers, &http.Server{
+		Handler:           h,
+		MaxHeaderBytes:    MaxHeaderBytes - headerReadSlack,
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		ConnState:         s.countConn,
+		ConnContext:       guard.ConnContext,
+		ErrorLog:          s.log,
+	})
+	s.listeners = append(s.listeners, s.h.guard.Listen(l, s.limits))
+}
+
+// countConn keeps s.open up to date: every connection starts New and ends
+// Closed or Hijacked, once each.
+func (s *server) countConn(_ net.Conn, state http.ConnState) {
+	switch state {
+	case http.StateNew:
+		s.open.Add(1)
+	case http.StateClosed, http.StateHijacked:
+		s.open.Add(-1)
+	}
+}
+
+// serve serves until a listener fails, which it returns, or a signal
+// arrives on signals. Then it drains: the servers stop accepting, idle
+// connections are closed, and the requests in flight get s.drain to finish.
+// The connections still open after that, or at a second signal, are closed
+// and counted in the log. A shutdown is no failure: serve returns nil.
+func (s *server) serve(signals <-chan os.Signal) error {
+	served := make(chan error, len(s.servers))
+	for i, srv := range s.servers {
+		go func() { served <- srv.Serve(s.listeners[i]) }()
+	}
+	select {
+	case err := <-served:
+		s.closeAll()
+		return err
+	case sig := <-signals:
+		s.log.Printf("%s: %v: letting the requests in flight finish for up to %v; a second signal stops at once", s.name, sig, s.drain)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), s.drain)
+	defer cancel()
+	go func() {
+		select {
+		case <-signals:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	if err := s.shutdown(ctx); err != nil {
+		cut := s.open.Load()
+		s.h.guard.EndDrain()
+		s.closeAll()
+		why := fmt.Sprintf("after the %v drain", s.drain)
+		if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			why = "at the second signal"
+		}
+		s.log.Printf("%s: cut %d connection(s) still open %s", s.name, cut, why)
+	}
+	// The answers that closeAll cut end as their writes fail: they are
+	// given a moment to be counted, and those still being built then are
+	// counted as what they are.
+	refusedConns := int64(0)
+	for _, l := range s.listeners {
+		l.WaitRefusals()
+		refusedConns += l.Refused.Load()
+	}
+	c := &s.h.counts
+	for give := time.Now().Add(time.Second); c.inProgress() > 0 && time.Now().Before(give); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	s.log.Printf("%s: stopped; since it started, %d answer(s) were sent whole, %d cut (each logged above), "+
+		"%d still being built and cut, %d not sent as their client had gone, %d refused with 503, "+
+		"and %d connection(s) refused with 503 (for their address's share, the reserve, or queued at shutdown)",
+		s.name, c.finished.Load(), c.cut.Load(), c.inProgress(), c.gone.Load(), c.refused.Load(), refusedConns)
+	for range s.servers {
+		if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+	}
+	return nil
+}
+
+// shutdown shuts every server down gracefully at once, and returns an
+// error if ctx ends before they are all done.
+func (s *server) shutdown(ctx context.Context) error {
+	errs := make([]error, len(s.servers))
+	var wg sync.WaitGroup
+	for i, srv := range s.servers {
+		wg.Go(func() { errs[i] = srv.Shutdown(ctx) })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// closeAll closes every listener and connection at once.
+func (s *server) closeAll() {
+	for _, srv := range s.servers {
+		srv.Close()
+	}
+}
