@@ -95,6 +95,8 @@ type cell struct {
 	Told           bool    // the check could tell Ratio from its noise
 	Guess          string  // the prediction as typed, "" if none
 	GuessRatio     float64 // Guess as a ratio, 0 if it is not one
+	Counted        string  // what an exact count decided where the time could not: "−49% allocs"
+	Changed        bool    // the stage changed after its check: the verdict may not be the stage's
 }
 
 // cell returns h's answer to the exercise made in stage ex.
@@ -107,8 +109,10 @@ func (h hand) cell(ex string) cell {
 		return c
 	}
 	c.Passed = ok && verdict != ""
+	_, c.Changed = h.values["changed-"+ex]
 	if r, err := strconv.ParseFloat(h.values["speedup-"+ex+"-origin"], 64); c.Passed && err == nil {
 		c.Ratio, c.Told = r, !strings.Contains(firstClause(verdict), "cannot tell")
+		c.Counted = counted(firstClause(verdict))
 	}
 	return c
 }
@@ -146,17 +150,19 @@ func (h hand) origin(ex string) string {
 // exercise is one column of the room: the stages of that name, with what the room found.
 type exercise struct {
 	Name, Start, Colour string
-	Answers             int     // right answers with a ratio
-	Median              float64 // of their ratios, 0 if none
-	Guesses             int     // right answers with a prediction that is a ratio
-	GuessMedian         float64 // of those predictions
-	Off                 float64 // the median factor between a prediction and its measurement, 0 if none
+	Answers             int        // right answers with a ratio
+	Median              float64    // of their ratios, 0 if none
+	Guesses             int        // right answers with a prediction that is a ratio
+	GuessMedian         float64    // of those predictions
+	Off                 float64    // the median factor between a prediction and its measurement, 0 if none
+	ByRelease           []exercise // per Go release, where the room mixes them: Name is the release
 }
 
 // row is one participant's line.
 type row struct {
 	Name, ID, Machine string
 	Tag               string // the id's start, when another participant has the same name
+	Release           string // the Go release that the hand-in's checks ran on
 	Cells             []cell
 }
 
@@ -164,6 +170,9 @@ type row struct {
 type roomView struct {
 	Exercises []exercise
 	Rows      []row
+	Releases  []string // the Go releases of the room's hand-ins, "go1.27" and such, oldest first
+	Unshown   []string // the stages left out of the columns, the most handed-in first
+	Refused   int      // participants the server refused
 }
 
 // view lays hands out in columns, one per exercise: a stage whose origin is
@@ -182,6 +191,7 @@ func view(hands []hand, isStart func(stage string) bool) roomView {
 		}
 	}
 	var v roomView
+	v.Unshown = fewestLeftOut(origins)
 	for name, counts := range origins {
 		// The column's start is the one most of the room gave (an older hand-in gives none).
 		start := ""
@@ -204,7 +214,7 @@ func view(hands []hand, isStart func(stage string) bool) roomView {
 		names[h.Name]++
 	}
 	for _, h := range sorted {
-		r := row{Name: h.Name, ID: h.ID, Machine: h.values["machine-cpu"]}
+		r := row{Name: h.Name, ID: h.ID, Machine: h.values["machine-cpu"], Release: h.values["go-version"]}
 		if names[h.Name] > 1 {
 			r.Tag = h.ID[:min(4, len(h.ID))]
 		}
@@ -220,24 +230,38 @@ func view(hands []hand, isStart func(stage string) bool) roomView {
 		}
 		v.Rows = append(v.Rows, r)
 	}
+	v.Releases = releases(v.Rows)
 	for i := range v.Exercises {
-		var ratios, guesses, off []float64
-		for _, r := range v.Rows {
-			c := r.Cells[i]
-			if !c.Passed || c.Ratio == 0 {
-				continue
-			}
-			ratios = append(ratios, c.Ratio)
-			if c.GuessRatio > 0 {
-				guesses = append(guesses, c.GuessRatio)
-				off = append(off, math.Exp(math.Abs(math.Log(c.GuessRatio/c.Ratio))))
+		ex := &v.Exercises[i]
+		ex.medians(v.Rows, i, "")
+		if len(v.Releases) > 1 { // a release changes the ratios: each has its own medians
+			for _, release := range v.Releases {
+				by := exercise{Name: release, Colour: ex.Colour}
+				by.medians(v.Rows, i, release)
+				ex.ByRelease = append(ex.ByRelease, by)
 			}
 		}
-		ex := &v.Exercises[i]
-		ex.Answers, ex.Median = len(ratios), results.Median(ratios)
-		ex.Guesses, ex.GuessMedian, ex.Off = len(guesses), results.Median(guesses), results.Median(off)
 	}
 	return v
+}
+
+// medians sets ex's counts and medians from column i of rows, of the
+// hand-ins on release only, or of all when release is "".
+func (ex *exercise) medians(rows []row, i int, release string) {
+	var ratios, guesses, off []float64
+	for _, r := range rows {
+		c := r.Cells[i]
+		if !c.Passed || c.Ratio == 0 || release != "" && releaseOf(r.Release) != release {
+			continue
+		}
+		ratios = append(ratios, c.Ratio)
+		if c.GuessRatio > 0 {
+			guesses = append(guesses, c.GuessRatio)
+			off = append(off, math.Exp(math.Abs(math.Log(c.GuessRatio/c.Ratio))))
+		}
+	}
+	ex.Answers, ex.Median = len(ratios), results.Median(ratios)
+	ex.Guesses, ex.GuessMedian, ex.Off = len(guesses), results.Median(guesses), results.Median(off)
 }
 
 // compareStages orders the starts as the workspace's stages are ordered; an unknown start last.

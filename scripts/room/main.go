@@ -103,7 +103,7 @@ func room(dir string, paths []string, isStart func(string) bool) error {
 	var table, page, chart bytes.Buffer
 	printTable(io.MultiWriter(os.Stdout, &table), v)
 	fmt.Println("\n✓: the check passed, with the speed-up against the exercise's start on that participant's machine (above 1x: faster);" +
-		"\n?: cannot tell, within that machine's noise; ✗: a check failed, and its speed does not count; guess: the prediction;" +
+		"\n−49% allocs: the time could not tell, an exact count did; ?: cannot tell, within that machine's noise; ✗: a check failed, and its speed does not count; guess: the prediction;" +
 		"\noff: the median factor between a prediction and its measurement.")
 	err := errors.Join(writePage(&page, v, 0, ""), writeChart(&chart, v), os.MkdirAll(dir, 0o755))
 	for name, b := range map[string]*bytes.Buffer{"table.txt": &table, "index.html": &page, "room.svg": &chart} {
@@ -158,6 +158,8 @@ func printTable(out io.Writer, v roomView) {
 func textCell(c cell) string {
 	s := "—"
 	switch {
+	case c.Passed && c.Counted != "":
+		s = "✓ " + c.Counted
 	case c.Passed && c.Ratio == 0:
 		s = "✓"
 	case c.Passed && c.Told:
@@ -168,6 +170,9 @@ func textCell(c cell) string {
 		s = "✗"
 	case c.Handed:
 		s = "not checked"
+	}
+	if c.Changed {
+		s += " (changed after its check)"
 	}
 	if c.Guess != "" {
 		s += " (guess " + strings.TrimSpace(c.Guess) + ")"
