@@ -158,15 +158,15 @@ func screenshot(t *testing.T, ctx context.Context, path string) {
 
 // TestPageInBrowser serves a room of three participants, loads its page in
 // headless Chromium at a projector's 1280x720, and checks what it shows:
-// three rows, a name holding <script> as text, predictions beside the
-// measurements, no stray stage, and a page and chart that fit; then that it
-// reloads itself.
+// three rows, a name holding <script> as text, each participant's Go release
+// and a median per release, predictions beside the measurements, no stray
+// stage, and a page and chart that fit; then that it reloads itself.
 func TestPageInBrowser(t *testing.T) {
 	_, url := startRoom(t, t.TempDir())
 	for _, h := range []string{
 		handIn("Ada Lovelace", "aaaaaaaa1111", "go1.27.3", "ex1 stage0-linear 4.3 3x", "ex2 stage1-index 1.28 2x", "ex3 stage2-noclone 2.4 1.5x",
 			"ex4 stage3-parallel 2.1 3x", "ex5 stage4-append 1.9 -"),
-		handIn("Grace Hopper", "bbbbbbbb2222", "go1.27.3", "ex1 stage0-linear 3.8 10x", "ex2 stage1-index ?1.04 1.2x", "ex3 stage2-noclone FAILED 2x",
+		handIn("Grace Hopper", "bbbbbbbb2222", "go1.26.8", "ex1 stage0-linear 3.8 10x", "ex2 stage1-index ?1.04 1.2x", "ex3 stage2-noclone FAILED 2x",
 			"bug1 ex1 FAILED -", "bug2 ex1 FAILED -"),
 		handIn("Ken <script>", "cccccccc3333", "go1.27.3", "ex1 stage0-linear 5.1 2x", "ex2 stage1-index 1.31 1.3x",
 			"ex3 stage2-noclone 2.9 2x", "ex4 stage3-parallel ?1.02 1.5x"),
@@ -186,8 +186,11 @@ func TestPageInBrowser(t *testing.T) {
 	if want := "who ex1 from stage0-linear ex2 from stage1-index ex3 from stage2-noclone ex4 from stage3-parallel ex5 from stage4-append"; strings.Join(s.Headers, " ") != want {
 		t.Errorf("the headers are %q, want %q (one column per exercise, bug copies left out)", s.Headers, want)
 	}
-	if want := []string{"go1.27.3", "go1.27.3", "go1.27.3"}; fmt.Sprint(s.Releases) != fmt.Sprint(want) {
+	if want := []string{"go1.27.3", "go1.26.8", "go1.27.3"}; fmt.Sprint(s.Releases) != fmt.Sprint(want) {
 		t.Errorf("the rows' releases read %q, want %q", s.Releases, want)
+	}
+	if want := "3.8x go1.26, of 1 4.7x go1.27, of 2 guessed 3.0x · off 2.5x"; len(s.Median) < 2 || s.Median[1] != want {
+		t.Errorf("the median row reads %q; want ex1's %q, a median per release", s.Median, want)
 	}
 	for _, c := range []struct {
 		row, col int

@@ -25,7 +25,7 @@ var page = template.Must(template.New("page").Funcs(template.FuncMap{"times": ti
 {{if .Refresh}}<meta http-equiv="refresh" content="{{.Refresh}}">{{end}}
 <title>The room: {{len .Rows}} participants</title>
 <style>
-body { font: 22px/1.25 system-ui, "Segoe UI", Helvetica, Arial, sans-serif; margin: 12px 20px; color: #111; background: #fff; }
+body { font: 22px/1.25 system-ui, "Segoe UI", Helvetica, Arial, sans-serif; margin: 12px 20px 0; color: #111; background: #fff; }
 h1 { font-size: 28px; margin: 0 0 4px; }
 h1 small { font-size: 18px; font-weight: normal; color: #555; }
 table { border-collapse: collapse; width: 100%; table-layout: fixed; }
@@ -43,6 +43,8 @@ tr.room td { background: #f3f3f3; border-bottom: 3px solid #888; }
 .mark { display: inline-block; min-width: 1.2em; padding: 0 4px; margin-left: 4px; border-radius: 6px; background: #f5a623; color: #000; font-weight: bold; text-align: center; }
 .changed { display: inline-block; padding: 0 4px; margin-left: 4px; border-radius: 6px; border: 2px solid #c00; color: #c00; font-size: 0.7em; font-weight: bold; vertical-align: middle; }
 .rel { font-weight: normal; color: #555; }
+.line { display: block; }
+td .line small { display: inline; }
 .guess { color: #333; }
 p.key, p.cut { font-size: 16px; color: #444; margin: 6px 0; }
 p.cut { color: #8a3b00; }
@@ -54,7 +56,6 @@ h1 small { font-size: 16px; }
 #median th.ex { border-top-width: 6px; }
 #median th small { display: inline; font-size: 13px; }
 #median td small { display: inline; font-size: 13px; }
-#median .line { display: block; }
 h1 { white-space: nowrap; overflow: hidden; }
 .panels { display: grid; grid-template-columns: repeat({{len .Panels}}, minmax(0, 1fr)); column-gap: 18px; margin-top: 4px; }
 .panels table { table-layout: auto; }
@@ -68,15 +69,16 @@ p.key, p.cut { font-size: 13px; margin: 2px 0; }
 <body>
 <h1>The room <small>{{len .Rows}} participant{{if ne (len .Rows) 1}}s{{end}}{{with .Send}} · hand in: <code>{{.}}</code>{{end}}</small></h1>
 {{with .Refused}}<p class="cut">{{.}} participant{{if ne . 1}}s{{end}} refused by the server (see its log).</p>{{end}}
+{{template "cut" .}}
 {{if not .Rows}}<p>No hand-in yet.</p>{{else if .Dense}}{{template "dense" .}}{{else}}
 <table id="room">
 <colgroup><col style="width: {{.NameWidth}}%">{{range .Exercises}}<col>{{end}}</colgroup>
 <thead><tr><th>who</th>{{range .Exercises}}<th class="ex" style="border-top-color: {{.Colour}}">{{.Name}}<small>from {{or .Start "?"}}</small></th>{{end}}</tr></thead>
 <tbody>
 <tr class="room"><td class="who">room median</td>{{range .Exercises}}<td>{{template "median" .}}</td>{{end}}</tr>
-{{range .Shown}}<tr class="participant"><td class="who">{{.Short}}<small>{{with .Tag}}#{{.}} · {{end}}<span class="rel">{{or .Release "release unknown"}}</span> · {{.Machine}}</small></td>{{range .Cells}}<td>{{template "cell" .}}</td>{{end}}</tr>
+{{range .Shown}}<tr class="participant" title="{{.Name}}"><td class="who">{{.Short}}<small>{{with .Tag}}#{{.}} · {{end}}<span class="rel">{{or .Release "release unknown"}}</span> · {{.Machine}}</small></td>{{range .Cells}}<td>{{template "cell" .}}</td>{{end}}</tr>
 {{end}}</tbody></table>
-{{template "cut" .}}{{template "key" .}}
+{{template "key" .}}
 {{template "chart" .Chart}}
 {{end}}
 </body></html>
@@ -95,9 +97,9 @@ p.key, p.cut { font-size: 13px; margin: 2px 0; }
 <thead><tr><th style="width: 11%"></th>{{range .Exercises}}<th class="ex" style="border-top-color: {{.Colour}}">{{.Name}} <small>from {{or .Start "?"}}</small></th>{{end}}</tr></thead>
 <tbody><tr class="room"><td class="who">room median</td>{{range .Exercises}}<td>{{range .ByRelease}}{{if .Answers}}<span class="line"><span class="ratio">{{times .Median}}</span> <small>{{label .Name}}, of {{.Answers}}</small></span>{{end}}{{else}}{{if .Answers}}<span class="ratio">{{times .Median}}</span> <small>of {{.Answers}}</small>{{else}}<span class="none">—</span>{{end}}{{end}}</td>{{end}}</tr></tbody></table>
 <div class="panels">{{range .Panels}}<table class="panel"><thead><tr><th>who</th><th class="rel">Go</th>{{range $.Exercises}}<th style="border-bottom-color: {{.Colour}}; color: {{.Colour}}">{{.Name}}</th>{{end}}</tr></thead>
-<tbody>{{range .}}<tr class="participant"><td class="who" title="{{.Name}}">{{.Short}}{{with .Tag}} <span class="rel">#{{.}}</span>{{end}}</td><td class="rel">{{or (trimGo .Release) "?"}}</td>{{range .Cells}}<td>{{template "dense-cell" .}}</td>{{end}}</tr>
+<tbody>{{range .}}<tr class="participant" title="{{.Name}}"><td class="who">{{.Short}}{{with .Tag}} <span class="rel">#{{.}}</span>{{end}}</td><td class="rel">{{or (trimGo .Release) "?"}}</td>{{range .Cells}}<td>{{template "dense-cell" .}}</td>{{end}}</tr>
 {{end}}</tbody></table>{{end}}</div>
-{{template "cut" .}}{{template "key" .}}
+{{template "key" .}}
 {{template "chart" .Chart}}{{end}}
 {{define "chart"}}<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {{.W}} {{.H}}" font-family="system-ui, Helvetica, Arial, sans-serif" role="img" aria-label="{{.Title}}">
 <rect width="{{.W}}" height="{{.H}}" fill="#fff"/>
@@ -153,7 +155,8 @@ const (
 	screenHeight  = 720
 	denseFixed    = 305 // the dense view's title, medians, notes, chart and margins, with one release
 	denseNameRune = 16
-	largeNameRune = 22
+	largeNameRune = 15
+	minFont       = 9
 )
 
 func writePage(w io.Writer, v roomView, refresh int, send string) error {
@@ -201,14 +204,17 @@ func layout(v roomView, shown, refresh int, send string) pageData {
 	for panels := 1; panels <= min(4, len(d.Shown)); panels++ {
 		rows := (len(d.Shown) + panels - 1) / panels
 		line := (screenHeight - fixed) / (rows + 1)
-		font := min(20, line*4/5, fontForWidth(panels, len(v.Exercises), d.Marks.Counted != ""))
-		if font > d.Font {
+		across := fontForWidth(panels, len(v.Exercises), d.Marks.Counted != "")
+		if panels > 1 && across < minFont {
+			break // too narrow to read: a room this large scrolls down, never across
+		}
+		if font := min(20, line*4/5, across); font > d.Font {
 			d.Font, d.Line, per = font, line, rows
 		}
 	}
-	d.Font = max(9, d.Font)
+	d.Font = max(minFont, d.Font)
 	d.Line = max(d.Font*5/4, min(30, d.Line))
-	d.Small = max(9, d.Font*4/5)
+	d.Small = max(minFont, d.Font*4/5)
 	for i := 0; i < len(d.Shown); i += per {
 		d.Panels = append(d.Panels, d.Shown[i:min(i+per, len(d.Shown))])
 	}
