@@ -1,9 +1,16 @@
 package main
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -149,11 +156,42 @@ func screenshot(t *testing.T, ctx context.Context, path string) {
 	}
 	if path == "" {
 		path = filepath.Join(os.TempDir(), "room-"+t.Name()+".png")
+	} else if png, err = paletted(png); err != nil { // a committed file: small
+		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, png, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("the screenshot: %s", path)
+}
+
+// paletted is the PNG data in the 256 colours it holds most of, each pixel
+// in its nearest: a page is mostly a few flat colours, so it reads the same
+// in a fraction of the bytes.
+func paletted(data []byte) ([]byte, error) {
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	counts := map[color.RGBA]int{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			counts[color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)]++
+		}
+	}
+	colours := slices.SortedFunc(maps.Keys(counts), func(a, b color.RGBA) int {
+		return cmp.Or(counts[b]-counts[a], cmp.Compare(fmt.Sprint(a), fmt.Sprint(b)))
+	})
+	var pal color.Palette
+	for _, c := range colours[:min(256, len(colours))] {
+		pal = append(pal, c)
+	}
+	out := image.NewPaletted(b, pal)
+	draw.Draw(out, b, img, b.Min, draw.Src)
+	var buf bytes.Buffer
+	err = (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&buf, out)
+	return buf.Bytes(), err
 }
 
 // TestPageInBrowser serves a room of three participants, loads its page in

@@ -29,7 +29,8 @@ room: the workshop's room in one page, from everyone's go run ./scripts/handin.
 
 One column per exercise (a stage made from an exercise's start; other stages are left out), per
 participant: ✓ and the speed-up against the start on their own machine, "?" when their check could not
-tell it from that machine's noise, ✗ when a check failed; their prediction beside it; the room's medians
+tell it from that machine's noise, the count that decided where the time could not ("−49% allocs"), ✗
+when a check failed; their prediction beside it; the room's medians
 of right answers, and how far the predictions were from the measurements.
 
 --serve binds to 127.0.0.1 given a bare port, and lists this machine's addresses. The served hand-ins
