@@ -146,6 +146,13 @@ func printTable(out io.Writer, v roomView) {
 	}
 	line(median...)
 	w.Flush()
+	if len(v.Releases) > 1 { // the page has a median per release; a terminal's row has room for one
+		var names []string
+		for _, r := range v.Releases {
+			names = append(names, releaseLabel(r))
+		}
+		fmt.Fprintf(out, "The medians mix Go releases (%s), whose ratios differ: the page has one per release.\n", strings.Join(names, ", "))
+	}
 	for _, r := range v.Rows { // what failed, which a cell has no room for
 		for i, c := range r.Cells {
 			if c.Failed != "" {

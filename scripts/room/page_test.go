@@ -119,3 +119,29 @@ func BenchmarkPage(b *testing.B) {
 	}
 	b.ReportMetric(float64(page.Len()), "page-B")
 }
+
+// TestMediansPerRelease checks that a room of two Go releases has a median
+// per release (patches of one release together), and a room of one has none.
+func TestMediansPerRelease(t *testing.T) {
+	var hands []hand
+	for i, c := range []struct {
+		version string
+		ratio   float64
+	}{{"go1.27.3", 4}, {"go1.26.8", 8}, {"go1.27.1", 5}, {"go1.27.3", 6}, {"go1.26.8", 9}} {
+		h, err := parseHand([]byte(fmt.Sprintf("participant: P%d\nid: p%dxxxxxxx\ngo-version: %s\norigin-ex1: stage0-linear\n"+
+			"verdict-ex1: passed: %gx faster\nspeedup-ex1-origin: %g\n", i, i, c.version, c.ratio, c.ratio)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		hands = append(hands, h)
+	}
+	v := view(hands, workshopStarts)
+	ex := v.Exercises[0]
+	if fmt.Sprint(v.Releases) != "[go1.26 go1.27]" || len(ex.ByRelease) != 2 ||
+		ex.ByRelease[0].Median != 8.5 || ex.ByRelease[0].Answers != 2 || ex.ByRelease[1].Median != 5 || ex.ByRelease[1].Answers != 3 {
+		t.Errorf("releases %q, medians per release %+v; want go1.26's 8.5x of 2 and go1.27's 5x of 3", v.Releases, ex.ByRelease)
+	}
+	if one := view(hands[2:4], workshopStarts); len(one.Releases) != 1 || one.Exercises[0].ByRelease != nil {
+		t.Errorf("a room of one release: releases %q, medians per release %+v; want none", one.Releases, one.Exercises[0].ByRelease)
+	}
+}
