@@ -156,6 +156,7 @@ const (
 	denseFixed    = 305 // the dense view's title, medians, notes, chart and margins, with one release
 	denseNameRune = 16
 	largeNameRune = 15
+	denseChart    = 160 // the dense view's chart's least height, in its units
 	minFont       = 9
 )
 
@@ -192,7 +193,7 @@ func layout(v roomView, shown, refresh int, send string) pageData {
 			d.Marks.Changed = d.Marks.Changed || c.Changed
 		}
 	}
-	d.Chart = drawChart(v, d.Dense)
+	d.Chart = drawChart(v, 0)
 	d.Rows = all // the title counts everyone
 	if !d.Dense {
 		return d
@@ -218,6 +219,9 @@ func layout(v roomView, shown, refresh int, send string) pageData {
 	for i := 0; i < len(d.Shown); i += per {
 		d.Panels = append(d.Panels, d.Shown[i:min(i+per, len(d.Shown))])
 	}
+	// The chart takes what the panels leave of the screen, in the chart's units.
+	spare := max(0, screenHeight-fixed-(per+1)*d.Line-10) // less a margin for fixed's estimate
+	d.Chart = drawChart(v, min(300, math.Round(denseChart+float64(spare)*1200/1240)))
 	return d
 }
 
@@ -265,7 +269,7 @@ func trimGo(version string) string { return cut(strings.TrimPrefix(version, "go"
 
 // writeChart writes the chart alone, an SVG file.
 func writeChart(w io.Writer, v roomView) error {
-	return page.ExecuteTemplate(w, "chart", drawChart(v, false))
+	return page.ExecuteTemplate(w, "chart", drawChart(v, 0))
 }
 
 func times(r float64) string { return results.Times(r) }
@@ -320,12 +324,12 @@ type dot struct {
 // KeyX places the legend's items from the right end of the title line.
 func (c chart) KeyX(offset float64) float64 { return c.Right - 420 + offset }
 
-func drawChart(v roomView, low bool) chart {
+// drawChart lays the chart out; height is the dense view's, 0 for the large view's.
+func drawChart(v roomView, height float64) chart {
 	c := chart{W: 1200, H: 300, Left: 70, Right: 1185, Top: 40, PlotH: 226, TickX: 62, R: 8,
 		Title: "Speed-up against the start, right answers, log scale"}
-	c.Low = low
-	if low { // the dense view's chart, under its panels
-		c.H, c.PlotH, c.R = 160, 88, 5
+	if height > 0 { // the dense view's chart, under its panels
+		c.Low, c.H, c.PlotH, c.R = true, height, height-72, 5
 	}
 	mixed := len(v.Releases) > 1
 	if mixed {
@@ -347,7 +351,7 @@ func drawChart(v roomView, low bool) chart {
 	}
 	lo, hi = lo/1.25, hi*1.25 // room for a dot's radius at either end
 	y := func(r float64) float64 {
-		return c.Top + c.PlotH*(1-(math.Log(r)-math.Log(lo))/(math.Log(hi)-math.Log(lo)))
+		return tenth(c.Top + c.PlotH*(1-(math.Log(r)-math.Log(lo))/(math.Log(hi)-math.Log(lo))))
 	}
 	for _, t := range []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000} {
 		if t >= lo && t <= hi {
@@ -390,7 +394,7 @@ func drawChart(v roomView, low bool) chart {
 			step := min(36, (partW-40)/float64(max(1, len(answers))))
 			first := p.Mid - step*float64(len(answers)-1)/2
 			for j, cl := range answers {
-				x := first + step*float64(j)
+				x := tenth(first + step*float64(j))
 				g.Dots = append(g.Dots, dot{x, y(cl.Ratio), 0, cl.Told, ex.Colour})
 				if cl.GuessRatio > 0 {
 					g.Guesses = append(g.Guesses, dot{x, y(cl.GuessRatio), y(cl.Ratio), true, ex.Colour})
@@ -401,3 +405,7 @@ func drawChart(v roomView, low bool) chart {
 	}
 	return c
 }
+
+// tenth rounds a coordinate to a tenth of a unit, finer than a screen
+// shows, so that the page does not carry digits no one sees.
+func tenth(x float64) float64 { return math.Round(x*10) / 10 }
