@@ -160,19 +160,19 @@ type exercise struct {
 
 // row is one participant's line.
 type row struct {
+	Release           string // the Go release that the hand-in's checks ran on
 	Name, ID, Machine string
 	Tag               string // the id's start, when another participant has the same name
-	Release           string // the Go release that the hand-in's checks ran on
 	Cells             []cell
 }
 
 // roomView is what the page and the table show.
 type roomView struct {
-	Exercises []exercise
-	Rows      []row
 	Releases  []string // the Go releases of the room's hand-ins, "go1.27" and such, oldest first
 	Unshown   []string // the stages left out of the columns, the most handed-in first
-	Refused   int      // participants the server refused
+	Exercises []exercise
+	Rows      []row
+	Refused   int // new participants the server refused for their address's limit
 }
 
 // view lays hands out in columns, one per exercise: a stage whose origin is
@@ -214,13 +214,14 @@ func view(hands []hand, isStart func(stage string) bool) roomView {
 		names[h.Name]++
 	}
 	for _, h := range sorted {
-		r := row{Name: h.Name, ID: h.ID, Machine: h.values["machine-cpu"], Release: h.values["go-version"]}
+		r := row{Name: h.Name, ID: h.ID, Machine: h.values["machine-cpu"]}
 		if names[h.Name] > 1 {
 			r.Tag = h.ID[:min(4, len(h.ID))]
 		}
 		if cores := h.values["machine-cores"]; cores != "" {
 			r.Machine += ", " + cores + " cores"
 		}
+		r.Release = h.values["go-version"]
 		for _, ex := range v.Exercises {
 			c := h.cell(ex.Name)
 			if o := h.origin(ex.Name); o != "" && o != ex.Start && isStart(o) {
@@ -230,38 +231,28 @@ func view(hands []hand, isStart func(stage string) bool) roomView {
 		}
 		v.Rows = append(v.Rows, r)
 	}
-	v.Releases = releases(v.Rows)
 	for i := range v.Exercises {
-		ex := &v.Exercises[i]
-		ex.medians(v.Rows, i, "")
-		if len(v.Releases) > 1 { // a release changes the ratios: each has its own medians
-			for _, release := range v.Releases {
-				by := exercise{Name: release, Colour: ex.Colour}
-				by.medians(v.Rows, i, release)
-				ex.ByRelease = append(ex.ByRelease, by)
+		var ratios, guesses, off []float64
+		for _, r := range v.Rows {
+			c := r.Cells[i]
+			if !c.Passed || c.Ratio == 0 {
+				continue
+			}
+			ratios = append(ratios, c.Ratio)
+			if c.GuessRatio > 0 {
+				guesses = append(guesses, c.GuessRatio)
+				off = append(off, math.Exp(math.Abs(math.Log(c.GuessRatio/c.Ratio))))
 			}
 		}
+		ex := &v.Exercises[i]
+		ex.Answers, ex.Median = len(ratios), results.Median(ratios)
+		ex.Guesses, ex.GuessMedian, ex.Off = len(guesses), results.Median(guesses), results.Median(off)
+	}
+	v.Releases = releases(v.Rows)
+	if len(v.Releases) > 1 { // a release changes the ratios: each has its own medians
+		v.splitByRelease(hands, isStart)
 	}
 	return v
-}
-
-// medians sets ex's counts and medians from column i of rows, of the
-// hand-ins on release only, or of all when release is "".
-func (ex *exercise) medians(rows []row, i int, release string) {
-	var ratios, guesses, off []float64
-	for _, r := range rows {
-		c := r.Cells[i]
-		if !c.Passed || c.Ratio == 0 || release != "" && releaseOf(r.Release) != release {
-			continue
-		}
-		ratios = append(ratios, c.Ratio)
-		if c.GuessRatio > 0 {
-			guesses = append(guesses, c.GuessRatio)
-			off = append(off, math.Exp(math.Abs(math.Log(c.GuessRatio/c.Ratio))))
-		}
-	}
-	ex.Answers, ex.Median = len(ratios), results.Median(ratios)
-	ex.Guesses, ex.GuessMedian, ex.Off = len(guesses), results.Median(guesses), results.Median(off)
 }
 
 // compareStages orders the starts as the workspace's stages are ordered; an unknown start last.

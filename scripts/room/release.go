@@ -39,3 +39,29 @@ func minor(release string) int {
 	n, _ := strconv.Atoi(m[1])
 	return n
 }
+
+// splitByRelease gives each of v's exercises the medians of the hands of
+// each of its releases, as the view of those hands alone finds them: the
+// same column of the same start, or none.
+func (v *roomView) splitByRelease(hands []hand, isStart func(string) bool) {
+	for _, release := range v.Releases {
+		var some []hand
+		for _, h := range hands {
+			if releaseOf(h.values["go-version"]) == release {
+				some = append(some, h)
+			}
+		}
+		alone := view(some, isStart)
+		for i := range v.Exercises {
+			ex := &v.Exercises[i]
+			by := exercise{Name: release, Colour: ex.Colour}
+			for _, same := range alone.Exercises {
+				if same.Name == ex.Name && same.Start == ex.Start {
+					by = same
+					by.Name, by.Colour = release, ex.Colour
+				}
+			}
+			ex.ByRelease = append(ex.ByRelease, by)
+		}
+	}
+}
