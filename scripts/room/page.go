@@ -68,9 +68,9 @@ p.key, p.cut { font-size: 13px; margin: 2px 0; }
 {{end}}</style></head>
 <body>
 <h1>The room <small>{{len .Rows}} participant{{if ne (len .Rows) 1}}s{{end}}{{with .Send}} · hand in: <code>{{.}}</code>{{end}}</small></h1>
-{{with .Refused}}<p class="cut">{{.}} participant{{if ne . 1}}s{{end}} refused by the server (see its log).</p>{{end}}
-{{template "cut" .}}
-{{if not .Rows}}<p>No hand-in yet.</p>{{else if .Dense}}{{template "dense" .}}{{else}}
+{{with .Refused}}<p class="key">{{.}} new participant{{if ne . 1}}s{{end}} refused: too many from one address in a minute</p>{{end}}
+{{if not .Rows}}<p>No hand-in yet.</p>{{else}}
+{{template "cut" .}}{{if .Dense}}{{template "dense" .}}{{else}}
 <table id="room">
 <colgroup><col style="width: {{.NameWidth}}%">{{range .Exercises}}<col>{{end}}</colgroup>
 <thead><tr><th>who</th>{{range .Exercises}}<th class="ex" style="border-top-color: {{.Colour}}">{{.Name}}<small>from {{or .Start "?"}}</small></th>{{end}}</tr></thead>
@@ -80,7 +80,7 @@ p.key, p.cut { font-size: 13px; margin: 2px 0; }
 {{end}}</tbody></table>
 {{template "key" .}}
 {{template "chart" .Chart}}
-{{end}}
+{{end}}{{end}}
 </body></html>
 {{define "median"}}{{if .ByRelease}}{{range .ByRelease}}{{if .Answers}}<span class="line"><span class="ratio">{{times .Median}}</span> <small class="rel">{{label .Name}}, of {{.Answers}}</small></span>{{end}}{{end}}{{if .Guesses}}<small>guessed {{times .GuessMedian}} · off {{times .Off}}</small>{{end}}{{else if .Answers}}<span class="ratio">{{times .Median}}</span><small>of {{.Answers}}{{if .Guesses}} · guessed {{times .GuessMedian}}</small><small>guesses off {{times .Off}}{{end}}</small>{{else}}<span class="none">—</span>{{end}}{{end}}
 {{define "cut"}}{{with .LeftOut}}<p class="cut">{{.}} more participant{{if ne . 1}}s{{end}} not shown: the page stops at {{$.MaxKiB}} KiB; the offline table (go run ./scripts/room FILES) lists everyone.</p>{{end}}{{with .Unshown}}<p class="cut">{{len .}} more stage name{{if ne (len .) 1}}s{{end}}, handed in by fewer, not shown (a page shows {{$.MaxColumns}}): {{range $i, $s := .}}{{if lt $i 5}}{{if $i}}, {{end}}{{$s}}{{end}}{{end}}{{if gt (len .) 5}}, …{{end}}</p>{{end}}{{end}}
