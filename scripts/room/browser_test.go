@@ -116,10 +116,10 @@ const readPage = `(() => {
 	const who = [...document.querySelectorAll("tr.participant td.who")];
 	return {
 		Who: who.map((td) => td.firstChild.textContent),
-		Releases: [...document.querySelectorAll("tr.participant .rel")].filter((e) => !e.textContent.startsWith("#")).map(text),
+		Releases: [...document.querySelectorAll("tr.participant .rel")].map(text),
 		Headers: [...document.querySelectorAll("thead th")].map(text),
 		Median: [...document.querySelectorAll("tr.room td")].map(text),
-		Cells: [...document.querySelectorAll("tr.participant")].map((tr) => [...tr.cells].filter((td) => !td.classList.contains("who") && !td.classList.contains("rel")).map(text)),
+		Cells: [...document.querySelectorAll("tr.participant")].map((tr) => [...tr.cells].filter((td) => !td.classList.contains("who")).map(text)),
 		Scripts: document.scripts.length,
 		Width: document.documentElement.scrollWidth,
 		Height: document.documentElement.scrollHeight,

@@ -59,9 +59,9 @@ h1 small { font-size: 16px; }
 h1 { white-space: nowrap; overflow: hidden; }
 .panels { display: grid; grid-template-columns: repeat({{len .Panels}}, minmax(0, 1fr)); column-gap: 18px; margin-top: 4px; }
 .panels table { table-layout: auto; }
-.panels th, .panels td { font-size: {{.Font}}px; line-height: {{.Line}}px; height: {{.Line}}px; padding: 0 4px; border-bottom: 1px solid #e4e4e4; box-sizing: border-box; }
+.panels th, .panels td { font-size: {{.Font}}px; line-height: {{.Text}}px; height: {{.Line}}px; padding: 0 4px; border-bottom: 1px solid #e4e4e4; box-sizing: border-box; }
 .panels th { font-size: {{.Small}}px; border-bottom: 2px solid; }
-.panels td.rel, .panels th.rel { font-size: {{.Small}}px; color: #555; font-weight: normal; }
+.panels td.who small, .panels th small { display: inline; margin-left: 0.4em; font-size: {{.Small}}px; line-height: 1; }
 .panels .mark { min-width: 0; padding: 0 2px; margin-left: 1px; border-radius: 3px; line-height: 1.1; }
 .panels .changed { padding: 0 2px; margin-left: 2px; border-width: 1px; border-radius: 3px; line-height: 1.1; }
 p.key, p.cut { font-size: 13px; margin: 2px 0; }
@@ -96,8 +96,8 @@ p.key, p.cut { font-size: 13px; margin: 2px 0; }
 {{define "dense"}}<table id="median">
 <thead><tr><th style="width: 11%"></th>{{range .Exercises}}<th class="ex" style="border-top-color: {{.Colour}}">{{.Name}} <small>from {{or .Start "?"}}</small></th>{{end}}</tr></thead>
 <tbody><tr class="room"><td class="who">room median</td>{{range .Exercises}}<td>{{range .ByRelease}}{{if .Answers}}<span class="line"><span class="ratio">{{times .Median}}</span> <small>{{label .Name}}, of {{.Answers}}</small></span>{{end}}{{else}}{{if .Answers}}<span class="ratio">{{times .Median}}</span> <small>of {{.Answers}}</small>{{else}}<span class="none">—</span>{{end}}{{end}}</td>{{end}}</tr></tbody></table>
-<div class="panels">{{range .Panels}}<table class="panel"><thead><tr><th>who</th><th class="rel">Go</th>{{range $.Exercises}}<th style="border-bottom-color: {{.Colour}}; color: {{.Colour}}">{{.Name}}</th>{{end}}</tr></thead>
-<tbody>{{range .}}<tr class="participant" title="{{.Name}}"><td class="who">{{.Short}}{{with .Tag}} <span class="rel">#{{.}}</span>{{end}}</td><td class="rel">{{or (trimGo .Release) "?"}}</td>{{range .Cells}}<td>{{template "dense-cell" .}}</td>{{end}}</tr>
+<div class="panels">{{range .Panels}}<table class="panel"><thead><tr><th>who <small>Go</small></th>{{range $.Exercises}}<th style="border-bottom-color: {{.Colour}}; color: {{.Colour}}">{{.Name}}</th>{{end}}</tr></thead>
+<tbody>{{range .}}<tr class="participant" title="{{.Name}}"><td class="who">{{.Short}}<small>{{with .Tag}}#{{.}} · {{end}}<span class="rel">{{or (trimGo .Release) "?"}}</span></small></td>{{range .Cells}}<td>{{template "dense-cell" .}}</td>{{end}}</tr>
 {{end}}</tbody></table>{{end}}</div>
 {{template "key" .}}
 {{template "chart" .Chart}}{{end}}
@@ -129,7 +129,8 @@ type pageData struct {
 	LeftOut    int          // the rows it leaves out
 	Dense      bool         // the dense view, for more participants than the large type holds
 	Panels     [][]shownRow // the dense view's participants, one slice per panel side by side
-	Font, Line int          // the dense view's row, in pixels
+	Font, Line int          // the dense view's type and row, in pixels
+	Text       int          // a row's line of text: the row less its border
 	Small      int          // and its headers'
 	MaxKiB     int
 	MaxColumns int
@@ -216,6 +217,7 @@ func layout(v roomView, shown, refresh int, send string) pageData {
 	d.Font = max(minFont, d.Font)
 	d.Line = max(d.Font*5/4, min(30, d.Line))
 	d.Small = max(minFont, d.Font*4/5)
+	d.Text = d.Line - 1
 	for i := 0; i < len(d.Shown); i += per {
 		d.Panels = append(d.Panels, d.Shown[i:min(i+per, len(d.Shown))])
 	}
