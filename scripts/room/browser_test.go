@@ -197,16 +197,17 @@ func paletted(data []byte) ([]byte, error) {
 // TestPageInBrowser serves a room of three participants, loads its page in
 // headless Chromium at a projector's 1280x720, and checks what it shows:
 // three rows, a name holding <script> as text, each participant's Go release
-// and a median per release, predictions beside the measurements, no stray
-// stage, and a page and chart that fit; then that it reloads itself.
+// and a median per release, predictions beside the measurements, a verdict
+// the allocations decided, a stage changed after its check, no stray stage,
+// and a page and chart that fit; then that it reloads itself.
 func TestPageInBrowser(t *testing.T) {
 	_, url := startRoom(t, t.TempDir())
 	for _, h := range []string{
 		handIn("Ada Lovelace", "aaaaaaaa1111", "go1.27.3", "ex1 stage0-linear 4.3 3x", "ex2 stage1-index 1.28 2x", "ex3 stage2-noclone 2.4 1.5x",
-			"ex4 stage3-parallel 2.1 3x", "ex5 stage4-append 1.9 -"),
+			"ex4 stage3-parallel 2.1 3x", "ex5 stage4-append 1.9! -"),
 		handIn("Grace Hopper", "bbbbbbbb2222", "go1.26.8", "ex1 stage0-linear 3.8 10x", "ex2 stage1-index ?1.04 1.2x", "ex3 stage2-noclone FAILED 2x",
 			"bug1 ex1 FAILED -", "bug2 ex1 FAILED -"),
-		handIn("Ken <script>", "cccccccc3333", "go1.27.3", "ex1 stage0-linear 5.1 2x", "ex2 stage1-index 1.31 1.3x",
+		handIn("Ken <script>", "cccccccc3333", "go1.27.3", "ex1 stage0-linear 5.1 2x", "ex2 stage1-index #1.1 1.3x",
 			"ex3 stage2-noclone 2.9 2x", "ex4 stage3-parallel ?1.02 1.5x"),
 	} {
 		if code, reply := post(t, url, h); code != 200 {
@@ -234,10 +235,12 @@ func TestPageInBrowser(t *testing.T) {
 		row, col int
 		want     string
 	}{
-		{0, 0, "✓ 4.3x guess 3x"},     // Ada's ex1: told, predicted
-		{1, 1, "✓ 1.04x? guess 1.2x"}, // Grace's ex2: cannot tell, marked
-		{1, 2, "✗ wrong guess 2x"},    // Grace's ex3: failed
-		{2, 4, "—"},                   // Ken's ex5: not handed in
+		{0, 0, "✓ 4.3x guess 3x"},          // Ada's ex1: told, predicted
+		{1, 1, "✓ 1.04x? guess 1.2x"},      // Grace's ex2: cannot tell, marked
+		{1, 2, "✗ wrong guess 2x"},         // Grace's ex3: failed
+		{2, 4, "—"},                        // Ken's ex5: not handed in
+		{2, 1, "✓ −49% allocs guess 1.3x"}, // Ken's ex2: decided by its allocations
+		{0, 4, "✓ 1.9x changed"},           // Ada's ex5: changed after its check
 	} {
 		if len(s.Cells) <= c.row || len(s.Cells[c.row]) <= c.col || s.Cells[c.row][c.col] != c.want {
 			t.Errorf("cell %d,%d: want %q in %q", c.row, c.col, c.want, s.Cells)
