@@ -31,7 +31,8 @@ func crowd(t testing.TB, n, stages int) []hand {
 
 // TestPageBounded checks that a room of 200 participants with 30 stage
 // names each shows at most maxColumns columns and says which it left out,
-// and that a page over its bytes leaves participants out and says so.
+// that a machine and a guess are shown cut to their bounds, and that a page
+// over its bytes leaves participants out and says so.
 func TestPageBounded(t *testing.T) {
 	v := view(crowd(t, 200, 30), func(string) bool { return true })
 	if len(v.Exercises) != maxColumns || len(v.Unshown) != 200*30-maxColumns {
@@ -44,8 +45,13 @@ func TestPageBounded(t *testing.T) {
 	if page.Len() > maxPageBytes || !strings.Contains(page.String(), fmt.Sprintf("%d more stage names", len(v.Unshown))) {
 		t.Errorf("the page is %d bytes (at most %d) and says %q", page.Len(), maxPageBytes, between(page.String(), `<p class="cut">`, "</p>"))
 	}
-	if strings.Contains(page.String(), strings.Repeat("M", maxFieldRunes+1)) || strings.Contains(page.String(), strings.Repeat("guess", maxGuessRunes/5+1)) {
-		t.Error("the page shows a machine or a guess longer than its bound")
+	var few bytes.Buffer // the large view, which shows a participant's machine and guesses
+	if err := writePage(&few, view(crowd(t, largeRows, 2), func(string) bool { return true }), 5, ""); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(few.String(), strings.Repeat("M", maxFieldRunes+1)) || strings.Contains(few.String(), strings.Repeat("guess", maxGuessRunes/5+1)) ||
+		!strings.Contains(few.String(), "MMMM") || !strings.Contains(few.String(), "guess guess") {
+		t.Errorf("the page shows a machine or a guess longer than its bound, or none:\n%s", between(few.String(), "<tbody>", "</tbody>"))
 	}
 
 	defer func(was int) { maxPageBytes = was }(maxPageBytes)
