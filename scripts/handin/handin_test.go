@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // useConfigDir points os.UserConfigDir at a folder of the test's, on every system.
@@ -130,5 +131,28 @@ func TestNames(t *testing.T) {
 	}
 	if got := fileName("Ken <script> 김"); got != "ken--script--김" {
 		t.Errorf("fileName = %q", got)
+	}
+}
+
+// TestChangedAfter checks that a stage edited after its check is told from
+// one that was not, which the hand-in then marks for the room.
+func TestChangedAfter(t *testing.T) {
+	dir := t.TempDir()
+	stage, verdict := filepath.Join(dir, "ex1"), filepath.Join(dir, "verdict.txt")
+	os.Mkdir(stage, 0o755)
+	os.WriteFile(filepath.Join(stage, "store.go"), []byte("package main\n"), 0o644)
+	os.WriteFile(verdict, []byte("passed\n"), 0o644)
+	checked := time.Now().Add(-time.Hour)
+	os.Chtimes(filepath.Join(stage, "store.go"), checked.Add(-time.Minute), checked.Add(-time.Minute))
+	os.Chtimes(verdict, checked, checked)
+	if changed, err := changedAfter(stage, verdict); changed || err != nil {
+		t.Errorf("a stage untouched since its check: changed %v, %v", changed, err)
+	}
+	os.Chtimes(filepath.Join(stage, "store.go"), checked.Add(time.Minute), checked.Add(time.Minute))
+	if changed, err := changedAfter(stage, verdict); !changed || err != nil {
+		t.Errorf("a stage edited after its check: changed %v, %v", changed, err)
+	}
+	if _, err := changedAfter(stage, filepath.Join(dir, "none.txt")); err == nil {
+		t.Error("a stage never checked: no error")
 	}
 }

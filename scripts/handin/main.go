@@ -59,12 +59,8 @@ func main() {
 	file += c.Header()
 	for _, s := range mine {
 		checked := filepath.Join("results", "check", s)
-		kept, err := os.Stat(filepath.Join(checked, "verdict.txt"))
-		changed, _ := filepath.Glob(filepath.Join(s, "*")) // a pattern without errors
-		if err != nil || slices.ContainsFunc(changed, func(f string) bool {
-			info, err := os.Stat(f)
-			return err == nil && info.ModTime().After(kept.ModTime())
-		}) {
+		stale, err := changedAfter(s, filepath.Join(checked, "verdict.txt"))
+		if err != nil || stale {
 			fmt.Printf("== %s changed since its last check, or has none: go run ./scripts/check %s, then hand in again\n", s, s)
 		}
 		data, _ := os.ReadFile(filepath.Join(checked, "verdict.txt"))
@@ -74,6 +70,9 @@ func main() {
 			verdict = v + " (its output: results/check/" + s + "/ on the participant's machine)"
 		}
 		file += "origin-" + s + ": " + stages.Origin(".", s) + "\nverdict-" + s + ": " + verdict + "\n" + roomLines(checked, s)
+		if stale { // the room marks the verdict as maybe not the stage's
+			file += "changed-" + s + ": after its check\n"
+		}
 		shown += "  " + s + ": " + verdict + "\n"
 		files, _ := filepath.Glob(filepath.Join(checked, "speed-*.txt")) // the results, for the record
 		for _, f := range files {
@@ -97,6 +96,20 @@ func main() {
 	c.Fatal(os.MkdirAll(filepath.Dir(out), 0o755))
 	c.Fatal(os.WriteFile(out, []byte(file), 0o644))
 	fmt.Printf("wrote %s: send this one file to the instructor\n", out)
+}
+
+// changedAfter reports whether a file of the stage in dir changed after
+// the check's verdict was kept; an error if there is no verdict.
+func changedAfter(dir, verdict string) (bool, error) {
+	kept, err := os.Stat(verdict)
+	if err != nil {
+		return false, err
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*")) // a pattern without errors
+	return slices.ContainsFunc(files, func(f string) bool {
+		info, err := os.Stat(f)
+		return err == nil && info.ModTime().After(kept.ModTime())
+	}), nil
 }
 
 // roomLines are the lines of the check of stage in dir that the room reads:

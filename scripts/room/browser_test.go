@@ -1,17 +1,29 @@
 package main
 
 import (
+	"bytes"
+	"cmp"
 	"context"
+	"flag"
 	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"example.com/userperf/scripts/internal/results"
 	"github.com/chromedp/chromedp"
 )
+
+var update = flag.Bool("update", false, "write the room of fifty's screenshot to docs/room.png")
 
 // chromium returns the path of a Chromium or Chrome, or "".
 func chromium() string {
@@ -26,10 +38,17 @@ func chromium() string {
 	return ""
 }
 
-// handIn is a hand-in of several exercises: for each, "ex1 stage0-linear 4.3 3x" (a ratio the check
-// could tell), "ex2 stage1-index ?1.04 1.2x" (one it could not), "ex3 stage2-noclone FAILED -" (no prediction).
-func handIn(who, id string, exercises ...string) string {
-	file := fmt.Sprintf("participant: %s\nid: %s\nmachine-cpu: Test CPU\nmachine-cores: 8\ncommit: 8899ddb\n", who, id)
+// countedVerdict is the verdict of a check that the time could not decide
+// and the allocations did, as the check words it.
+var countedVerdict = results.Comparison{Unit: "cpu-sec/op", UnitName: "CPU time", Ratio: 1.1, Floor: 0.3, Twice: true, Label: "noisy",
+	Exact: []results.Signal{{Unit: "allocs/op", Ratio: 1.96, Decided: true}, {Unit: "B/op", Ratio: 1.2, Decided: true}}}.Verdict
+
+// handIn is a hand-in on release of several exercises: for each, "ex1 stage0-linear 4.3 3x" (a ratio the check
+// could tell), "ex2 stage1-index ?1.04 1.2x" (one it could not), "ex2 stage1-index #1.1 -" (one the
+// allocations decided), "ex3 stage2-noclone FAILED -" (no prediction); a ratio ending in "!" is of a
+// stage changed after its check.
+func handIn(who, id, release string, exercises ...string) string {
+	file := fmt.Sprintf("participant: %s\nid: %s\nmachine-cpu: Test CPU\nmachine-cores: 8\ngo-version: %s\ncommit: 8899ddb\n", who, id, release)
 	for _, e := range exercises {
 		var ex, origin, ratio, guess string
 		fmt.Sscan(e, &ex, &origin, &ratio, &guess)
@@ -37,11 +56,18 @@ func handIn(who, id string, exercises ...string) string {
 		if guess != "-" {
 			file += fmt.Sprintf("predicted-%s: %s\n", ex, guess)
 		}
-		switch r, unsure := strings.CutPrefix(ratio, "?"); {
-		case ratio == "FAILED":
+		if r, ok := strings.CutSuffix(ratio, "!"); ok {
+			ratio = r
+			file += fmt.Sprintf("changed-%s: after its check\n", ex)
+		}
+		r := strings.TrimLeft(ratio, "?#")
+		switch ratio[0] {
+		case 'F':
 			file += fmt.Sprintf("verdict-%s: FAILED: the differential tests (TestDifferential)\n", ex)
-		case unsure:
+		case '?':
 			file += fmt.Sprintf("verdict-%s: passed: no difference from %s: cannot tell on this machine (CPU time)\nspeedup-%s-origin: %s\n", ex, origin, ex, r)
+		case '#':
+			file += fmt.Sprintf("verdict-%s: passed: at ListByRole/users=10000/matches=100: %s\nspeedup-%s-origin: %s\n", ex, countedVerdict(origin), ex, r)
 		default:
 			file += fmt.Sprintf("verdict-%s: passed: %sx faster than %s (CPU time)\nspeedup-%s-origin: %s\n", ex, r, origin, ex, r)
 		}
@@ -49,30 +75,12 @@ func handIn(who, id string, exercises ...string) string {
 	return file
 }
 
-// TestPageInBrowser serves a room of three participants, loads its page in
-// headless Chromium at a projector's 1280x720, and checks what it shows:
-// three rows, a name holding <script> as text, predictions beside the
-// measurements, no stray stage, and a page and chart that fit. With
-// USERPERF_SCREENSHOT=1 it writes the screenshot to docs/room.png.
-func TestPageInBrowser(t *testing.T) {
+// browse opens url in headless Chromium at a projector's 1280x720, or skips the test without one.
+func browse(t *testing.T, url string) context.Context {
 	browser := chromium()
 	if browser == "" {
 		t.Skip("no Chromium or Chrome found (/usr/bin/chromium, or chromium, google-chrome on PATH): the page is not checked in a browser")
 	}
-	_, url := startRoom(t, t.TempDir())
-	for _, h := range []string{
-		handIn("Ada Lovelace", "aaaaaaaa1111", "ex1 stage0-linear 4.3 3x", "ex2 stage1-index 1.28 2x", "ex3 stage2-noclone 2.4 1.5x",
-			"ex4 stage3-parallel 2.1 3x", "ex5 stage4-append 1.9 -"),
-		handIn("Grace Hopper", "bbbbbbbb2222", "ex1 stage0-linear 3.8 10x", "ex2 stage1-index ?1.04 1.2x", "ex3 stage2-noclone FAILED 2x",
-			"bug1 ex1 FAILED -", "bug2 ex1 FAILED -"),
-		handIn("Ken <script>", "cccccccc3333", "ex1 stage0-linear 5.1 2x", "ex2 stage1-index 1.31 1.3x",
-			"ex3 stage2-noclone 2.9 2x", "ex4 stage3-parallel ?1.02 1.5x"),
-	} {
-		if code, reply := post(t, url, h); code != 200 {
-			t.Fatalf("%d %s", code, reply)
-		}
-	}
-
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(browser), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
 		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
@@ -80,87 +88,168 @@ func TestPageInBrowser(t *testing.T) {
 		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 720),
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	t.Cleanup(cancel)
 	ctx, cancel = chromedp.NewExecAllocator(ctx, opts...)
-	defer cancel()
+	t.Cleanup(cancel)
 	ctx, cancel = chromedp.NewContext(ctx)
-	defer cancel()
+	t.Cleanup(cancel)
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720), chromedp.Navigate(url+"/"), chromedp.WaitVisible(chromedp.CSS("svg"))); err != nil {
 		t.Fatal(err)
 	}
+	return ctx
+}
 
-	// What a person reads: the rows' first cells, the headers, and the cells' text.
-	shown, err := chromedp.Run(ctx, chromedp.Evaluate[struct {
-		Who, Headers []string
-		Cells        [][]string
-		Scripts      int
-		Width        int
-		Height       int
-		Outside      []string
-	}](`(() => {
-		const text = (e) => e.innerText.replace(/\s+/g, " ").trim();
-		const svg = document.querySelector("svg"), box = svg.viewBox.baseVal;
-		return {
-			Who: [...document.querySelectorAll("tr.participant td.who")].map((td) => td.firstChild.textContent),
-			Headers: [...document.querySelectorAll("thead th")].map(text),
-			Cells: [...document.querySelectorAll("tr.participant")].map((tr) => [...tr.cells].slice(1).map(text)),
-			Scripts: document.scripts.length,
-			Width: document.documentElement.scrollWidth,
-			Height: document.documentElement.scrollHeight,
-			// The chart's words and marks that stand outside its canvas, clipped.
-			Outside: [...svg.querySelectorAll("text, circle, path, rect")].filter((e) => {
-				const b = e.getBBox();
-				return b.x < box.x || b.y < box.y || b.x + b.width > box.x + box.width || b.y + b.height > box.y + box.height;
-			}).map((e) => e.outerHTML),
-		};
-	})()`))
+// shown is what a person reads on the page.
+type shown struct {
+	Who, Releases, Headers, Median []string
+	Cells                          [][]string
+	Scripts, Width, Height         int
+	Outside                        []string // boxes of names, the median row or the chart beyond 1280x720
+	Clipped                        []string // the chart's marks outside its canvas
+	ChartText                      string
+}
+
+const readPage = `(() => {
+	const text = (e) => e.innerText.replace(/\s+/g, " ").trim();
+	const svg = document.querySelector("svg"), box = svg.viewBox.baseVal;
+	const outside = (e) => { const r = e.getBoundingClientRect(); return r.left < 0 || r.top < 0 || r.right > 1280 || r.bottom > 720 || r.width == 0; };
+	const who = [...document.querySelectorAll("tr.participant td.who")];
+	return {
+		Who: who.map((td) => td.firstChild.textContent),
+		Releases: [...document.querySelectorAll("tr.participant .rel")].map(text),
+		Headers: [...document.querySelectorAll("thead th")].map(text),
+		Median: [...document.querySelectorAll("tr.room td")].map(text),
+		Cells: [...document.querySelectorAll("tr.participant")].map((tr) => [...tr.cells].filter((td) => !td.classList.contains("who")).map(text)),
+		Scripts: document.scripts.length,
+		Width: document.documentElement.scrollWidth,
+		Height: document.documentElement.scrollHeight,
+		Outside: [...who, ...document.querySelectorAll("tr.room"), svg].filter(outside).map((e) => e.outerHTML.slice(0, 80)),
+		Clipped: [...svg.querySelectorAll("text, circle, path, rect")].filter((e) => {
+			const b = e.getBBox();
+			return b.x < box.x || b.y < box.y || b.x + b.width > box.x + box.width || b.y + b.height > box.y + box.height;
+		}).map((e) => e.outerHTML),
+		ChartText: svg.textContent.replace(/\s+/g, " "),
+	};
+})()`
+
+func read(t *testing.T, ctx context.Context) shown {
+	t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[shown](readPage))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"Ada Lovelace", "Grace Hopper", "Ken <script>"}; fmt.Sprint(shown.Who) != fmt.Sprint(want) {
-		t.Errorf("the rows show %q, want %q", shown.Who, want)
+	if s.Width > 1280 || s.Height > 720 || len(s.Outside) > 0 {
+		t.Errorf("the page is %dx%d, more than the projector's 1280x720; outside: %q", s.Width, s.Height, s.Outside)
 	}
-	if shown.Scripts != 0 {
-		t.Errorf("the page runs %d script(s): a name was taken as HTML", shown.Scripts)
+	if len(s.Clipped) > 0 {
+		t.Errorf("the chart draws outside its canvas: %q", s.Clipped)
 	}
-	if want := "who ex1 from stage0-linear ex2 from stage1-index ex3 from stage2-noclone ex4 from stage3-parallel ex5 from stage4-append"; strings.Join(shown.Headers, " ") != want {
-		t.Errorf("the headers are %q, want %q (one column per exercise, bug copies left out)", shown.Headers, want)
+	return s
+}
+
+// screenshot writes the page as the browser shows it to path, or, to look at, to the
+// system's temporary folder, where each run replaces it.
+func screenshot(t *testing.T, ctx context.Context, path string) {
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if path == "" {
+		path = filepath.Join(os.TempDir(), "room-"+t.Name()+".png")
+	} else if png, err = paletted(png); err != nil { // a committed file: small
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the screenshot: %s", path)
+}
+
+// paletted is the PNG data in the 256 colours it holds most of, each pixel
+// in its nearest: a page is mostly a few flat colours, so it reads the same
+// in a fraction of the bytes.
+func paletted(data []byte) ([]byte, error) {
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	counts := map[color.RGBA]int{}
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			counts[color.RGBAModel.Convert(img.At(x, y)).(color.RGBA)]++
+		}
+	}
+	colours := slices.SortedFunc(maps.Keys(counts), func(a, b color.RGBA) int {
+		return cmp.Or(counts[b]-counts[a], cmp.Compare(fmt.Sprint(a), fmt.Sprint(b)))
+	})
+	var pal color.Palette
+	for _, c := range colours[:min(256, len(colours))] {
+		pal = append(pal, c)
+	}
+	out := image.NewPaletted(b, pal)
+	draw.Draw(out, b, img, b.Min, draw.Src)
+	var buf bytes.Buffer
+	err = (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&buf, out)
+	return buf.Bytes(), err
+}
+
+// TestPageInBrowser serves a room of three participants, loads its page in
+// headless Chromium at a projector's 1280x720, and checks what it shows:
+// three rows, a name holding <script> as text, each participant's Go release
+// and a median per release, predictions beside the measurements, a verdict
+// the allocations decided, a stage changed after its check, no stray stage,
+// and a page and chart that fit; then that it reloads itself.
+func TestPageInBrowser(t *testing.T) {
+	_, url := startRoom(t, t.TempDir())
+	for _, h := range []string{
+		handIn("Ada Lovelace", "aaaaaaaa1111", "go1.27.3", "ex1 stage0-linear 4.3 3x", "ex2 stage1-index 1.28 2x", "ex3 stage2-noclone 2.4 1.5x",
+			"ex4 stage3-parallel 2.1 3x", "ex5 stage4-append 1.9! -"),
+		handIn("Grace Hopper", "bbbbbbbb2222", "go1.26.8", "ex1 stage0-linear 3.8 10x", "ex2 stage1-index ?1.04 1.2x", "ex3 stage2-noclone FAILED 2x",
+			"bug1 ex1 FAILED -", "bug2 ex1 FAILED -"),
+		handIn("Ken <script>", "cccccccc3333", "go1.27.3", "ex1 stage0-linear 5.1 2x", "ex2 stage1-index #1.1 1.3x",
+			"ex3 stage2-noclone 2.9 2x", "ex4 stage3-parallel ?1.02 1.5x"),
+	} {
+		if code, reply := post(t, url, h); code != 200 {
+			t.Fatalf("%d %s", code, reply)
+		}
+	}
+	ctx := browse(t, url)
+	s := read(t, ctx)
+	if want := []string{"Ada Lovelace", "Grace Hopper", "Ken <script>"}; fmt.Sprint(s.Who) != fmt.Sprint(want) {
+		t.Errorf("the rows show %q, want %q", s.Who, want)
+	}
+	if s.Scripts != 0 {
+		t.Errorf("the page runs %d script(s): a name was taken as HTML", s.Scripts)
+	}
+	if want := "who ex1 from stage0-linear ex2 from stage1-index ex3 from stage2-noclone ex4 from stage3-parallel ex5 from stage4-append"; strings.Join(s.Headers, " ") != want {
+		t.Errorf("the headers are %q, want %q (one column per exercise, bug copies left out)", s.Headers, want)
+	}
+	if want := []string{"go1.27.3", "go1.26.8", "go1.27.3"}; fmt.Sprint(s.Releases) != fmt.Sprint(want) {
+		t.Errorf("the rows' releases read %q, want %q", s.Releases, want)
+	}
+	if want := "3.8x go1.26, of 1 4.7x go1.27, of 2 guessed 3.0x · off 2.5x"; len(s.Median) < 2 || s.Median[1] != want {
+		t.Errorf("the median row reads %q; want ex1's %q, a median per release", s.Median, want)
 	}
 	for _, c := range []struct {
 		row, col int
 		want     string
 	}{
-		{0, 0, "✓ 4.3x guess 3x"},     // Ada's ex1: told, predicted
-		{1, 1, "✓ 1.04x? guess 1.2x"}, // Grace's ex2: cannot tell, marked
-		{1, 2, "✗ wrong guess 2x"},    // Grace's ex3: failed
-		{2, 4, "—"},                   // Ken's ex5: not handed in
+		{0, 0, "✓ 4.3x guess 3x"},          // Ada's ex1: told, predicted
+		{1, 1, "✓ 1.04x? guess 1.2x"},      // Grace's ex2: cannot tell, marked
+		{1, 2, "✗ wrong guess 2x"},         // Grace's ex3: failed
+		{2, 4, "—"},                        // Ken's ex5: not handed in
+		{2, 1, "✓ −49% allocs guess 1.3x"}, // Ken's ex2: decided by its allocations
+		{0, 4, "✓ 1.9x changed"},           // Ada's ex5: changed after its check
 	} {
-		if len(shown.Cells) <= c.row || len(shown.Cells[c.row]) <= c.col || shown.Cells[c.row][c.col] != c.want {
-			t.Errorf("cell %d,%d: want %q in %q", c.row, c.col, c.want, shown.Cells)
+		if len(s.Cells) <= c.row || len(s.Cells[c.row]) <= c.col || s.Cells[c.row][c.col] != c.want {
+			t.Errorf("cell %d,%d: want %q in %q", c.row, c.col, c.want, s.Cells)
 		}
 	}
-	if shown.Width > 1280 || shown.Height > 720 {
-		t.Errorf("the page is %dx%d, more than the projector's 1280x720 with three participants", shown.Width, shown.Height)
-	}
-	if len(shown.Outside) > 0 {
-		t.Errorf("the chart draws outside its canvas: %q", shown.Outside)
-	}
-
-	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "room.png")
-	if os.Getenv("USERPERF_SCREENSHOT") == "1" {
-		out = filepath.Join("..", "..", "docs", "room.png")
-	}
-	if err := os.WriteFile(out, png, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("the screenshot: %s", out)
+	screenshot(t, ctx, "")
 
 	// A fourth hand-in reaches the page that is open, with no one touching it.
-	if code, reply := post(t, url, handIn("Linus", "dddddddd4444", "ex1 stage0-linear 2.2 2x")); code != 200 {
+	if code, reply := post(t, url, handIn("Linus", "dddddddd4444", "go1.27.3", "ex1 stage0-linear 2.2 2x")); code != 200 {
 		t.Fatalf("%d %s", code, reply)
 	}
 	deadline := time.Now().Add(3 * refreshSeconds * time.Second)
@@ -169,9 +258,83 @@ func TestPageInBrowser(t *testing.T) {
 			t.Fatalf("the open page still shows %d participants %ds after a fourth hand-in: it does not refresh", rows, 3*refreshSeconds)
 		}
 		time.Sleep(500 * time.Millisecond)
+		var err error
 		rows, err = chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("tr.participant").length`))
 		if err != nil && !strings.Contains(err.Error(), "context") { // a navigation may interrupt the evaluation
 			t.Logf("evaluating while the page reloads: %v", err)
 		}
 	}
+}
+
+// TestRoomOfFiftyInBrowser serves fifty participants whose names share a
+// long start, twenty on go1.26.8 and thirty on go1.27.3, and checks at
+// 1280x720 that every name, the median row and the chart are on the screen
+// with no scrolling; that the cut names stay apart; that each row shows its
+// release and the median row each release's median; that a verdict the
+// allocations decided reads as decided; and that a stage changed after its
+// check is marked. With -update it writes the screenshot to docs/room.png.
+func TestRoomOfFiftyInBrowser(t *testing.T) {
+	_, url := startRoom(t, t.TempDir())
+	for i := 1; i <= 50; i++ {
+		release, ex1 := "go1.27.3", fmt.Sprintf("ex1 stage0-linear %.1f %dx", 3+float64(i%7)/2, 2+i%5)
+		if i <= 20 {
+			release, ex1 = "go1.26.8", fmt.Sprintf("ex1 stage0-linear %.1f %dx", 6+float64(i%5)/2, 2+i%5)
+		}
+		ex2 := fmt.Sprintf("ex2 stage1-index %.2f 1.5x", 1.2+float64(i%4)/20)
+		switch i % 10 {
+		case 3:
+			ex2 = "ex2 stage1-index #1.1 2x"
+		case 6:
+			ex2 = "ex2 stage1-index ?1.04 -"
+		}
+		exercises := []string{ex1, ex2, fmt.Sprintf("ex3 stage2-noclone %.1f 2x", 2+float64(i%6)/5)}
+		if i%4 == 0 {
+			exercises = append(exercises, fmt.Sprintf("ex4 stage3-parallel %.1f 2x", 1.5+float64(i%3)/5))
+		}
+		if i%9 == 0 {
+			exercises = append(exercises, "ex5 stage4-append 1.8! -")
+		}
+		if i == 17 {
+			exercises[2] = "ex3 stage2-noclone FAILED -"
+		}
+		id := fmt.Sprintf("p%02dxxxxxxxxx", i)
+		if code, reply := post(t, url, handIn(fmt.Sprintf("Workshop Load Tester %02d", i), id, release, exercises...)); code != 200 {
+			t.Fatalf("%d %s", code, reply)
+		}
+	}
+	ctx := browse(t, url)
+	s := read(t, ctx)
+	if len(s.Who) != 50 {
+		t.Fatalf("the page shows %d participants, want 50", len(s.Who))
+	}
+	for i, name := range s.Who {
+		if !strings.HasSuffix(name, fmt.Sprintf("%02d", i+1)) || slices.Contains(s.Who[:i], name) {
+			t.Errorf("row %d reads %q: a cut name must keep its end and stay apart from the others (%q)", i+1, name, s.Who)
+		}
+	}
+	for i, release := range s.Releases {
+		if want := map[bool]string{true: "1.26.8", false: "1.27.3"}[i < 20]; release != want {
+			t.Errorf("row %d's release reads %q, want %q", i+1, release, want)
+		}
+	}
+	if len(s.Median) < 2 || !strings.Contains(s.Median[1], "go1.26") || !strings.Contains(s.Median[1], "go1.27") {
+		t.Errorf("the median row reads %q: where the room mixes releases, each has its median", s.Median)
+	}
+	if !strings.Contains(s.ChartText, "1.26") || !strings.Contains(s.ChartText, "1.27") {
+		t.Errorf("the chart's words are %q: where the room mixes releases, it is split by release", s.ChartText)
+	}
+	if got := s.Cells[2][1]; got != "−49% allocs" { // participant 3's ex2
+		t.Errorf("a verdict the allocations decided reads %q, want −49%% allocs", got)
+	}
+	if got := s.Cells[8][4]; got != "1.8x!" { // participant 9's ex5
+		t.Errorf("a stage changed after its check reads %q, want it marked 1.8x!", got)
+	}
+	if got := s.Cells[16][2]; got != "✗" {
+		t.Errorf("a failed check reads %q, want ✗", got)
+	}
+	path := ""
+	if *update {
+		path = filepath.Join("..", "..", "docs", "room.png")
+	}
+	screenshot(t, ctx, path)
 }

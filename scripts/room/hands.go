@@ -111,6 +111,8 @@ type cell struct {
 	Told           bool    // the check could tell Ratio from its noise
 	Guess          string  // the prediction as typed, "" if none
 	GuessRatio     float64 // Guess as a ratio, 0 if it is not one
+	Counted        string  // what an exact count decided where the time could not: "−49% allocs"
+	Changed        bool    // the stage changed after its check: the verdict may not be the stage's
 }
 
 // cell returns h's answer to the exercise made in stage ex.
@@ -123,8 +125,10 @@ func (h hand) cell(ex string) cell {
 		return c
 	}
 	c.Passed = ok && verdict != ""
+	_, c.Changed = h.values["changed-"+ex]
 	if r, err := strconv.ParseFloat(h.values["speedup-"+ex+"-origin"], 64); c.Passed && err == nil {
 		c.Ratio, c.Told = r, !strings.Contains(firstClause(verdict), "cannot tell")
+		c.Counted = counted(firstClause(verdict))
 	}
 	return c
 }
@@ -166,15 +170,17 @@ func (h hand) origin(ex string) string {
 // exercise is one column of the room: the stages of that name, with what the room found.
 type exercise struct {
 	Name, Start, Colour string
-	Answers             int     // right answers with a ratio
-	Median              float64 // of their ratios, 0 if none
-	Guesses             int     // right answers with a prediction that is a ratio
-	GuessMedian         float64 // of those predictions
-	Off                 float64 // the median factor between a prediction and its measurement, 0 if none
+	Answers             int        // right answers with a ratio
+	Median              float64    // of their ratios, 0 if none
+	Guesses             int        // right answers with a prediction that is a ratio
+	GuessMedian         float64    // of those predictions
+	Off                 float64    // the median factor between a prediction and its measurement, 0 if none
+	ByRelease           []exercise // per Go release, where the room mixes them: Name is the release
 }
 
 // row is one participant's line.
 type row struct {
+	Release           string // the Go release that the hand-in's checks ran on
 	Name, ID, Machine string
 	Tag               string // the shortest start of the id that tells it from the others of the same name, if any
 	Cells             []cell
@@ -182,6 +188,8 @@ type row struct {
 
 // roomView is what the page and the table show.
 type roomView struct {
+	Releases  []string // the Go releases of the room's hand-ins, "go1.27" and such, oldest first
+	Unshown   []string // the stages left out of the columns, the most handed-in first
 	Exercises []exercise
 	Rows      []row
 	Refused   int // new participants the server refused for their address's limit
@@ -203,6 +211,7 @@ func view(hands []hand, isStart func(stage string) bool) roomView {
 		}
 	}
 	var v roomView
+	v.Unshown = fewestLeftOut(origins)
 	for name, counts := range origins {
 		// The column's start is the one most of the room gave (an older hand-in gives none).
 		start := ""
@@ -232,6 +241,7 @@ func view(hands []hand, isStart func(stage string) bool) roomView {
 		if cores := h.values["machine-cores"]; cores != "" {
 			r.Machine += ", " + cores + " cores"
 		}
+		r.Release = h.values["go-version"]
 		for _, ex := range v.Exercises {
 			c := h.cell(ex.Name)
 			if o := h.origin(ex.Name); o != "" && o != ex.Start && isStart(o) {
@@ -257,6 +267,10 @@ func view(hands []hand, isStart func(stage string) bool) roomView {
 		ex := &v.Exercises[i]
 		ex.Answers, ex.Median = len(ratios), results.Median(ratios)
 		ex.Guesses, ex.GuessMedian, ex.Off = len(guesses), results.Median(guesses), results.Median(off)
+	}
+	v.Releases = releases(v.Rows)
+	if len(v.Releases) > 1 { // a release changes the ratios: each has its own medians
+		v.splitByRelease(hands, isStart)
 	}
 	return v
 }

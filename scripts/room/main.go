@@ -29,7 +29,8 @@ room: the workshop's room in one page, from everyone's go run ./scripts/handin.
 
 One column per exercise (a stage made from an exercise's start; other stages are left out), per
 participant: ✓ and the speed-up against the start on their own machine, "?" when their check could not
-tell it from that machine's noise, ✗ when a check failed; their prediction beside it; the room's medians
+tell it from that machine's noise, the count that decided where the time could not ("−49% allocs"), ✗
+when a check failed; their prediction beside it; the room's medians
 of right answers, and how far the predictions were from the measurements.
 
 --serve binds to 127.0.0.1 given a bare port, and lists this machine's addresses. The served hand-ins
@@ -103,7 +104,7 @@ func room(dir string, paths []string, isStart func(string) bool) error {
 	var table, page, chart bytes.Buffer
 	printTable(io.MultiWriter(os.Stdout, &table), v)
 	fmt.Println("\n✓: the check passed, with the speed-up against the exercise's start on that participant's machine (above 1x: faster);" +
-		"\n?: cannot tell, within that machine's noise; ✗: a check failed, and its speed does not count; guess: the prediction;" +
+		"\n−49% allocs: the time could not tell, an exact count did; ?: cannot tell, within that machine's noise; ✗: a check failed, and its speed does not count; guess: the prediction;" +
 		"\noff: the median factor between a prediction and its measurement.")
 	err := errors.Join(writePage(&page, v, 0, ""), writeChart(&chart, v), os.MkdirAll(dir, 0o755))
 	for name, b := range map[string]*bytes.Buffer{"table.txt": &table, "index.html": &page, "room.svg": &chart} {
@@ -145,6 +146,13 @@ func printTable(out io.Writer, v roomView) {
 	}
 	line(median...)
 	w.Flush()
+	if len(v.Releases) > 1 { // the page has a median per release; a terminal's row has room for one
+		var names []string
+		for _, r := range v.Releases {
+			names = append(names, releaseLabel(r))
+		}
+		fmt.Fprintf(out, "The medians mix Go releases (%s), whose ratios differ: the page has one per release.\n", strings.Join(names, ", "))
+	}
 	for _, r := range v.Rows { // what failed, which a cell has no room for
 		for i, c := range r.Cells {
 			if c.Failed != "" {
@@ -158,6 +166,8 @@ func printTable(out io.Writer, v roomView) {
 func textCell(c cell) string {
 	s := "—"
 	switch {
+	case c.Passed && c.Counted != "":
+		s = "✓ " + c.Counted
 	case c.Passed && c.Ratio == 0:
 		s = "✓"
 	case c.Passed && c.Told:
@@ -168,6 +178,9 @@ func textCell(c cell) string {
 		s = "✗"
 	case c.Handed:
 		s = "not checked"
+	}
+	if c.Changed {
+		s += " (changed after its check)"
 	}
 	if c.Guess != "" {
 		s += " (guess " + strings.TrimSpace(c.Guess) + ")"

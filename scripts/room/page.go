@@ -1,24 +1,31 @@
 package main
 
 import (
+	"bytes"
+	"cmp"
 	"fmt"
 	"html/template"
 	"io"
 	"math"
+	"slices"
+	"strings"
 
 	"example.com/userperf/scripts/internal/results"
 )
 
 // The page is made for a projector at 1280x720 read from the back of a
-// room: large type, one column per exercise, a few words per cell, and the
-// chart under the table. Every field goes through html/template, which
-// escapes it for where it stands.
-var page = template.Must(template.New("page").Funcs(template.FuncMap{"times": times}).Parse(`<!DOCTYPE html>
+// room. A few participants get large type, one column per exercise, a few
+// words per cell, and the chart under the table. A larger room gets the
+// dense view: the room's medians in one row, the participants in panels
+// side by side with a short cell each, and a lower chart, all in one
+// screen. Every field goes through html/template, which escapes it for where
+// it stands.
+var page = template.Must(template.New("page").Funcs(template.FuncMap{"times": times, "label": releaseLabel, "trimGo": trimGo}).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 {{if .Refresh}}<meta http-equiv="refresh" content="{{.Refresh}}">{{end}}
 <title>The room: {{len .Rows}} participants</title>
 <style>
-body { font: 22px/1.25 system-ui, "Segoe UI", Helvetica, Arial, sans-serif; margin: 12px 20px; color: #111; background: #fff; }
+body { font: 22px/1.25 system-ui, "Segoe UI", Helvetica, Arial, sans-serif; margin: 12px 20px 0; color: #111; background: #fff; }
 h1 { font-size: 28px; margin: 0 0 4px; }
 h1 small { font-size: 18px; font-weight: normal; color: #555; }
 table { border-collapse: collapse; width: 100%; table-layout: fixed; }
@@ -31,30 +38,69 @@ tr.room td { background: #f3f3f3; border-bottom: 3px solid #888; }
 .wrong { color: #c00; font-weight: bold; }
 .none { color: #999; }
 .ratio { font-weight: bold; }
+.counted { font-weight: bold; color: #05506e; }
 .unsure { color: #777; font-weight: normal; }
 .mark { display: inline-block; min-width: 1.2em; padding: 0 4px; margin-left: 4px; border-radius: 6px; background: #f5a623; color: #000; font-weight: bold; text-align: center; }
+.changed { display: inline-block; padding: 0 4px; margin-left: 4px; border-radius: 6px; border: 2px solid #c00; color: #c00; font-size: 0.7em; font-weight: bold; vertical-align: middle; }
+.rel { font-weight: normal; color: #555; }
+.line { display: block; }
+td .line small { display: inline; }
 .guess { color: #333; }
-p.key { font-size: 16px; color: #444; margin: 6px 0; }
+p.key, p.cut { font-size: 16px; color: #444; margin: 6px 0; }
+p.cut { color: #8a3b00; }
 svg { display: block; width: 100%; height: auto; max-height: 300px; }
-</style></head>
+{{if .Dense}}body { margin: 6px 16px 0; }
+h1 { font-size: 24px; margin: 0 0 2px; }
+h1 small { font-size: 16px; }
+#median th, #median td { font-size: 16px; padding: 1px 6px; }
+#median th.ex { border-top-width: 6px; }
+#median th small { display: inline; font-size: 13px; }
+#median td small { display: inline; font-size: 13px; }
+h1 { white-space: nowrap; overflow: hidden; }
+.panels { display: grid; grid-template-columns: repeat({{len .Panels}}, minmax(0, 1fr)); column-gap: 18px; margin-top: 4px; }
+.panels table { table-layout: auto; }
+.panels th, .panels td { font-size: {{.Font}}px; line-height: {{.Text}}px; height: {{.Line}}px; padding: 0 4px; border-bottom: 1px solid #e4e4e4; box-sizing: border-box; }
+.panels th { font-size: {{.Small}}px; border-bottom: 2px solid; }
+.panels td.who small, .panels th small { display: inline; margin-left: 0.4em; font-size: {{.Small}}px; line-height: 1; }
+.panels .mark { min-width: 0; padding: 0 2px; margin-left: 1px; border-radius: 3px; line-height: 1.1; }
+.panels .changed { padding: 0 2px; margin-left: 2px; border-width: 1px; border-radius: 3px; line-height: 1.1; }
+p.key, p.cut { font-size: 13px; margin: 2px 0; }
+{{end}}</style></head>
 <body>
 <h1>The room <small>{{len .Rows}} participant{{if ne (len .Rows) 1}}s{{end}}{{with .Send}} · hand in: <code>{{.}}</code>{{end}}</small></h1>
 {{with .Refused}}<p class="key">{{.}} new participant{{if ne . 1}}s{{end}} refused: too many from one address in a minute</p>{{end}}
 {{if not .Rows}}<p>No hand-in yet.</p>{{else}}
+{{template "cut" .}}{{if .Dense}}{{template "dense" .}}{{else}}
 <table id="room">
 <colgroup><col style="width: {{.NameWidth}}%">{{range .Exercises}}<col>{{end}}</colgroup>
 <thead><tr><th>who</th>{{range .Exercises}}<th class="ex" style="border-top-color: {{.Colour}}">{{.Name}}<small>from {{or .Start "?"}}</small></th>{{end}}</tr></thead>
 <tbody>
-<tr class="room"><td class="who">room median</td>{{range .Exercises}}<td>{{if .Answers}}<span class="ratio">{{times .Median}}</span><small>of {{.Answers}}{{if .Guesses}} · guessed {{times .GuessMedian}}</small><small>guesses off {{times .Off}}{{end}}</small>{{else}}<span class="none">—</span>{{end}}</td>{{end}}</tr>
-{{range .Rows}}<tr class="participant"><td class="who">{{.Name}}<small>{{with .Tag}}#{{.}} · {{end}}{{.Machine}}</small></td>{{range .Cells}}<td>{{template "cell" .}}</td>{{end}}</tr>
+<tr class="room"><td class="who">room median</td>{{range .Exercises}}<td>{{template "median" .}}</td>{{end}}</tr>
+{{range .Shown}}<tr class="participant" title="{{.Name}}"><td class="who">{{.Short}}<small>{{with .Tag}}#{{.}} · {{end}}<span class="rel">{{or .Release "release unknown"}}</span> · {{.Machine}}</small></td>{{range .Cells}}<td>{{template "cell" .}}</td>{{end}}</tr>
 {{end}}</tbody></table>
-<p class="key"><span class="ok">✓</span> passed, with the speed-up against the exercise's start on the participant's machine ·
-<span class="mark">?</span> cannot tell: within that machine's noise · <span class="wrong">✗</span> a check failed: its speed does not count ·
-off: the median factor between a guess and its measurement</p>
+{{template "key" .}}
 {{template "chart" .Chart}}
-{{end}}
+{{end}}{{end}}
 </body></html>
-{{define "cell"}}{{if .Passed}}<span class="ok">✓</span> {{if .Ratio}}{{if .Told}}<span class="ratio">{{times .Ratio}}</span>{{else}}<span class="ratio unsure">{{times .Ratio}}</span><span class="mark" title="cannot tell">?</span>{{end}}{{end}}{{else if .Failed}}<span class="wrong">✗ wrong</span>{{else if .Handed}}<span class="none">not checked</span>{{else}}<span class="none">—</span>{{end}}{{if .Guess}}<small class="guess">guess {{.Guess}}</small>{{end}}{{end}}
+{{define "median"}}{{if .ByRelease}}{{range .ByRelease}}{{if .Answers}}<span class="line"><span class="ratio">{{times .Median}}</span> <small class="rel">{{label .Name}}, of {{.Answers}}</small></span>{{end}}{{end}}{{if .Guesses}}<small>guessed {{times .GuessMedian}} · off {{times .Off}}</small>{{end}}{{else if .Answers}}<span class="ratio">{{times .Median}}</span><small>of {{.Answers}}{{if .Guesses}} · guessed {{times .GuessMedian}}</small><small>guesses off {{times .Off}}{{end}}</small>{{else}}<span class="none">—</span>{{end}}{{end}}
+{{define "cut"}}{{with .LeftOut}}<p class="cut">{{.}} more participant{{if ne . 1}}s{{end}} not shown: the page stops at {{$.MaxKiB}} KiB; the offline table (go run ./scripts/room FILES) lists everyone.</p>{{end}}{{with .Unshown}}<p class="cut">{{len .}} more stage name{{if ne (len .) 1}}s{{end}}, handed in by fewer, not shown (a page shows {{$.MaxColumns}}): {{range $i, $s := .}}{{if lt $i 5}}{{if $i}}, {{end}}{{$s}}{{end}}{{end}}{{if gt (len .) 5}}, …{{end}}</p>{{end}}{{end}}
+{{define "key"}}{{if .Dense}}<p class="key"><span class="ok">2.0x</span> passed: the speed-up against the start ·
+{{with .Marks.Counted}}<span class="counted">{{.}}</span> an exact count decided ·
+{{end}}<span class="mark">?</span> cannot tell · <span class="wrong">✗</span> a check failed ·
+{{if .Marks.Changed}}<span class="changed">!</span> changed after its check · {{end}}the guesses are in the chart</p>{{else}}<p class="key"><span class="ok">✓</span> passed, with the speed-up against the exercise's start on the participant's machine ·
+{{with .Marks.Counted}}<span class="counted">{{.}}</span> an exact count decided ·
+{{end}}<span class="mark">?</span> cannot tell: within that machine's noise · <span class="wrong">✗</span> a check failed{{if not .Marks.Counted}}: its speed does not count{{end}} ·
+{{if .Marks.Changed}}<span class="changed">changed</span> after its check · {{end}}off: the median factor between a guess and its measurement</p>{{end}}{{end}}
+{{define "cell"}}{{if .Passed}}<span class="ok">✓</span> {{if .Counted}}<span class="counted">{{.Counted}}</span>{{else if .Ratio}}{{if .Told}}<span class="ratio">{{times .Ratio}}</span>{{else}}<span class="ratio unsure">{{times .Ratio}}</span><span class="mark" title="cannot tell">?</span>{{end}}{{end}}{{else if .Failed}}<span class="wrong">✗ wrong</span>{{else if .Handed}}<span class="none">not checked</span>{{else}}<span class="none">—</span>{{end}}{{if .Changed}} <span class="changed" title="the stage changed after its check">changed</span>{{end}}{{if .Guess}}<small class="guess">guess {{.Guess}}</small>{{end}}{{end}}
+{{define "dense-cell"}}{{if .Passed}}{{if .Counted}}<span class="counted">{{.Counted}}</span>{{else if .Ratio}}{{if .Told}}<span class="ratio ok">{{times .Ratio}}</span>{{else}}<span class="ratio unsure">{{times .Ratio}}</span><span class="mark" title="cannot tell">?</span>{{end}}{{else}}<span class="ok">✓</span>{{end}}{{else if .Failed}}<span class="wrong">✗</span>{{else if .Handed}}<span class="none">unchecked</span>{{else}}<span class="none">·</span>{{end}}{{if .Changed}}<span class="changed" title="the stage changed after its check">!</span>{{end}}{{end}}
+{{define "dense"}}<table id="median">
+<thead><tr><th style="width: 11%"></th>{{range .Exercises}}<th class="ex" style="border-top-color: {{.Colour}}">{{.Name}} <small>from {{or .Start "?"}}</small></th>{{end}}</tr></thead>
+<tbody><tr class="room"><td class="who">room median</td>{{range .Exercises}}<td>{{range .ByRelease}}{{if .Answers}}<span class="line"><span class="ratio">{{times .Median}}</span> <small>{{label .Name}}, of {{.Answers}}</small></span>{{end}}{{else}}{{if .Answers}}<span class="ratio">{{times .Median}}</span> <small>of {{.Answers}}</small>{{else}}<span class="none">—</span>{{end}}{{end}}</td>{{end}}</tr></tbody></table>
+<div class="panels">{{range .Panels}}<table class="panel"><thead><tr><th>who <small>Go</small></th>{{range $.Exercises}}<th style="border-bottom-color: {{.Colour}}; color: {{.Colour}}">{{.Name}}</th>{{end}}</tr></thead>
+<tbody>{{range .}}<tr class="participant" title="{{.Name}}"><td class="who">{{.Short}}<small>{{with .Tag}}#{{.}} · {{end}}<span class="rel">{{or (trimGo .Release) "?"}}</span></small></td>{{range .Cells}}<td>{{template "dense-cell" .}}</td>{{end}}</tr>
+{{end}}</tbody></table>{{end}}</div>
+{{template "key" .}}
+{{template "chart" .Chart}}{{end}}
 {{define "chart"}}<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {{.W}} {{.H}}" font-family="system-ui, Helvetica, Arial, sans-serif" role="img" aria-label="{{.Title}}">
 <rect width="{{.W}}" height="{{.H}}" fill="#fff"/>
 <text x="{{.Left}}" y="24" font-size="20" font-weight="bold">{{.Title}}</text>
@@ -66,27 +112,166 @@ off: the median factor between a guess and its measurement</p>
 <text x="{{$.TickX}}" y="{{.Y}}" dy="5" font-size="15" text-anchor="end">{{.Label}}</text>{{end}}
 {{range .Groups}}<g><rect x="{{.X}}" y="{{$.Top}}" width="{{.W}}" height="{{$.PlotH}}" fill="{{.Colour}}" fill-opacity="0.06"/>
 <text x="{{.Mid}}" y="{{$.LabelY}}" font-size="18" font-weight="bold" text-anchor="middle" fill="{{.Colour}}">{{.Name}}</text>
-{{with .Median}}<rect x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="5" fill="{{.Colour}}"/>{{end}}
-{{range .Guesses}}<line x1="{{.X}}" x2="{{.X}}" y1="{{.From}}" y2="{{.Y}}" stroke="#999" stroke-width="1.5" stroke-dasharray="3 3"/><path d="M{{.X}} {{.Y}} m0 -7 l7 7 l-7 7 l-7 -7 z" fill="none" stroke="#555" stroke-width="2"/>{{end}}
-{{range .Dots}}{{if .Told}}<circle cx="{{.X}}" cy="{{.Y}}" r="8" fill="{{.Colour}}"/>{{else}}<circle cx="{{.X}}" cy="{{.Y}}" r="8" fill="#fff" stroke="{{.Colour}}" stroke-width="3" stroke-dasharray="4 3"/>{{end}}{{end}}</g>
+{{range .Releases}}<text x="{{.Mid}}" y="{{$.ReleaseY}}" font-size="13" text-anchor="middle" fill="#333">{{.Name}}</text>{{if .Left}}<line x1="{{.Left}}" x2="{{.Left}}" y1="{{$.Top}}" y2="{{$.PlotBottom}}" stroke="#999" stroke-dasharray="2 3"/>{{end}}{{end}}
+{{range .Medians}}<rect x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="5" fill="{{.Colour}}"/>{{end}}
+{{range .Guesses}}{{if not $.Low}}<line x1="{{.X}}" x2="{{.X}}" y1="{{.From}}" y2="{{.Y}}" stroke="#999" stroke-width="1.5" stroke-dasharray="3 3"/>{{end}}<path d="M{{.X}} {{.Y}} m0 -{{$.R}} l{{$.R}} {{$.R}} l-{{$.R}} {{$.R}} l-{{$.R}} -{{$.R}} z" fill="none" stroke="#555" stroke-width="2"/>{{end}}
+{{range .Dots}}{{if .Told}}<circle cx="{{.X}}" cy="{{.Y}}" r="{{$.R}}" fill="{{.Colour}}"/>{{else}}<circle cx="{{.X}}" cy="{{.Y}}" r="{{$.R}}" fill="#fff" stroke="{{.Colour}}" stroke-width="3" stroke-dasharray="4 3"/>{{end}}{{end}}</g>
 {{end}}</svg>{{end}}`))
 
 // pageData is what the page template shows.
 type pageData struct {
 	roomView
-	Refresh   int    // seconds between reloads, 0 for a page that stays
-	Send      string // the command that hands in to this room, "" offline
-	NameWidth int    // the share of the width of the names' column
-	Chart     chart
+	Refresh    int    // seconds between reloads, 0 for a page that stays
+	Send       string // the command that hands in to this room, "" offline
+	NameWidth  int    // the share of the width of the names' column
+	Chart      chart
+	Shown      []shownRow   // the rows the page shows, within its bytes
+	LeftOut    int          // the rows it leaves out
+	Dense      bool         // the dense view, for more participants than the large type holds
+	Panels     [][]shownRow // the dense view's participants, one slice per panel side by side
+	Font, Line int          // the dense view's type and row, in pixels
+	Text       int          // a row's line of text: the row less its border
+	Small      int          // and its headers'
+	MaxKiB     int
+	MaxColumns int
+	Marks      struct {
+		Counted string // a count that decided, as the key's example, "" if none did
+		Changed bool   // a stage changed after its check
+	}
 }
 
-func writePage(w io.Writer, v roomView, refresh int, send string) error {
-	return page.Execute(w, pageData{v, refresh, send, max(16, 100/(len(v.Exercises)+2)), drawChart(v)})
+// shownRow is a row as the page shows it: its name cut to fit, the whole
+// name kept for the mouse.
+type shownRow struct {
+	row
+	Short string
 }
+
+// The views' sizes: the large type holds a few participants above its
+// chart; the dense view fits panels of short rows, as many side by side as
+// the exercises leave room for, into what its other parts leave of 720
+// pixels.
+const (
+	largeRows     = 3
+	screenHeight  = 720
+	denseFixed    = 305 // the dense view's title, medians, notes, chart and margins, with one release
+	denseNameRune = 16
+	largeNameRune = 15
+	denseChart    = 160 // the dense view's chart's least height, in its units
+	minFont       = 9
+)
+
+func writePage(w io.Writer, v roomView, refresh int, send string) error {
+	var out bytes.Buffer
+	for shown := len(v.Rows); ; shown /= 2 {
+		out.Reset()
+		if err := page.Execute(&out, layout(v, shown, refresh, send)); err != nil {
+			return err
+		}
+		if out.Len() <= maxPageBytes || shown == 0 {
+			break
+		}
+	}
+	_, err := w.Write(out.Bytes())
+	return err
+}
+
+// layout lays v out with its first shown rows.
+func layout(v roomView, shown, refresh int, send string) pageData {
+	all := v.Rows
+	v.Rows = v.Rows[:shown]
+	d := pageData{roomView: v, Refresh: refresh, Send: send, NameWidth: max(16, 100/(len(v.Exercises)+2)),
+		LeftOut: len(all) - shown, MaxKiB: maxPageBytes >> 10, MaxColumns: maxColumns}
+	d.Dense = len(all) > largeRows
+	runes := largeNameRune
+	if d.Dense {
+		runes = denseNameRune
+	}
+	d.Shown = shortNames(v.Rows, runes)
+	for _, r := range d.Shown {
+		for _, c := range r.Cells {
+			d.Marks.Counted = cmp.Or(d.Marks.Counted, c.Counted)
+			d.Marks.Changed = d.Marks.Changed || c.Changed
+		}
+	}
+	d.Chart = drawChart(v, 0)
+	d.Rows = all // the title counts everyone
+	if !d.Dense {
+		return d
+	}
+	// The panels side by side that give the largest type: more panels are
+	// shorter, for a larger line, and narrower, for a smaller one.
+	fixed := denseFixed + 20*max(0, len(v.Releases)-1) // a line of medians per release
+	per := len(d.Shown)
+	for panels := 1; panels <= min(4, len(d.Shown)); panels++ {
+		rows := (len(d.Shown) + panels - 1) / panels
+		line := (screenHeight - fixed) / (rows + 1)
+		across := fontForWidth(panels, len(v.Exercises), d.Marks.Counted != "")
+		if panels > 1 && across < minFont {
+			break // too narrow to read: a room this large scrolls down, never across
+		}
+		if font := min(20, line*4/5, across); font > d.Font {
+			d.Font, d.Line, per = font, line, rows
+		}
+	}
+	d.Font = max(minFont, d.Font)
+	d.Line = max(d.Font*5/4, min(30, d.Line))
+	d.Small = max(minFont, d.Font*4/5)
+	d.Text = d.Line - 1
+	for i := 0; i < len(d.Shown); i += per {
+		d.Panels = append(d.Panels, d.Shown[i:min(i+per, len(d.Shown))])
+	}
+	// The chart takes what the panels leave of the screen, in the chart's units.
+	spare := max(0, screenHeight-fixed-(per+1)*d.Line-10) // less a margin for fixed's estimate
+	d.Chart = drawChart(v, min(300, math.Round(denseChart+float64(spare)*1200/1240)))
+	return d
+}
+
+// fontForWidth is the largest type, in pixels, that fits a panel's row
+// across one of panels side by side: a cut name of denseNameRune letters, a
+// release, and a few characters per exercise ("6.5x", more for a count,
+// "−49% allocs"), each with its padding, in widths of the type's size.
+func fontForWidth(panels, exercises int, counts bool) int {
+	width := (1240 - 18*(panels-1)) / panels
+	ems := 0.62*denseNameRune + 3.0 + 2.6*float64(exercises)
+	if counts {
+		ems += 4.2 // one column is as wide as a count
+	}
+	return int(float64(width-8*(exercises+2)) / ems)
+}
+
+// shortNames cuts the rows' names to n runes by their middles, so that names
+// of one start stay apart; a cut name that still matches another's gets the
+// id's tag.
+func shortNames(rows []row, n int) []shownRow {
+	out := make([]shownRow, len(rows))
+	seen := map[string]int{}
+	for i, r := range rows {
+		r.Machine, r.Release = cut(r.Machine, maxFieldRunes), cut(r.Release, maxFieldRunes)
+		r.Cells = slices.Clone(r.Cells)
+		for j := range r.Cells {
+			r.Cells[j].Guess = cut(r.Cells[j].Guess, maxGuessRunes)
+		}
+		out[i] = shownRow{r, cut(r.Name, n)}
+		seen[out[i].Short]++
+	}
+	for i := range out {
+		if seen[out[i].Short] > 1 && out[i].Tag == "" {
+			out[i].Tag = out[i].ID[:min(4, len(out[i].ID))]
+		}
+	}
+	return out
+}
+
+// releaseLabel names a release for the page: "go1.27", or that the hand-in did not say.
+func releaseLabel(release string) string { return cmp.Or(release, "release unknown") }
+
+// trimGo is a go-version without its "go": "1.27.3".
+func trimGo(version string) string { return cut(strings.TrimPrefix(version, "go"), 10) }
 
 // writeChart writes the chart alone, an SVG file.
 func writeChart(w io.Writer, v roomView) error {
-	return page.ExecuteTemplate(w, "chart", drawChart(v))
+	return page.ExecuteTemplate(w, "chart", drawChart(v, 0))
 }
 
 func times(r float64) string { return results.Times(r) }
@@ -94,9 +279,12 @@ func times(r float64) string { return results.Times(r) }
 // chart is the room's chart laid out: per exercise, a band in its colour
 // with each right answer's speed-up as a dot, hollow when its check could not
 // tell, each prediction as a diamond and the room's median as a bar, on a log
-// scale that every figure fits in.
+// scale that every figure fits in. Where the room mixes Go releases, each
+// band is split in one part per release, each with its own median.
 type chart struct {
 	W, H, Left, Right, Top, PlotH, TickX, LabelY float64
+	ReleaseY, PlotBottom, R                      float64
+	Low                                          bool // the dense view's: no line joins a guess to its dot
 	Title                                        string
 	Ticks                                        []tick
 	Groups                                       []group
@@ -111,8 +299,16 @@ type tick struct {
 type group struct {
 	Name, Colour  string
 	X, W, Mid     float64
-	Median        *bar
+	Releases      []part
+	Medians       []bar
 	Dots, Guesses []dot
+}
+
+// part is a release's share of a band: its label's middle, and its left
+// edge where another part stands before it (0 for the first).
+type part struct {
+	Name      string
+	Mid, Left float64
 }
 
 type bar struct {
@@ -130,10 +326,21 @@ type dot struct {
 // KeyX places the legend's items from the right end of the title line.
 func (c chart) KeyX(offset float64) float64 { return c.Right - 420 + offset }
 
-func drawChart(v roomView) chart {
-	c := chart{W: 1200, H: 300, Left: 70, Right: 1185, Top: 40, PlotH: 226, TickX: 62,
+// drawChart lays the chart out; height is the dense view's, 0 for the large view's.
+func drawChart(v roomView, height float64) chart {
+	c := chart{W: 1200, H: 300, Left: 70, Right: 1185, Top: 40, PlotH: 226, TickX: 62, R: 8,
 		Title: "Speed-up against the start, right answers, log scale"}
-	c.LabelY = c.Top + c.PlotH + 26
+	if height > 0 { // the dense view's chart, under its panels
+		c.Low, c.H, c.PlotH, c.R = true, height, height-72, 5
+	}
+	mixed := len(v.Releases) > 1
+	if mixed {
+		c.PlotH -= 16
+		c.Title = "Speed-up against the start, per Go release, log scale"
+	}
+	c.PlotBottom = c.Top + c.PlotH
+	c.ReleaseY = c.PlotBottom + 16
+	c.LabelY = c.H - 8
 	lo, hi := 0.5, 2.0 // the scale shows at least half as fast to twice as fast
 	for _, r := range v.Rows {
 		for _, cl := range r.Cells {
@@ -146,7 +353,7 @@ func drawChart(v roomView) chart {
 	}
 	lo, hi = lo/1.25, hi*1.25 // room for a dot's radius at either end
 	y := func(r float64) float64 {
-		return c.Top + c.PlotH*(1-(math.Log(r)-math.Log(lo))/(math.Log(hi)-math.Log(lo)))
+		return tenth(c.Top + c.PlotH*(1-(math.Log(r)-math.Log(lo))/(math.Log(hi)-math.Log(lo))))
 	}
 	for _, t := range []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000} {
 		if t >= lo && t <= hi {
@@ -155,29 +362,52 @@ func drawChart(v roomView) chart {
 	}
 	n := float64(max(1, len(v.Exercises)))
 	width := (c.Right - c.Left) / n
+	releases := v.Releases
+	if !mixed {
+		releases = []string{""} // one part: every hand-in
+	}
 	for i, ex := range v.Exercises {
 		g := group{Name: ex.Name, Colour: ex.Colour, X: c.Left + float64(i)*width + 6, W: width - 12}
 		g.Mid = g.X + g.W/2
-		if ex.Answers > 0 {
-			g.Median = &bar{g.X + 8, y(ex.Median) - 2.5, g.W - 16, ex.Colour}
-		}
-		var answers []cell
-		for _, r := range v.Rows {
-			if cl := r.Cells[i]; cl.Passed && cl.Ratio > 0 {
-				answers = append(answers, cl)
+		partW := g.W / float64(len(releases))
+		for k, release := range releases {
+			x0 := g.X + float64(k)*partW
+			p := part{Name: strings.TrimPrefix(releaseLabel(release), "go"), Mid: x0 + partW/2}
+			if k > 0 {
+				p.Left = x0
 			}
-		}
-		// The dots spread across the band, so that equal answers stay apart.
-		step := min(36, (g.W-40)/float64(max(1, len(answers))))
-		first := g.Mid - step*float64(len(answers)-1)/2
-		for j, cl := range answers {
-			x := first + step*float64(j)
-			g.Dots = append(g.Dots, dot{x, y(cl.Ratio), 0, cl.Told, ex.Colour})
-			if cl.GuessRatio > 0 {
-				g.Guesses = append(g.Guesses, dot{x, y(cl.GuessRatio), y(cl.Ratio), true, ex.Colour})
+			if mixed {
+				g.Releases = append(g.Releases, p)
+			}
+			var answers []cell
+			for _, r := range v.Rows {
+				if cl := r.Cells[i]; cl.Passed && cl.Ratio > 0 && (!mixed || releaseOf(r.Release) == release) {
+					answers = append(answers, cl)
+				}
+			}
+			median := ex
+			if mixed {
+				median = ex.ByRelease[k]
+			}
+			if median.Answers > 0 {
+				g.Medians = append(g.Medians, bar{x0 + 8, y(median.Median) - 2.5, partW - 16, ex.Colour})
+			}
+			// The dots spread across the part, so that equal answers stay apart.
+			step := min(36, (partW-40)/float64(max(1, len(answers))))
+			first := p.Mid - step*float64(len(answers)-1)/2
+			for j, cl := range answers {
+				x := tenth(first + step*float64(j))
+				g.Dots = append(g.Dots, dot{x, y(cl.Ratio), 0, cl.Told, ex.Colour})
+				if cl.GuessRatio > 0 {
+					g.Guesses = append(g.Guesses, dot{x, y(cl.GuessRatio), y(cl.Ratio), true, ex.Colour})
+				}
 			}
 		}
 		c.Groups = append(c.Groups, g)
 	}
 	return c
 }
+
+// tenth rounds a coordinate to a tenth of a unit, finer than a screen
+// shows, so that the page does not carry digits no one sees.
+func tenth(x float64) float64 { return math.Round(x*10) / 10 }

@@ -112,7 +112,7 @@ func TestServeSameNameTwoIDs(t *testing.T) {
 			t.Errorf("the page lacks %q: people of one name, each tagged with their id's own start:\n%s", want, page)
 		}
 	}
-	if !strings.Contains(page, `<td class="who">Ken<small>Test CPU`) {
+	if !strings.Contains(page, `<td class="who">Ken<small><span class="rel">`) {
 		t.Errorf("Ken, alone of his name, is tagged:\n%s", page)
 	}
 }

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"example.com/userperf/scripts/internal/results"
+)
+
+// crowd is n hand-ins of stages stage names each, every name its own and
+// none naming its origin, with the longest fields a hand-in may carry.
+func crowd(t testing.TB, n, stages int) []hand {
+	var hands []hand
+	for i := range n {
+		file := fmt.Sprintf("participant: %s%03d\nid: p%07dxxxx\nmachine-cpu: %s\ngo-version: go1.27.3\n",
+			strings.Repeat("<&", 18), i, i, strings.Repeat("M", 500))
+		for s := range stages {
+			file += fmt.Sprintf("verdict-p%ds%d: passed: 2.0x faster\nspeedup-p%ds%d-origin: 2\npredicted-p%ds%d: %s\n",
+				i, s, i, s, i, s, strings.Repeat("guess", 60))
+		}
+		h, err := parseHand([]byte(file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		hands = append(hands, h)
+	}
+	return hands
+}
+
+// TestPageBounded checks that a room of 200 participants with 30 stage
+// names each shows at most maxColumns columns and says which it left out,
+// that a machine and a guess are shown cut to their bounds, and that a page
+// over its bytes leaves participants out and says so.
+func TestPageBounded(t *testing.T) {
+	v := view(crowd(t, 200, 30), func(string) bool { return true })
+	if len(v.Exercises) != maxColumns || len(v.Unshown) != 200*30-maxColumns {
+		t.Errorf("%d columns shown and %d left out, want %d and %d", len(v.Exercises), len(v.Unshown), maxColumns, 200*30-maxColumns)
+	}
+	var page bytes.Buffer
+	if err := writePage(&page, v, 5, ""); err != nil {
+		t.Fatal(err)
+	}
+	if page.Len() > maxPageBytes || !strings.Contains(page.String(), fmt.Sprintf("%d more stage names", len(v.Unshown))) {
+		t.Errorf("the page is %d bytes (at most %d) and says %q", page.Len(), maxPageBytes, between(page.String(), `<p class="cut">`, "</p>"))
+	}
+	var few bytes.Buffer // the large view, which shows a participant's machine and guesses
+	if err := writePage(&few, view(crowd(t, largeRows, 2), func(string) bool { return true }), 5, ""); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(few.String(), strings.Repeat("M", maxFieldRunes+1)) || strings.Contains(few.String(), strings.Repeat("guess", maxGuessRunes/5+1)) ||
+		!strings.Contains(few.String(), "MMMM") || !strings.Contains(few.String(), "guess guess") {
+		t.Errorf("the page shows a machine or a guess longer than its bound, or none:\n%s", between(few.String(), "<tbody>", "</tbody>"))
+	}
+
+	defer func(was int) { maxPageBytes = was }(maxPageBytes)
+	maxPageBytes = page.Len() / 3
+	page.Reset()
+	if err := writePage(&page, v, 5, ""); err != nil {
+		t.Fatal(err)
+	}
+	if page.Len() > maxPageBytes || !strings.Contains(page.String(), "more participants not shown") {
+		t.Errorf("with a ceiling of %d bytes, the page is %d and says %q", maxPageBytes, page.Len(), between(page.String(), `<p class="cut">`, "</p>"))
+	}
+}
+
+func between(s, from, to string) string {
+	_, after, _ := strings.Cut(s, from)
+	before, _, _ := strings.Cut(after, to)
+	return before
+}
+
+// TestCut checks that names of one long start, cut, keep their ends apart.
+func TestCut(t *testing.T) {
+	for _, c := range []struct{ name, want string }{
+		{"Ada Lovelace", "Ada Lovelace"},
+		{"Workshop Load Tester 01", "Worksho…ester 01"},
+		{"Workshop Load Tester 02", "Worksho…ester 02"},
+		{"김영희 워크숍 참가자 번호 일곱", "김영희 워크숍…가자 번호 일곱"},
+	} {
+		if got := cut(c.name, denseNameRune); got != c.want {
+			t.Errorf("cut(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestCounted checks that a verdict the allocations decided, as the check
+// words it, reads as decided in their unit, and that one the time decided,
+// or nothing did, does not.
+func TestCounted(t *testing.T) {
+	base := results.Comparison{Unit: "cpu-sec/op", UnitName: "CPU time", Ratio: 1.1, Floor: 0.3, Twice: true, Label: "noisy"}
+	counts := base
+	counts.Exact = []results.Signal{{Unit: "allocs/op", Ratio: 1.96, Decided: true}, {Unit: "B/op", Ratio: 1.2, Decided: true}}
+	more := base
+	more.Exact = []results.Signal{{Unit: "allocs/op", Ratio: 1, Decided: false}, {Unit: "B/op", Ratio: 0.8, Decided: true}}
+	timed := counts
+	timed.Decided, timed.Ratio, timed.Floor = true, 2.3, 0.05
+	for _, c := range []struct {
+		c    results.Comparison
+		want string
+	}{
+		{counts, "−49% allocs"},
+		{more, "+25% B"},
+		{timed, ""}, // the time decided: the ratio is the verdict
+		{base, ""},  // nothing did
+	} {
+		verdict := "passed: at ListByRole/users=10000/matches=100: " + c.c.Verdict("stage1-index") + ". 2.0x faster than stage2-noclone in CPU time (...)"
+		if got := counted(firstClause(verdict)); got != c.want {
+			t.Errorf("counted(%q) = %q, want %q", verdict, got, c.want)
+		}
+	}
+}
+
+// BenchmarkPage renders the page of 200 participants with 30 stage names
+// each, and reports its bytes.
+func BenchmarkPage(b *testing.B) {
+	hands := crowd(b, 200, 30)
+	var page bytes.Buffer
+	for b.Loop() {
+		page.Reset()
+		if err := writePage(&page, view(hands, func(string) bool { return true }), 5, ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(page.Len()), "page-B")
+}
+
+// TestMediansPerRelease checks that a room of two Go releases has a median
+// per release (patches of one release together), and a room of one has none.
+func TestMediansPerRelease(t *testing.T) {
+	var hands []hand
+	for i, c := range []struct {
+		version string
+		ratio   float64
+	}{{"go1.27.3", 4}, {"go1.26.8", 8}, {"go1.27.1", 5}, {"go1.27.3", 6}, {"go1.26.8", 9}} {
+		h, err := parseHand([]byte(fmt.Sprintf("participant: P%d\nid: p%dxxxxxxx\ngo-version: %s\norigin-ex1: stage0-linear\n"+
+			"verdict-ex1: passed: %gx faster\nspeedup-ex1-origin: %g\n", i, i, c.version, c.ratio, c.ratio)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		hands = append(hands, h)
+	}
+	v := view(hands, workshopStarts)
+	ex := v.Exercises[0]
+	if fmt.Sprint(v.Releases) != "[go1.26 go1.27]" || len(ex.ByRelease) != 2 ||
+		ex.ByRelease[0].Median != 8.5 || ex.ByRelease[0].Answers != 2 || ex.ByRelease[1].Median != 5 || ex.ByRelease[1].Answers != 3 {
+		t.Errorf("releases %q, medians per release %+v; want go1.26's 8.5x of 2 and go1.27's 5x of 3", v.Releases, ex.ByRelease)
+	}
+	if one := view(hands[2:4], workshopStarts); len(one.Releases) != 1 || one.Exercises[0].ByRelease != nil {
+		t.Errorf("a room of one release: releases %q, medians per release %+v; want none", one.Releases, one.Exercises[0].ByRelease)
+	}
+}
