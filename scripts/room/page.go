@@ -255,9 +255,15 @@ func shortNames(rows []row, n int) []shownRow {
 		out[i] = shownRow{r, cut(r.Name, n)}
 		seen[out[i].Short]++
 	}
+	same := map[string][]string{} // the ids of each cut name that others share
+	for _, r := range out {
+		if seen[r.Short] > 1 {
+			same[r.Short] = append(same[r.Short], r.ID)
+		}
+	}
 	for i := range out {
-		if seen[out[i].Short] > 1 && out[i].Tag == "" {
-			out[i].Tag = out[i].ID[:min(4, len(out[i].ID))]
+		if ids := same[out[i].Short]; ids != nil && out[i].Tag == "" {
+			out[i].Tag = tag(out[i].ID, ids) // as long as it takes to tell them apart
 		}
 	}
 	return out
