@@ -2,13 +2,9 @@
 // send or fail to read: the users stored (Ledger), the connections and each
 // address's share of them (Listener), the bytes of lists and bodies in
 // flight and each address's share of those (ReserveList, ReserveBody), and
-// the least rate at which an answer must be taken (Writer).
-//
-// This file holds what a request reaches, in the order it reaches it: the
-// Listener admits its connection, and a reservation takes the bytes its
-// list or body needs. The handlers of package api reach the guard through
-// two calls and one writer: a reservation, its Release, and the Writer that
-// sends every answer (pacing.go).
+// the least rate at which an answer must be taken (Writer). The handlers of
+// package api reach it through two calls and one writer: a reservation, its
+// Release, and the Writer that sends every answer.
 package guard
 
 import (
@@ -20,6 +16,12 @@ import (
 
 	"github.com/labstack/echo/v4"
 )
+
+// This file holds what a request reaches, in the order it reaches it: the
+// Listener admits its connection, and a reservation takes the bytes its
+// list or body needs. What they call beneath them is named for what it does:
+// each address's share in clients.go, a list's size in ledger.go, a
+// connection's refusal and closing in conns.go.
 
 // Guard holds what the requests of one server hold: the in-flight bytes,
 // each address's share of them and of the connections, and the pace that
@@ -49,8 +51,7 @@ func New(limits Limits, ledger *Ledger) *Guard {
 // while one beyond all of them waits in the kernel's accept queue, where it
 // holds nothing of the server's, until one closes. Refusing at accept time
 // keeps the slots for the other addresses: a connection that only waited
-// would take the next free slot, whoever needs it. Its closing and its
-// refusals are in conns.go.
+// would take the next free slot, whoever needs it.
 type Listener struct {
 	net.Listener
 	Refused  atomic.Int64  // connections refused, for their client's share, the reserve, or at shutdown
