@@ -43,8 +43,9 @@ import (
 // That is twelve functions: main, Main, serve, answer, list, roleFromQuery,
 // Accept, ReserveList, Release, ListByRole, Start and Write. What they call
 // besides is named for what it does, and needs reading only for its detail:
-// validateRole and the error texts (input.go), the list sizes that the
-// ledger counts (guard/ledger.go), and each address's share (guard/clients.go).
+// validateRole and the error texts (input.go), Recycle (stage.go), the list
+// sizes that the ledger counts (guard/ledger.go), and each address's share
+// (guard/clients.go).
 
 // addAPIRoutes serves h's handlers on e.
 func addAPIRoutes(e *echo.Echo, h *handlers) {

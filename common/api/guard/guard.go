@@ -2,9 +2,10 @@
 // send or fail to read: the users stored (Ledger), the connections and each
 // address's share of them (Listener), the bytes of lists and bodies in
 // flight and each address's share of those (ReserveList, ReserveBody), and
-// the least rate at which an answer must be taken (Writer). The handlers of
-// package api reach it through two calls and one writer: a reservation, its
-// Release, and the Writer that sends every answer.
+// the least rate at which an answer must be taken (Writer). A GET reaches
+// it through two calls and one writer: ReserveList, the reservation's
+// Release, and the Writer that sends every answer; a POST or DELETE goes
+// through the Ledger as well.
 package guard
 
 import (
