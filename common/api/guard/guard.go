@@ -126,21 +126,22 @@ func (g *Guard) ReserveList(c echo.Context, role string, built []byte) (Reservat
 	if c.Request().Method == http.MethodHead {
 		return Reservation{Size: size}, nil
 	}
-	return g.reserve(c, size, min(size, g.maxBytes), "this list is %d bytes")
+	return g.reserve(c, size, min(size, g.maxBytes), "this list is")
 }
 
 // ReserveBody takes size bytes of the in-flight budget for the buffer of
 // the POST body of c, or refuses it with 503, before the body is read.
 func (g *Guard) ReserveBody(c echo.Context, size int64) (Reservation, error) {
-	return g.reserve(c, size, size, "this body needs %d bytes")
+	return g.reserve(c, size, size, "this body needs")
 }
 
-// reserve takes weight bytes of the in-flight budget, for a list or body of
+// reserve takes weight bytes of the in-flight budget for a list or body of
 // size bytes, for the request of c, within its client's share, or refuses
-// the request with 503, saying what it needs with needs. The caller defers
-// Release, so that the bytes come back however the request ends: sent,
-// cut, refused or panicking. A request whose client has gone takes
-// nothing: net/http cancels its context when the connection closes.
+// the request with 503, whose message says that it needs ("this list is")
+// size bytes. The caller defers Release, so that the bytes come back
+// however the request ends: sent, cut, refused or panicking. A request
+// whose client has gone takes nothing: net/http cancels its context when
+// the connection closes.
 func (g *Guard) reserve(c echo.Context, size, weight int64, needs string) (Reservation, error) {
 	req := c.Request()
 	if req.Context().Err() != nil {
@@ -155,14 +156,14 @@ func (g *Guard) reserve(c echo.Context, size, weight int64, needs string) (Reser
 		r.weight, r.charge = 0, 0 // neither was taken
 		r.Release()
 		return Reservation{}, refuse(c, fmt.Sprintf("your address already holds %d bytes of the lists and bodies in flight, "+
-			"and one address may hold %d at most; %s; retry once your other answers are read", held, g.clients.byteShare,
-			fmt.Sprintf(needs, size)))
+			"and one address may hold %d at most; %s %d bytes; retry once your other answers are read",
+			held, g.clients.byteShare, needs, size))
 	}
 	if !g.takeInFlight(weight) {
 		r.weight = 0
 		r.Release()
 		return Reservation{}, refuse(c, fmt.Sprintf("the server is busy sending lists and reading bodies, "+
-			"%d bytes at most at once, and %s; retry in a second", g.maxBytes, fmt.Sprintf(needs, size)))
+			"%d bytes at most at once, and %s %d bytes; retry in a second", g.maxBytes, needs, size))
 	}
 	return r, nil
 }
