@@ -44,8 +44,8 @@ import (
 // Accept, ReserveList, Release, ListByRole, Start and Write. What they call
 // besides is named for what it does, and needs reading only for its detail:
 // validateRole and the error texts (input.go), Recycle (stage.go), the list
-// sizes that the ledger counts (guard/ledger.go), and each address's share
-// (guard/clients.go).
+// sizes that the ledger counts (guard/ledger.go), and each address's share,
+// which ConnContext puts in a connection's context (guard/clients.go).
 
 // addAPIRoutes serves h's handlers on e.
 func addAPIRoutes(e *echo.Echo, h *handlers) {
@@ -61,7 +61,7 @@ type handlers struct {
 	stage    Stage
 	prebuilt bool          // the stage keeps its lists built (see Prebuilt)
 	ledger   *guard.Ledger // what the store holds, and each list's size
-	guard    *guard.Guard  // what the requests in flight hold, which sizes a list by the ledger
+	guard    *guard.Guard  // what the requests in flight hold; it sizes each list by the ledger
 	log      *log.Logger
 	writers  sync.Pool // of *guard.Writer: one serves each answer, and is reused
 	counts   answerCounts
