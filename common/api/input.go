@@ -54,50 +54,6 @@ func inputErrorf(format string, args ...any) error {
 	return errInput{fmt.Sprintf(format, args...)}
 }
 
-// roleFromQuery returns the single role of a GET /users query string.
-// A repeated role parameter is an error, not "the first one wins": a client
-// that sends two roles probably expects a union, and silently answering for
-// one of them would hide its bug.
-func roleFromQuery(rawQuery string) (string, error) {
-	if role, ok := plainRole(rawQuery); ok {
-		return role, validateRole(role)
-	}
-	q, err := url.ParseQuery(rawQuery)
-	if err != nil {
-		return "", queryError(rawQuery, err)
-	}
-	roles, ok := q["role"]
-	switch {
-	case !ok:
-		return "", inputErrorf("missing query parameter role")
-	case len(roles) > 1:
-		return "", inputErrorf("query parameter role given %d times; give it once", len(roles))
-	}
-	return roles[0], validateRole(roles[0])
-}
-
-// plainRole reads the role of a query of a few parameters that holds no
-// escape, no '+' and no ';', and reports false for any other, which
-// url.ParseQuery reads (and may refuse): such a query reads the same
-// either way, without a map built for one key.
-func plainRole(rawQuery string) (role string, ok bool) {
-	if strings.ContainsAny(rawQuery, "%+;") || strings.Count(rawQuery, "&") > 8 {
-		return "", false
-	}
-	found := false
-	for part := range strings.SplitSeq(rawQuery, "&") {
-		key, value, _ := strings.Cut(part, "=")
-		if key != "role" {
-			continue
-		}
-		if found {
-			return "", false // given twice: ParseQuery's path says so
-		}
-		role, found = value, true
-	}
-	return role, found
-}
-
 // queryError says what url.ParseQuery found wrong with rawQuery, in the
 // API's words rather than the library's.
 func queryError(rawQuery string, err error) error {
@@ -123,6 +79,23 @@ func validateRole(role string) error {
 		return inputErrorf("role is not valid UTF-8")
 	}
 	return nil
+}
+
+// pathID returns the id in the path, percent-decoded once. Echo routes on
+// the path as sent when it differs from the usual encoding of the decoded
+// path, and on the decoded path otherwise, so its parameter alone would be
+// decoded for /users/%00 but not for /users/%750000001, which names
+// u0000001.
+func pathID(c echo.Context) (string, error) {
+	id := c.Param("id")
+	if c.Request().URL.RawPath == "" {
+		return id, nil // routed on the decoded path
+	}
+	decoded, err := url.PathUnescape(id)
+	if err != nil { // unreachable: net/http refuses a malformed escape before routing
+		return "", inputErrorf("malformed id in the path: a '%%' must be followed by two hexadecimal digits")
+	}
+	return decoded, nil
 }
 
 func validateUser(u *user.User) error {

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -18,27 +19,33 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// One GET /users?role=R, from a stage's main.go to the socket, reads in
-// this order, each file once; the calls into a file listed further down
-// return, and the reading goes on where it was:
+// One GET /users?role=R, from a stage's main.go to the socket, reads in six
+// files, in this order, each once; a call into a file further down the list
+// returns, and the reading goes on where it was:
 //
 //  1. stageN/main.go: main calls Main(name, New).
 //  2. serve.go: Main reads the flags and calls serve, which hands net/http
-//     the guard's listener and these routes.
-//  3. guard/conns.go: Listener.Accept admits the connection, once for all
-//     its requests: a slot, within its address's share, outside the
-//     reserve unless the address holds no other.
-//  4. routes.go: answer gives the answer the guard's Writer and calls list,
-//     which reads top to bottom: parse the role, size the answer, ask the
-//     guard, call the stage, write, done.
-//  5. input.go: roleFromQuery parses and validates the role.
-//  6. guard/ledger.go: Ledger.ListSize is the body's length, known before
-//     the stage builds it.
-//  7. guard/guard.go: Guard.Reserve takes that many bytes in flight, within
-//     the address's share, or refuses with 503.
-//  8. the stage's store.go: ListByRole builds the body.
-//  9. guard/pacing.go: Writer.Write sends it in pieces, each with a
-//     deadline at the minimum rate.
+//     the guard's Listener and these routes.
+//  3. routes.go: answer gives the answer the guard's Writer and calls list,
+//     which reads top to bottom: roleFromQuery parses the role, the guard
+//     sizes the list and reserves its bytes, the stage builds it, writeJSON
+//     writes it, and the reservation is released.
+//  4. guard/guard.go: Listener.Accept admitted the connection, before any
+//     of its requests: a slot, within its address's share, outside the
+//     reserve unless the address holds no other. ReserveList takes the
+//     list's size in bytes in flight, within the address's share, or
+//     refuses with 503; Release gives them back.
+//  5. the stage's store.go: ListByRole builds the body.
+//  6. guard/pacing.go: Writer.Start readies the writer for the answer, and
+//     Writer.Write sends the body in pieces, each with a deadline at the
+//     minimum rate.
+//
+// That is twelve functions: main, Main, serve, answer, list, roleFromQuery,
+// Accept, ReserveList, Release, ListByRole, Start and Write. What they call
+// besides is named for what it does, and needs reading only for its detail:
+// validateRole and the error texts (input.go), Recycle (stage.go), the list
+// sizes that the ledger counts (guard/ledger.go), and each address's share,
+// which ConnContext puts in a connection's context (guard/clients.go).
 
 // addAPIRoutes serves h's handlers on e.
 func addAPIRoutes(e *echo.Echo, h *handlers) {
@@ -54,7 +61,7 @@ type handlers struct {
 	stage    Stage
 	prebuilt bool          // the stage keeps its lists built (see Prebuilt)
 	ledger   *guard.Ledger // what the store holds, and each list's size
-	guard    *guard.Guard  // what the requests in flight hold
+	guard    *guard.Guard  // what the requests in flight hold; it sizes each list by the ledger
 	log      *log.Logger
 	writers  sync.Pool // of *guard.Writer: one serves each answer, and is reused
 	counts   answerCounts
@@ -79,7 +86,7 @@ func (h *handlers) answer(next echo.HandlerFunc) echo.HandlerFunc {
 
 // list answers GET and HEAD /users?role=R.
 //
-// The ledger knows the body's size before the stage is asked, so HEAD needs
+// The guard knows the body's size before the stage is asked, so HEAD needs
 // nothing more, and a GET that finds too few bytes free is refused with 503
 // before anything is built. A stage that keeps its lists built is asked
 // first instead: its body costs nothing more to have.
@@ -90,21 +97,17 @@ func (h *handlers) list(c echo.Context) error {
 		return err
 	}
 	var body []byte
-	size := int64(0)
 	if h.prebuilt {
 		body = h.stage.ListByRole(role)
-		size = int64(len(body))
-	} else {
-		size = h.ledger.ListSize(role)
 	}
-	if req.Method == http.MethodHead {
-		return writeHeaders(c, http.StatusOK, size)
-	}
-	r, err := h.guard.Reserve(c, guard.List, size)
+	r, err := h.guard.ReserveList(c, role, body)
 	if err != nil {
 		return err
 	}
-	defer h.guard.Release(r)
+	defer r.Release()
+	if req.Method == http.MethodHead {
+		return writeHeaders(c, http.StatusOK, r.Size)
+	}
 	if !h.prebuilt {
 		// The client may have gone while the reservation was taken;
 		// building a list nobody reads would only slow the next request.
@@ -116,6 +119,50 @@ func (h *handlers) list(c echo.Context) error {
 	}
 	writeJSON(c, http.StatusOK, body) // a cut is logged by finish
 	return nil
+}
+
+// roleFromQuery returns the single role of a GET /users query string.
+// A repeated role parameter is an error, not "the first one wins": a client
+// that sends two roles probably expects a union, and silently answering for
+// one of them would hide its bug.
+func roleFromQuery(rawQuery string) (string, error) {
+	if role, ok := plainRole(rawQuery); ok {
+		return role, validateRole(role)
+	}
+	q, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return "", queryError(rawQuery, err)
+	}
+	roles, ok := q["role"]
+	switch {
+	case !ok:
+		return "", inputErrorf("missing query parameter role")
+	case len(roles) > 1:
+		return "", inputErrorf("query parameter role given %d times; give it once", len(roles))
+	}
+	return roles[0], validateRole(roles[0])
+}
+
+// plainRole reads the role of a query of a few parameters that holds no
+// escape, no '+' and no ';', and reports false for any other, which
+// url.ParseQuery reads (and may refuse): such a query reads the same
+// either way, without a map built for one key.
+func plainRole(rawQuery string) (role string, ok bool) {
+	if strings.ContainsAny(rawQuery, "%+;") || strings.Count(rawQuery, "&") > 8 {
+		return "", false
+	}
+	found := false
+	for part := range strings.SplitSeq(rawQuery, "&") {
+		key, value, _ := strings.Cut(part, "=")
+		if key != "role" {
+			continue
+		}
+		if found {
+			return "", false // given twice: ParseQuery's path says so
+		}
+		role, found = value, true
+	}
+	return role, found
 }
 
 // finish counts the answer, answers a panic with 500, and puts the writer
@@ -172,7 +219,7 @@ func (h *handlers) create(c echo.Context) error {
 		return &http.MaxBytesError{Limit: MaxBodyBytes}
 	}
 	capacity := bodyCapacity(req.ContentLength)
-	r, err := h.guard.Reserve(c, guard.Body, int64(capacity))
+	r, err := h.guard.ReserveBody(c, int64(capacity))
 	if err != nil {
 		// The connection is closed after the answer: net/http would
 		// otherwise read the rest of the body first, for the next
@@ -181,7 +228,7 @@ func (h *handlers) create(c echo.Context) error {
 		c.Response().Header().Set(echo.HeaderConnection, "close")
 		return err
 	}
-	defer h.guard.Release(r)
+	defer r.Release()
 	req.Body = http.MaxBytesReader(c.Response(), req.Body, MaxBodyBytes)
 	u, err := decodeNewUser(req.Body, capacity)
 	if err != nil {
@@ -229,23 +276,6 @@ func (h *handlers) delete(c echo.Context) error {
 		return errUnknownUser(id)
 	}
 	return c.NoContent(http.StatusNoContent)
-}
-
-// pathID returns the id in the path, percent-decoded once. Echo routes on
-// the path as sent when it differs from the usual encoding of the decoded
-// path, and on the decoded path otherwise, so its parameter alone would be
-// decoded for /users/%00 but not for /users/%750000001, which names
-// u0000001.
-func pathID(c echo.Context) (string, error) {
-	id := c.Param("id")
-	if c.Request().URL.RawPath == "" {
-		return id, nil // routed on the decoded path
-	}
-	decoded, err := url.PathUnescape(id)
-	if err != nil { // unreachable: net/http refuses a malformed escape before routing
-		return "", inputErrorf("malformed id in the path: a '%%' must be followed by two hexadecimal digits")
-	}
-	return decoded, nil
 }
 
 func errUnknownUser(id string) error {
@@ -353,8 +383,8 @@ func newEcho() *echo.Echo {
 
 func newHandlers(stage Stage, users []user.User, limits Limits, logger *log.Logger) *handlers {
 	_, prebuilt := stage.(Prebuilt)
-	h := &handlers{stage: stage, prebuilt: prebuilt, ledger: guard.NewLedger(stage, users, limits, !prebuilt),
-		guard: guard.New(limits), log: logger}
+	ledger := guard.NewLedger(stage, users, limits, !prebuilt)
+	h := &handlers{stage: stage, prebuilt: prebuilt, ledger: ledger, guard: guard.New(limits, ledger), log: logger}
 	h.writers.New = func() any { return new(guard.Writer) }
 	return h
 }

@@ -60,13 +60,13 @@ func TestClientIsItsRemoteHost(t *testing.T) {
 // share ask for a large list: the 503 must leave every in-flight byte as
 // it was.
 func TestRefusalForTheShareTakesNothing(t *testing.T) {
-	g := New(DefaultLimits)
+	g := New(DefaultLimits, nil)
 	cl, _ := g.clients.enter("192.0.2.1", false)
 	g.clients.take(cl, g.clients.byteShare)
 	req := httptest.NewRequest("GET", "/users?role=editor", nil)
 	req.RemoteAddr = "192.0.2.1:1000"
 	w := httptest.NewRecorder()
-	if _, err := g.Reserve(echo.New().NewContext(req, w), List, smallReservation+1); err == nil {
+	if _, err := g.ReserveList(echo.New().NewContext(req, w), "editor", make([]byte, smallReservation+1)); err == nil {
 		t.Fatal("a large list from a client holding its share was reserved")
 	} else if he, ok := err.(*echo.HTTPError); !ok || he.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") != "1" {
 		t.Errorf("the refusal: %v with Retry-After %q, want 503 with 1", err, w.Header().Get("Retry-After"))

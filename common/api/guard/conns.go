@@ -6,66 +6,16 @@ import (
 	"io"
 	"net"
 	"sync"
-	"sync/atomic"
 	"time"
 )
+
+// What a Listener does besides admitting connections (Accept, in guard.go):
+// closing, refusing, and counting a connection until it closes.
 
 // refusedReadBytes is how much of a refused connection's request is read
 // and dropped, so that the kernel does not reset the connection over the
 // answer: more than api's MaxHeaderBytes and MaxBodyBytes together.
 const refusedReadBytes = 128 << 10
-
-// Listener accepts at most MaxConns connections at once, of those at most
-// the client's share from any one address, and keeps the last few slots
-// for addresses that hold no connection. A connection beyond the share or
-// in the reserve is answered with 503 and closed as soon as it is accepted,
-// while one beyond all of them waits in the kernel's accept queue, where it
-// holds nothing of the server's, until one closes. Refusing at accept time
-// keeps the slots for the other addresses: a connection that only waited
-// would take the next free slot, whoever needs it.
-type Listener struct {
-	net.Listener
-	Refused  atomic.Int64  // connections refused, for their client's share, the reserve, or at shutdown
-	slots    chan struct{} // one per connection open
-	done     chan struct{} // closed with the listener
-	once     sync.Once
-	clients  *clients
-	refusing sync.WaitGroup // the refusals being written
-}
-
-// Listen wraps l in a Listener of limits, whose addresses share g's.
-func (g *Guard) Listen(l net.Listener, limits Limits) *Listener {
-	return &Listener{Listener: l, slots: make(chan struct{}, limits.MaxConns), done: make(chan struct{}), clients: g.clients}
-}
-
-// Accept waits for a free slot, then for a connection whose client has
-// room for it.
-func (l *Listener) Accept() (net.Conn, error) {
-	select {
-	case l.slots <- struct{}{}:
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
-	for {
-		conn, err := l.Listener.Accept()
-		if err != nil {
-			<-l.slots
-			return nil, err
-		}
-		host := hostOf(conn.RemoteAddr().String())
-		cl, refusal := l.clients.enter(host, true)
-		switch refusal {
-		case overConnShare:
-			l.refuse(conn, fmt.Sprintf(refusal, l.clients.connShare))
-			continue
-		case inConnReserve:
-			l.refuse(conn, fmt.Sprintf(refusal, l.clients.holdingConns(host)))
-			continue
-		}
-		setSendBuffer(conn)
-		return &clientConn{Conn: conn, client: cl, l: l}, nil
-	}
-}
 
 // Close closes the listener once the connections that the kernel has
 // accepted for it, and the server not yet, are answered with 503: closing

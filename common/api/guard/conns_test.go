@@ -42,7 +42,7 @@ func getFrom(t *testing.T, ip net.IP, addr string) (net.Conn, int, string) {
 func TestConnectionReserveIsKeptForNewAddresses(t *testing.T) {
 	limits := DefaultLimits
 	limits.MaxConns, limits.MaxClientConns = 8, 4 // a reserve of one
-	g := New(limits)
+	g := New(limits, nil)
 	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	ts.Listener = g.Listen(ts.Listener, limits)
 	ts.Config.ErrorLog = log.New(io.Discard, "", 0)

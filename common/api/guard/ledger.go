@@ -152,8 +152,8 @@ func (l *Ledger) Stored() int64 {
 	return l.stored
 }
 
-// ListSize is the length of the body of GET /users?role=role.
-func (l *Ledger) ListSize(role string) int64 {
+// listSize is the length of the body of GET /users?role=role.
+func (l *Ledger) listSize(role string) int64 {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	return l.roles[role].body()

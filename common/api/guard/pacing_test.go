@@ -24,7 +24,7 @@ var testPace = Pace{Rate: 4 << 20, Grace: time.Second}
 // address and the channel on which each answer's Failed error arrives.
 func newPacedServer(t *testing.T, size int) (string, <-chan error) {
 	t.Helper()
-	g := New(DefaultLimits)
+	g := New(DefaultLimits, nil)
 	g.Pace = testPace
 	body := make([]byte, size)
 	failed := make(chan error, 1)
