@@ -13,13 +13,13 @@ import (
 	"time"
 )
 
-// postOverTCP serves the API on a loopback listener with readTimeout,
+// postOverTCP serves the API on a loopback listener with ReadTimeout,
 // sends head (a request line and headers) and body on a raw connection,
 // half-closes it if closeWrite, and returns the response.
-func postOverTCP(t *testing.T, readTimeout time.Duration, head, body string, closeWrite bool) (*http.Response, string) {
+func postOverTCP(t *testing.T, ReadTimeout time.Duration, head, body string, closeWrite bool) (*http.Response, string) {
 	t.Helper()
 	l := listenLoopback(t)
-	srv := &http.Server{Handler: newTestHandler(), ReadTimeout: readTimeout}
+	srv := &http.Server{Handler: newTestHandler(), ReadTimeout: ReadTimeout}
 	go srv.Serve(l)
 	defer srv.Close()
 

@@ -39,11 +39,11 @@ const (
 	MaxHeaderBytes = 8 << 10
 )
 
-// headerReadSlack is what net/http adds to http.Server.MaxHeaderBytes
+// HeaderReadSlack is what net/http adds to http.Server.MaxHeaderBytes
 // before it stops reading: room for its 4 KiB read buffer, which may hold
 // the start of the body. The server sets MaxHeaderBytes minus this, so that
 // the limit is exactly MaxHeaderBytes.
-const headerReadSlack = 4096
+const HeaderReadSlack = 4096
 
 // errInput is an input error: the client's fault, answered with 400.
 type errInput struct{ msg string }
@@ -235,7 +235,7 @@ func readBody(body io.Reader, capacity int) ([]byte, error) {
 		return nil, err // answered with 413 by writeError
 	case errors.Is(err, os.ErrDeadlineExceeded) || errors.As(err, &netErr) && netErr.Timeout():
 		return nil, echo.NewHTTPError(http.StatusRequestTimeout,
-			fmt.Sprintf("request body arrived too slowly: the whole request must arrive within %v", readTimeout))
+			fmt.Sprintf("request body arrived too slowly: the whole request must arrive within %v", ReadTimeout))
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return nil, inputErrorf("request body ended before the length it announced")
 	default:

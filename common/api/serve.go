@@ -35,19 +35,19 @@ var DefaultLimits = guard.DefaultLimits
 // headers; its sending is bounded by the minimum rate instead (see
 // guard.Writer), and a profiling request extends its own write deadline by
 // the profile's duration, which MaxProfileSeconds bounds. On SIGINT or
-// SIGTERM the requests in flight get drainTimeout to finish; the
+// SIGTERM the requests in flight get DrainTimeout to finish; the
 // connections still open then are closed.
 const (
-	readHeaderTimeout = 5 * time.Second
-	readTimeout       = 10 * time.Second
-	writeTimeout      = 30 * time.Second
-	idleTimeout       = 60 * time.Second
-	drainTimeout      = 10 * time.Second
+	ReadHeaderTimeout = 5 * time.Second
+	ReadTimeout       = 10 * time.Second
+	WriteTimeout      = 30 * time.Second
+	IdleTimeout       = 60 * time.Second
+	DrainTimeout      = 10 * time.Second
 )
 
 // Main is the whole main function of a stage: it reads the flags, generates
 // the users, opens the listeners, and serves until SIGINT or SIGTERM. Then
-// it lets the requests in flight finish for up to drainTimeout, closes the
+// it lets the requests in flight finish for up to DrainTimeout, closes the
 // connections still open, says how many it cut, and exits with status 0; a
 // second signal cuts them at once. Flags:
 //
@@ -279,7 +279,7 @@ func newServer(cfg config, stage Stage, users []user.User, api, profiling net.Li
 		}
 		return nil, refusal
 	}
-	s := &server{name: cfg.name, log: logger, drain: drainTimeout, limits: cfg.limits, h: h}
+	s := &server{name: cfg.name, log: logger, drain: DrainTimeout, limits: cfg.limits, h: h}
 	apiLoopback := isLoopbackAddr(api.Addr())
 
 	apiHandler := newEcho()
@@ -314,11 +314,11 @@ func newServer(cfg config, stage Stage, users []user.User, api, profiling net.Li
 func (s *server) add(h http.Handler, l net.Listener) {
 	s.servers = append(s.servers, &http.Server{
 		Handler:           h,
-		MaxHeaderBytes:    MaxHeaderBytes - headerReadSlack,
-		ReadHeaderTimeout: readHeaderTimeout,
-		ReadTimeout:       readTimeout,
-		WriteTimeout:      writeTimeout,
-		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    MaxHeaderBytes - HeaderReadSlack,
+		ReadHeaderTimeout: ReadHeaderTimeout,
+		ReadTimeout:       ReadTimeout,
+		WriteTimeout:      WriteTimeout,
+		IdleTimeout:       IdleTimeout,
 		ConnState:         s.countConn,
 		ConnContext:       guard.ConnContext,
 		ErrorLog:          s.log,

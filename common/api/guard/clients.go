@@ -7,14 +7,14 @@ import (
 	"sync"
 )
 
-// A request whose reservation is at most smallReservation (a list of a few
+// A request whose reservation is at most SmallReservation (a list of a few
 // hundred users, an ordinary POST body) may go past its client's share, by
-// up to smallOverdraft in all: a client that holds its whole share in large
+// up to SmallOverdraft in all: a client that holds its whole share in large
 // lists can still read a user or a small list, while what it can hold stays
-// bounded, by its share plus smallOverdraft.
+// bounded, by its share plus SmallOverdraft.
 const (
-	smallReservation = 64 << 10
-	smallOverdraft   = 4 << 20
+	SmallReservation = 64 << 10
+	SmallOverdraft   = 4 << 20
 )
 
 // clients counts, per client, what its requests and connections hold, so
@@ -29,7 +29,7 @@ const (
 // request would get a new share each time. Behind a proxy, every client has
 // the proxy's address, and shares it.
 type clients struct {
-	byteShare int64 // in-flight bytes one client may hold, smallOverdraft aside
+	byteShare int64 // in-flight bytes one client may hold, SmallOverdraft aside
 	connShare int   // connections one client may hold open
 	shared    int   // connections that clients holding one already may hold in all: the rest is the reserve
 
@@ -115,7 +115,7 @@ func (cs *clients) take(cl *client, charge int64) bool {
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	after := cl.held + charge
-	if after > cs.byteShare && (charge > smallReservation || after > cs.byteShare+smallOverdraft) {
+	if after > cs.byteShare && (charge > SmallReservation || after > cs.byteShare+SmallOverdraft) {
 		return false
 	}
 	cl.held = after

@@ -16,24 +16,24 @@ func TestSharesBoundOneClient(t *testing.T) {
 	if !s.take(a, share) {
 		t.Fatal("a client holding nothing could not take its whole share")
 	}
-	if s.take(a, smallReservation+1) {
+	if s.take(a, SmallReservation+1) {
 		t.Error("a client holding its whole share took a large reservation more")
 	}
 	if !s.take(b, share) {
 		t.Error("another client could not take its share while the first holds its own")
 	}
 	small := 0
-	for small <= smallOverdraft/smallReservation && s.take(a, smallReservation) { // one more than may fit
+	for small <= SmallOverdraft/SmallReservation && s.take(a, SmallReservation) { // one more than may fit
 		small++
 	}
-	if want := smallOverdraft / smallReservation; small != want {
-		t.Errorf("a client holding its share took %d small reservations more, want %d (%d bytes)", small, want, smallOverdraft)
+	if want := SmallOverdraft / SmallReservation; small != want {
+		t.Errorf("a client holding its share took %d small reservations more, want %d (%d bytes)", small, want, SmallOverdraft)
 	}
-	if held := s.holding(a); held != share+smallOverdraft {
-		t.Errorf("the client holds %d bytes, want its share and the overdraft, %d", held, share+smallOverdraft)
+	if held := s.holding(a); held != share+SmallOverdraft {
+		t.Errorf("the client holds %d bytes, want its share and the overdraft, %d", held, share+SmallOverdraft)
 	}
 	for range small {
-		s.give(a, smallReservation)
+		s.give(a, SmallReservation)
 	}
 	s.give(a, share)
 	s.give(b, share)
@@ -66,7 +66,7 @@ func TestRefusalForTheShareTakesNothing(t *testing.T) {
 	req := httptest.NewRequest("GET", "/users?role=editor", nil)
 	req.RemoteAddr = "192.0.2.1:1000"
 	w := httptest.NewRecorder()
-	if _, err := g.ReserveList(echo.New().NewContext(req, w), "editor", make([]byte, smallReservation+1)); err == nil {
+	if _, err := g.ReserveList(echo.New().NewContext(req, w), "editor", make([]byte, SmallReservation+1)); err == nil {
 		t.Fatal("a large list from a client holding its share was reserved")
 	} else if he, ok := err.(*echo.HTTPError); !ok || he.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") != "1" {
 		t.Errorf("the refusal: %v with Retry-After %q, want 503 with 1", err, w.Header().Get("Retry-After"))

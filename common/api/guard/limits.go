@@ -23,7 +23,7 @@ type Limits struct {
 	// MaxClientBytes is how many of MaxInFlightBytes the requests of one
 	// client (one remote address) may hold at once; a request beyond it is
 	// answered with 503. Small requests may go a little past it (see
-	// smallReservation), so that a client holding its share is still
+	// SmallReservation), so that a client holding its share is still
 	// served a user or a small list. A reservation larger than the share
 	// counts as the whole share.
 	MaxClientBytes int64
@@ -32,7 +32,7 @@ type Limits struct {
 	// ones wait in the kernel's queue until one closes. The last eighth of
 	// them (at least one) is kept for addresses that hold none, so that a
 	// few addresses at their share cannot lock the others out. Each open
-	// connection may hold up to connBytes (headers being read, buffers, its
+	// connection may hold up to ConnBytes (headers being read, buffers, its
 	// goroutine) whatever its client sends, so the cap bounds what
 	// connections hold in all.
 	MaxConns int
@@ -69,7 +69,7 @@ const DefaultMaxUsers = 100_000
 // characters that JSON writes as \u003c) count 512 KB each, so some 500
 // fit. A stage holds what the users count at most, plus its pointers and
 // maps; the lists in flight add up to MaxInFlightBytes, of which one client
-// may hold a quarter, and the connections up to MaxConns x connBytes, of
+// may hold a quarter, and the connections up to MaxConns x ConnBytes, of
 // which one client may hold a quarter too. Main gives the garbage collector
 // a soft limit (MemoryLimit), so that it does not let the heap grow to
 // twice what is live.
@@ -81,17 +81,17 @@ var DefaultLimits = Limits{
 	MaxConns:         4096,
 }
 
-// connBytes is the most that one open connection can make the server hold
+// ConnBytes is the most that one open connection can make the server hold
 // while its request arrives, rounded up: the header bytes, read into
 // net/http's 4 KiB buffer and copied into the header map (MaxHeaderBytes
 // twice), the 4 KiB buffer it writes through, and the goroutine serving it,
 // whose stack starts at 8 KiB and grows while it parses. A body being read
 // is counted against MaxInFlightBytes instead.
-const connBytes = 64 << 10
+const ConnBytes = 64 << 10
 
-// programBytes is what a stage holds beside what the limits count: its
+// ProgramBytes is what a stage holds beside what the limits count: its
 // code, the runtime, and the pointers and maps of its index.
-const programBytes = 64 << 20
+const ProgramBytes = 64 << 20
 
 // MemoryLimit is the soft limit given to the garbage collector: what the
 // stored users and the lists and bodies in flight count, and the program.
@@ -99,13 +99,13 @@ const programBytes = 64 << 20
 // it collects, so a stage that keeps every role's JSON (stage 6, the
 // floor) could hold twice MaxStoredBytes and the lists in flight twice
 // over; with it, the heap is collected as it nears what those count. The
-// connections' own memory (connBytes each) is left out: it is live only
+// connections' own memory (ConnBytes each) is left out: it is live only
 // while requests arrive. It is a soft limit: when more is live, as when
 // the store is full and every connection sends headers, the collector
 // runs more often (using at most half of the CPU) rather than letting the
 // heap grow past twice what is live, and nothing fails.
 func MemoryLimit(limits Limits) int64 {
-	return limits.MaxStoredBytes + limits.MaxInFlightBytes + programBytes
+	return limits.MaxStoredBytes + limits.MaxInFlightBytes + ProgramBytes
 }
 
 // cost is what a user whose JSON is encoded bytes long, holding roles

@@ -21,15 +21,15 @@ const MinRate = 64 << 10
 // covers the bursts in which the kernel frees room in its socket buffers.
 var DefaultPace = Pace{Rate: MinRate, Grace: 4 * time.Second}
 
-// sendPiece is the most that one write hands the kernel, each with its own
-// deadline. sendBuffer is the send buffer of every accepted connection:
+// SendPiece is the most that one write hands the kernel, each with its own
+// deadline. SendBuffer is the send buffer of every accepted connection:
 // Linux would grow it to several MiB, which a slow client drains only
 // seconds after the writer hands it a piece, and Linux wakes a blocked
 // writer only once a third of it is free. SO_SNDBUF works alike on Linux,
 // macOS and Windows, where counting acknowledged bytes does not.
 const (
-	sendPiece  = 64 << 10
-	sendBuffer = 128 << 10
+	SendPiece  = 64 << 10
+	SendBuffer = 128 << 10
 )
 
 // Pace is the least progress an answer must make: Rate bytes a second,
@@ -40,16 +40,16 @@ type Pace struct {
 }
 
 // setSendBuffer gives conn, a connection the server accepted, the send
-// buffer of sendBuffer bytes. A connection that is not TCP keeps its own.
+// buffer of SendBuffer bytes. A connection that is not TCP keeps its own.
 func setSendBuffer(conn net.Conn) {
 	if tcp, ok := conn.(*net.TCPConn); ok {
-		tcp.SetWriteBuffer(sendBuffer) // on failure the kernel's own size stays, which only the pacing notices
+		tcp.SetWriteBuffer(SendBuffer) // on failure the kernel's own size stays, which only the pacing notices
 	}
 }
 
 // Writer is the response writer of every answer of the API. For HEAD it
 // drops the body. Behind a net/http server it sends a body in pieces of
-// sendPiece bytes, each with a write deadline that the pace sets: net/http
+// SendPiece bytes, each with a write deadline that the pace sets: net/http
 // sets one deadline for the whole answer, so a client that reads nothing
 // would otherwise keep its list, and the in-flight bytes reserved for it,
 // until that deadline, while one reading steadily would be cut by it. Anywhere else (a test's recorder, a
@@ -107,7 +107,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 		}
 		return n, err
 	}
-	watch := len(p) > sendPiece
+	watch := len(p) > SendPiece
 	if watch {
 		rc := w.rc // the function may run after the answer ends, and w serves another
 		stop := context.AfterFunc(w.ctx, func() { rc.SetWriteDeadline(time.Now()) })
@@ -115,7 +115,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 	}
 	written := 0
 	for written < len(p) {
-		piece := p[written:min(len(p), written+sendPiece)]
+		piece := p[written:min(len(p), written+SendPiece)]
 		deadline := w.deadline(len(piece))
 		if err := w.rc.SetWriteDeadline(deadline); err != nil && !errors.Is(err, http.ErrNotSupported) {
 			return written, w.fail(err, deadline)

@@ -9,8 +9,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"example.com/userperf/common/api"
+	"example.com/userperf/common/api/guard"
 	"example.com/userperf/common/bench"
 	"example.com/userperf/scripts/internal/results"
 )
@@ -43,6 +45,9 @@ type constant struct{ figure, where string }
 func mib(n int64) string   { return fmt.Sprintf("%dMiB", n>>20) }
 func kib(n int64) string   { return fmt.Sprintf("%dKiB", n>>10) }
 func pct(f float64) string { return fmt.Sprintf("%.0f%%", 100*f) }
+func secs(d time.Duration) string {
+	return fmt.Sprintf("%.0fs", d.Seconds())
+}
 
 // constants are the code's figures that the pages may state: add one here, computed from its constant.
 var constants = func() []constant {
@@ -60,6 +65,23 @@ var constants = func() []constant {
 		{pct(results.Confidence), "confidence"},
 		{pct(results.SmallestStep), "smallest"},
 	}
+	c = append(c, // docs/api.md's limits, timeouts and pacing
+		constant{kib(api.HeaderReadSlack), "read buffer"},
+		constant{kib(api.MaxBodyBytes), "post"},
+		constant{kib(guard.SmallReservation), "reservation"},
+		constant{mib(guard.SmallOverdraft), "share"},
+		constant{kib(guard.MinRate), "minimum rate"},
+		constant{kib(guard.SendPiece), "pieces"},
+		constant{secs(guard.DefaultPace.Grace), "grace"},
+		constant{kib(guard.SendBuffer), "send buffer"},
+		constant{mib(guard.ProgramBytes), "program"},
+		constant{kib(guard.ConnBytes), "connection"},
+		constant{secs(api.ReadHeaderTimeout), "timeout"},
+		constant{secs(api.ReadTimeout), "timeout"},
+		constant{secs(api.IdleTimeout), "timeout"},
+		constant{secs(api.WriteTimeout), "timeout"},
+		constant{secs(api.DrainTimeout), "finish"},
+	)
 	for _, w := range bench.MixedWrites {
 		c = append(c, constant{fmt.Sprintf("%d%%", w), "write"})
 	}
