@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
+	"example.com/userperf/common/api"
+	"example.com/userperf/common/bench"
 	"example.com/userperf/common/user"
 )
 
@@ -114,4 +117,32 @@ func BenchmarkCopyPieces(b *testing.B) {
 			b.SetBytes(total)
 		})
 	}
+}
+
+// TestFullStoreWithinSoftLimit fills the store through the API, so that its
+// ledger refuses what a server would, with users that hold roles of their
+// own (the shape in which a stage that keeps a copy of each role's bytes
+// holds the most for what the limits count), and checks that the heap
+// that is live then stays under the soft limit a served stage runs with.
+// Near it, every allocation of a read would make the collector mark the
+// whole store.
+func TestFullStoreWithinSoftLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fills the store to its limit; skipped with -short")
+	}
+	users := user.MustGenerate(user.DefaultCount, user.DefaultSeed)
+	h := api.NewHandler(New(users), users)
+	shape := bench.Shape{Roles: api.MaxRoles, Holders: 1}
+	added, err := shape.Fill(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	if limit := bench.SoftLimit(); m.HeapAlloc > uint64(limit) {
+		t.Errorf("with %d users of shape %s added until the store was full, the live heap is %d MiB, over the soft limit of %d MiB",
+			added, shape.Name(), m.HeapAlloc>>20, limit>>20)
+	}
+	runtime.KeepAlive(h)
 }
