@@ -27,8 +27,8 @@ type Shape struct{ Roles, Holders int }
 // Name is the sub-benchmark name, with the shape's parameters as keys.
 func (s Shape) Name() string { return fmt.Sprintf("roles=%d/holders=%d", s.Roles, s.Holders) }
 
-// User is the n-th user of the shape, from 0: users n and n+1 share their
-// roles when Holders is 2, and so on.
+// User is the n-th user of the shape, from 0: with Holders 2, users 0 and
+// 1 share their roles, then 2 and 3, and so on.
 func (s Shape) User(n int) user.User {
 	// The ids sort after the generated users' and in the order written, so
 	// that each is inserted at the end.
