@@ -22,3 +22,5 @@ func BenchmarkWrite(b *testing.B) { bench.Write(b, New) }
 func BenchmarkBuild(b *testing.B) { bench.Build(b, New) }
 
 func BenchmarkMixed(b *testing.B) { bench.Mixed(b, New) }
+
+func BenchmarkFullStore(b *testing.B) { bench.FullStore(b, New) }

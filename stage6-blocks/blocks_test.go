@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
+	"example.com/userperf/common/api"
+	"example.com/userperf/common/bench"
 	"example.com/userperf/common/user"
 )
 
@@ -112,6 +115,38 @@ func BenchmarkCopyPieces(b *testing.B) {
 				dst = out
 			}
 			b.SetBytes(total)
+		})
+	}
+}
+
+// TestFullStoreWithinSoftLimit fills the store through the API, so that its
+// ledger refuses what a server would, with users whose roles are their own
+// (32 roles each) or shared by two (16 each): the shapes in which a stage
+// that keeps a copy of each role's bytes holds the most for what the
+// limits count. It checks that the heap that is live then leaves the soft
+// limit a served stage runs with room for the lists in flight. Near the
+// limit, every allocation of a read would make the collector mark the
+// whole store.
+func TestFullStoreWithinSoftLimit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fills the store to its limit; skipped with -short")
+	}
+	for _, shape := range []bench.Shape{{Roles: api.MaxRoles, Holders: 1}, {Roles: api.MaxRoles / 2, Holders: 2}} {
+		t.Run(shape.Name(), func(t *testing.T) {
+			users := user.MustGenerate(user.DefaultCount, user.DefaultSeed)
+			h := api.NewHandler(New(users), users)
+			added, err := shape.Fill(h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runtime.GC()
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			if limit := bench.SoftLimit() - api.DefaultLimits.MaxInFlightBytes; m.HeapAlloc > uint64(limit) {
+				t.Errorf("with %d users added until the store was full, the live heap is %d MiB, "+
+					"over the soft limit less the lists in flight, %d MiB", added, m.HeapAlloc>>20, limit>>20)
+			}
+			runtime.KeepAlive(h)
 		})
 	}
 }

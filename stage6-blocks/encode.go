@@ -2,12 +2,8 @@ package main
 
 import "example.com/userperf/common/user"
 
-// encodeUsers returns the JSON array of a role's users (a read-only view of
-// the store) as encoding/json.Marshal does, into a body reserved for exactly
-// its size and reused (buffer.go). Each user was encoded when it was
-// written (see stored) and laid out in its role's blocks, so a read only
-// copies those bytes, a block at a time; the first user's comma becomes the
-// "[".
+// encodeUsers returns a role's users as encoding/json.Marshal would: the
+// blocks' bytes, the first comma made "[", in a reused body (buffer.go).
 func encodeUsers(blocks roleList) []byte {
 	if len(blocks) == 0 {
 		return append(getBuffer(len("[]")), "[]"...)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -173,7 +174,11 @@ func TestAppendUserMatchesEncodingJSON(t *testing.T) {
 		for i, u := range users[:n] {
 			list[i] = newStored(u)
 		}
-		if got := encodeUsers(newRoleList(list)); !bytes.Equal(got, want) {
+		var l roleList
+		for run := range slices.Chunk(list, blockUsers) {
+			l = append(l, newBlock(run))
+		}
+		if got := encodeUsers(l); !bytes.Equal(got, want) {
 			t.Errorf("encodeUsers of %d users =\n%s\nwant\n%s", n, got, want)
 		}
 	}

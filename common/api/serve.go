@@ -124,8 +124,8 @@ func parseFlags(name string, args []string, stderr io.Writer) (config, error) {
 		fmt.Sprintf("number of generated users, %d to %d", user.MinCount, user.MaxCount))
 	flags.IntVar(&cfg.limits.MaxUsers, "max-users", DefaultLimits.MaxUsers,
 		"most users the store may hold; a POST beyond it is refused with 409")
-	flags.Func("max-stored-mib", fmt.Sprintf("most `MiB` the stored users may count, each its JSON once and once per role "+
-		"(default %d); a POST beyond it is refused with 409", DefaultLimits.MaxStoredBytes>>20), mebibytes(&cfg.limits.MaxStoredBytes))
+	flags.Func("max-stored-mib", fmt.Sprintf("most `MiB` the stored users may count, each its JSON once, and once more and %d bytes per role "+
+		"(default %d); a POST beyond it is refused with 409", guard.RoleBytes, DefaultLimits.MaxStoredBytes>>20), mebibytes(&cfg.limits.MaxStoredBytes))
 	flags.Func("max-inflight-mib", fmt.Sprintf("most `MiB` of list answers being built or sent, and POST bodies being read, "+
 		"at once (default %d); a request beyond it gets 503", DefaultLimits.MaxInFlightBytes>>20), mebibytes(&cfg.limits.MaxInFlightBytes))
 	flags.Func("client-share-mib", "most `MiB` of those in flight that the requests of one client address may hold at once "+

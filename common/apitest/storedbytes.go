@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"example.com/userperf/common/api"
+	"example.com/userperf/common/api/guard"
 	"example.com/userperf/common/apitest/plain"
 	"example.com/userperf/common/user"
 )
@@ -31,11 +32,12 @@ func largestUser(n int, common string) user.User {
 	return u
 }
 
-// storedCost is what users count against Limits.MaxStoredBytes.
+// storedCost is what users count against Limits.MaxStoredBytes: their JSON
+// once and once per role, and guard.RoleBytes per role.
 func storedCost(users ...user.User) int64 {
 	var sum int64
 	for _, u := range users {
-		sum += int64(len(mustMarshal(u))) * int64(1+len(u.Roles))
+		sum += int64(len(mustMarshal(u)))*int64(1+len(u.Roles)) + guard.RoleBytes*int64(len(u.Roles))
 	}
 	return sum
 }

@@ -7,10 +7,13 @@
 //	                                        in advance (the floor runs it; see Bare)
 //	BenchmarkWrite/users=U/roles=R          one Stage.Add and one Stage.Delete of a user
 //	                                        holding the R most-held roles, in process
-//	BenchmarkBuild/users=U                  building the stage, and the memory it holds
+//	BenchmarkBuild/users=U                  building the stage, and the memory it holds;
+//	BenchmarkBuild/roles=R/holders=1        the same for 10,000 users with R roles of their own
 //	BenchmarkMixed/users=U/writes=W/clients=C
 //	                                        requests of which W percent are writes, the rest
 //	                                        reads, from C clients at once
+//	BenchmarkFullStore/roles=R/holders=H    GET of the largest list once users of that Shape
+//	                                        have filled the store to its limit (stages 5 and 6)
 //
 // ListByRole and ServeHTTP also report the garbage collections per request
 // (gc-cycles/op, see GCCycles). Set USERPERF_MILLION=1 to add users=1000000.

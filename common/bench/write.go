@@ -77,27 +77,40 @@ func mostHeldRoles(users []user.User, n int) []string {
 // generated users (the time per op), and the heap it then holds beyond the
 // users themselves, per user (held-B/user): its index, its copies, its
 // encoded bytes. The users' own memory, which every stage shares, is left
-// out, so the metric shows what each design adds.
+// out, so the metric shows what each design adds. It also builds 10,000
+// users of the own shape with 1, 4 and 32 roles each (roles=R/holders=1),
+// to show what a stage holds per role.
 func Build(b *testing.B, newStage api.NewStage) {
 	for _, n := range writeSizes() {
-		b.Run(fmt.Sprintf("users=%d", n), func(b *testing.B) {
-			users := Users(n)
-			var stage api.Stage
-			b.ReportAllocs()
-			stop := CPUTime(b)
-			for b.Loop() {
-				stage = nil // let the previous one go before the next is built
-				stage = newStage(users)
+		b.Run(fmt.Sprintf("users=%d", n), func(b *testing.B) { build(b, newStage, Users(n)) })
+	}
+	for _, roles := range []int{1, 4, api.MaxRoles} {
+		shape := Shape{Roles: roles, Holders: 1}
+		b.Run(shape.Name(), func(b *testing.B) {
+			users := make([]user.User, user.DefaultCount)
+			for n := range users {
+				users[n] = shape.User(n)
 			}
-			stop()
-			stage = nil
-			before := liveHeapBytes()
-			stage = newStage(users)
-			held := liveHeapBytes() - before
-			runtime.KeepAlive(stage)
-			b.ReportMetric(float64(held)/float64(n), "held-B/user")
+			build(b, newStage, users)
 		})
 	}
+}
+
+func build(b *testing.B, newStage api.NewStage, users []user.User) {
+	var stage api.Stage
+	b.ReportAllocs()
+	stop := CPUTime(b)
+	for b.Loop() {
+		stage = nil // let the previous one go before the next is built
+		stage = newStage(users)
+	}
+	stop()
+	stage = nil
+	before := liveHeapBytes()
+	stage = newStage(users)
+	held := liveHeapBytes() - before
+	runtime.KeepAlive(stage)
+	b.ReportMetric(float64(held)/float64(len(users)), "held-B/user")
 }
 
 // liveHeapBytes collects garbage and returns the bytes of heap objects that

@@ -176,8 +176,8 @@ func (l *Ledger) Add(u user.User) error {
 			fmt.Sprintf("the store is full: it holds its limit of %d users; delete one first", l.limits.MaxUsers))
 	case l.stored+c > l.limits.MaxStoredBytes:
 		return echo.NewHTTPError(http.StatusConflict, fmt.Sprintf("the store is full: this user would count %d bytes "+
-			"(its JSON once, and once more for each of its %d roles), and only %d of the %d bytes allowed are left; delete users first",
-			c, len(u.Roles), max(0, l.limits.MaxStoredBytes-l.stored), l.limits.MaxStoredBytes))
+			"(its JSON once, and once more and %d bytes for each of its %d roles), and only %d of the %d bytes allowed are left; delete users first",
+			c, RoleBytes, len(u.Roles), max(0, l.limits.MaxStoredBytes-l.stored), l.limits.MaxStoredBytes))
 	}
 	// Counted before Add, which owns u from then on, and taken back if
 	// Add refuses it; nobody sees the difference under the lock.

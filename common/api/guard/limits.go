@@ -110,9 +110,18 @@ func MemoryLimit(limits Limits) int64 {
 
 // cost is what a user whose JSON is encoded bytes long, holding roles
 // roles, counts against MaxStoredBytes: the JSON once, for the user
-// itself, and once per role, for the role's list. That is the most any
-// stage keeps: stage 0 keeps the user alone, the later stages keep it once
-// and point to it from every role (stage 5 beside its JSON), and stage 6
-// and the floor keep its JSON in each role's list. Counting the most for
-// every stage keeps the same requests refused in every stage.
-func cost(encoded, roles int) int64 { return int64(encoded) * int64(1+roles) }
+// itself, and once per role, for the role's list, and RoleBytes per role.
+// That is the most any stage keeps: stage 0 keeps the user alone, the later
+// stages keep it once and point to it from every role (stage 5 beside its
+// JSON), and stage 6 and the floor keep its JSON in each role's list.
+// Counting the most for every stage keeps the same requests refused in
+// every stage.
+func cost(encoded, roles int) int64 { return int64(encoded)*int64(1+roles) + int64(roles)*RoleBytes }
+
+// RoleBytes is what one role of a user makes a stage hold beside the JSON:
+// its name and place in the user's roles, the pointer to the user in the
+// role's list and, for a role of few users, its share of the role's map
+// entry and list. Users with many short roles, each their own or shared by
+// two, would otherwise make a stage that keeps each role's JSON (stage 6)
+// hold more than MemoryLimit.
+const RoleBytes = 128

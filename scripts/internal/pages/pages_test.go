@@ -76,6 +76,7 @@ var constants = func() []constant {
 		constant{kib(guard.SendBuffer), "send buffer"},
 		constant{mib(guard.ProgramBytes), "program"},
 		constant{kib(guard.ConnBytes), "connection"},
+		constant{mib(guard.MemoryLimit(api.DefaultLimits)), "soft"},
 		constant{secs(api.ReadHeaderTimeout), "timeout"},
 		constant{secs(api.ReadTimeout), "timeout"},
 		constant{secs(api.IdleTimeout), "timeout"},
