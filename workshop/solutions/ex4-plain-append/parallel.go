@@ -10,12 +10,11 @@ import (
 )
 
 // parallelMin is the smallest result, in users, that is encoded in
-// parallel chunks. docs/stage3-parallel.md measures where chunks pay, under
-// three loads, and says why this value stands: its rule changes it only
-// when two runs in a row give the same size. USERPERF_PARALLEL_MIN sets
-// another (0 turns chunks off), so that a learner can apply the rule on a
-// machine of their own.
-var parallelMin = envInt("USERPERF_PARALLEL_MIN", 10000)
+// parallel chunks: the size that the rule of docs/stage3-parallel.md gave
+// in two runs in a row of its measurement, under three loads.
+// USERPERF_PARALLEL_MIN sets another (0 turns chunks off), so that a
+// learner can apply the rule on a machine of their own.
+var parallelMin = envInt("USERPERF_PARALLEL_MIN", 1000)
 
 // envInt is the environment variable name as a number, or def if it is unset
 // or not a number.
