@@ -347,18 +347,19 @@ func drawChart(v roomView, height float64) chart {
 	c.PlotBottom = c.Top + c.PlotH
 	c.ReleaseY = c.PlotBottom + 16
 	c.LabelY = c.H - 8
-	lo, hi := 0.5, 2.0 // the scale shows at least half as fast to twice as fast
+	var values []float64
 	for _, r := range v.Rows {
 		for _, cl := range r.Cells {
 			for _, x := range []float64{cl.Ratio, cl.GuessRatio} {
 				if cl.Passed && cl.Ratio > 0 && x > 0 {
-					lo, hi = min(lo, x), max(hi, x)
+					values = append(values, x)
 				}
 			}
 		}
 	}
-	lo, hi = lo/1.25, hi*1.25 // room for a dot's radius at either end
+	lo, hi := scale(values)
 	y := func(r float64) float64 {
+		r = min(max(r, lo), hi) // a value beyond the scale sits at its edge
 		return tenth(c.Top + c.PlotH*(1-(math.Log(r)-math.Log(lo))/(math.Log(hi)-math.Log(lo))))
 	}
 	for _, t := range []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000} {
@@ -417,3 +418,23 @@ func drawChart(v roomView, height float64) chart {
 // tenth rounds a coordinate to a tenth of a unit, finer than a screen
 // shows, so that the page does not carry digits no one sees.
 func tenth(x float64) float64 { return math.Round(x*10) / 10 }
+
+// outlier is how far from the values' median, either way, a value may lie and still widen the chart's
+// scale: one hand-in far from the others would otherwise flatten them all onto one line.
+const outlier = 10
+
+// scale is the chart's range for values: at least half as fast to twice as fast, as far as the values
+// within outlier of their median reach, with room for a dot's radius at either end.
+func scale(values []float64) (lo, hi float64) {
+	lo, hi = 0.5, 2.0
+	if len(values) > 0 {
+		sorted := slices.Sorted(slices.Values(values))
+		median := sorted[len(sorted)/2]
+		for _, x := range sorted {
+			if x >= median/outlier && x <= median*outlier {
+				lo, hi = min(lo, x), max(hi, x)
+			}
+		}
+	}
+	return lo / 1.25, hi * 1.25
+}

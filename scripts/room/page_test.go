@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -149,5 +150,23 @@ func TestMediansPerRelease(t *testing.T) {
 	}
 	if one := view(hands[2:4], workshopStarts); len(one.Releases) != 1 || one.Exercises[0].ByRelease != nil {
 		t.Errorf("a room of one release: releases %q, medians per release %+v; want none", one.Releases, one.Exercises[0].ByRelease)
+	}
+}
+
+// One hand-in far from the others, within the numbers the room takes, does not flatten the chart:
+// the scale is the one the others make, and the far value sits at its edge.
+func TestScaleIgnoresOneFarValue(t *testing.T) {
+	var room []float64
+	for i := range 12 {
+		room = append(room, 2+0.25*float64(i)) // 2x to 4.75x
+	}
+	lo, hi := scale(room)
+	for _, far := range []float64{maxRatio, 1.0 / maxRatio} {
+		if l, h := scale(append(slices.Clone(room), far)); l != lo || h != hi {
+			t.Errorf("with %gx among them, the scale is %g to %g, want %g to %g as without it", far, l, h, lo, hi)
+		}
+	}
+	if l, h := scale(nil); l != 0.5/1.25 || h != 2*1.25 {
+		t.Errorf("an empty room's scale is %g to %g, want half as fast to twice as fast and a margin", l, h)
 	}
 }
