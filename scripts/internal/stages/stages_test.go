@@ -78,6 +78,7 @@ func TestListRefusesTwoStagesOfOneName(t *testing.T) {
 }
 
 func TestListWithoutGoWork(t *testing.T) {
+	t.Setenv("GOWORK", "") // a learner's local.work, which the scripts name for their children, is no go.work here
 	if _, err := List(t.TempDir()); err == nil {
 		t.Error("no go.work: no error")
 	}
