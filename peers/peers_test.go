@@ -13,6 +13,7 @@ import (
 	gojson "github.com/goccy/go-json"
 	segjson "github.com/segmentio/encoding/json"
 
+	"example.com/userperf/common/apitest"
 	"example.com/userperf/common/bench"
 	"example.com/userperf/common/user"
 )
@@ -61,7 +62,7 @@ func BenchmarkEncode(b *testing.B) {
 		want, _ := json.Marshal(users)
 		encoders := append([]peer{}, peers...)
 		encoders = append(encoders, peer{"stage4", func(u []*user.User) ([]byte, error) {
-			return appendUsers(getBuffer(reservedSize(u)), u), nil
+			return encodeUsers(u), nil
 		}})
 		for _, e := range encoders {
 			b.Run(fmt.Sprintf("matches=%d/encoder=%s", matches, e.name), func(b *testing.B) {
@@ -95,9 +96,9 @@ func TestPeersMatchEncodingJSON(t *testing.T) {
 		}
 	}
 	for _, p := range peers {
-		for _, s := range trickyStrings() {
+		for _, s := range apitest.TrickyStrings() {
 			users := []*user.User{{ID: "u", Name: s, Email: "e@x", Roles: []string{s}}, {ID: "nil roles"}}
-			want, _ := json.Marshal([]*user.User{validUser(users[0]), users[1]}) // the contract: encode_test.go
+			want, _ := json.Marshal([]*user.User{apitest.ValidUser(users[0]), users[1]}) // the contract
 			got, err := p.marshal(users)
 			same := err == nil && bytes.Equal(got, want)
 			if !same && err == nil && !utf8.ValidString(s) {
@@ -118,7 +119,7 @@ func TestPeersMatchEncodingJSON(t *testing.T) {
 // characters as \u0008 and \u000c, as encoding/json did before Go 1.22,
 // where encoding/json now writes \b and \f: the same string in valid JSON,
 // but not the same bytes. goccy/go-json and segmentio/encoding match
-// encoding/json on every string of trickyStrings.
+// encoding/json on every string of apitest.TrickyStrings.
 //
 // Invalid UTF-8 is not listed: every peer writes each bad byte as U+FFFD,
 // but sonic, goccy/go-json, segmentio/encoding and encoding/json before
