@@ -86,7 +86,7 @@ func main() {
 		reply, err := send(*to, file, secret)
 		if status := (*refusal)(nil); errors.As(err, &status) && status.code == http.StatusForbidden {
 			config, _ := os.UserConfigDir() // participant found it
-			err = fmt.Errorf("%v\n(this machine's id and secret: %s)", err, filepath.Join(config, "userperf"))
+			err = fmt.Errorf("%w\n(this machine's id and secret: %s)", err, filepath.Join(config, "userperf"))
 		}
 		c.Fatal(err)
 		fmt.Printf("sent to %s: %s", *to, reply)
@@ -169,7 +169,7 @@ var (
 func participant() (id, secret string, err error) {
 	config, err := os.UserConfigDir()
 	if err != nil {
-		return "", "", fmt.Errorf("no configuration folder to keep your participant id in: %v", err)
+		return "", "", fmt.Errorf("no configuration folder to keep your participant id in: %w", err)
 	}
 	dir := filepath.Join(config, "userperf")
 	id, err = keep(filepath.Join(dir, "participant-id"), idPattern, 0o644, func() string { return strings.ToLower(rand.Text()[:12]) })
@@ -224,7 +224,7 @@ func send(url, file, secret string) (string, error) {
 		req.Header.Set("Authorization", "Bearer "+secret)
 		resp, err := client.Do(req)
 		if err != nil {
-			return "", fmt.Errorf("sending to %s: %v (is the room's server running, at that address?)", url, err)
+			return "", fmt.Errorf("sending to %s: %w (is the room's server running, at that address?)", url, err)
 		}
 		reply, err := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
 		resp.Body.Close()

@@ -95,7 +95,7 @@ func room(dir string, paths []string, isStart func(string) bool) error {
 		}
 		h, err := parseHand(data)
 		if err != nil {
-			return fmt.Errorf("%s: %v", p, err)
+			return fmt.Errorf("%s: %w", p, err)
 		}
 		h.ID = cmp.Or(h.ID, fmt.Sprint("file", i)) // an older file has no id: each file is one participant
 		hands = append(hands, h)

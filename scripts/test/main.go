@@ -84,7 +84,7 @@ func main() {
 			return fmt.Sprintf("%d of %d packages done", r.Pkgs.Load(), run.packages)
 		}
 		if _, err := testevents.Start(exec.Command("go", append([]string{"test", "-json"}, run.args...)...), io.Discard, os.Stdout, done); err != nil {
-			c.Fatal(fmt.Errorf("%s: %v (output above)", run.what, err))
+			c.Fatal(fmt.Errorf("%s: %w (output above)", run.what, err))
 		}
 	}
 	verdict := "left out (--again)"
