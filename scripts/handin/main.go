@@ -1,4 +1,30 @@
-// Command handin puts a participant's workshop results in one file, and can send it to the room; the usage below says how.
+// Command handin puts a participant's workshop results in one file, and
+// sends it to the room's server or leaves it to hand in another way.
+//
+// Usage:
+//
+//	go run ./scripts/handin [--to http://ADDRESS:PORT] NAME
+//
+// The file holds, for each stage you checked, the verdict, speeds and
+// prediction of your last go run ./scripts/check of it, with NAME, your
+// machine and your participant id, and names each stage changed since its
+// check; it is written to results/handin/NAME.txt. The id, made at your
+// first hand-in and kept in your user configuration folder
+// (userperf/participant-id), tells you from anyone else of the same name:
+// a second hand-in replaces the first. The secret made with it and kept
+// beside it (participant-secret) goes with every hand-in to the room, which
+// takes an id's hand-ins only with the secret of its first: to hand in from
+// another machine, copy both files there.
+//
+// The flag is:
+//
+//	--to URL
+//		Send the file to the room's server (go run ./scripts/room --serve) at URL.
+//
+// # Examples
+//
+//	go run ./scripts/handin --to http://192.168.1.20:8080 "Ada Lovelace"
+//	go run ./scripts/handin "Ada Lovelace"
 package main
 
 import (
