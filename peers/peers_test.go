@@ -67,7 +67,7 @@ func BenchmarkEncode(b *testing.B) {
 		for _, e := range encoders {
 			b.Run(fmt.Sprintf("matches=%d/encoder=%s", matches, e.name), func(b *testing.B) {
 				if got, err := e.marshal(users); err != nil || !bytes.Equal(got, want) {
-					b.Fatalf("%v; output differs from encoding/json: %s", err, firstDifference(got, want))
+					b.Fatalf("%v; output differs from encoding/json: %s", err, apitest.Mismatch(got, want))
 				}
 				b.SetBytes(int64(len(want)))
 				b.ReportAllocs()
@@ -91,7 +91,7 @@ func TestPeersMatchEncodingJSON(t *testing.T) {
 		for _, p := range peers {
 			got, err := p.marshal(users)
 			if err != nil || !bytes.Equal(got, want) {
-				t.Errorf("%s on the %d-user payload: %v; output differs from encoding/json: %s", p.name, matches, err, firstDifference(got, want))
+				t.Errorf("%s on the %d-user payload: %v; output differs from encoding/json: %s", p.name, matches, err, apitest.Mismatch(got, want))
 			}
 		}
 	}
@@ -106,7 +106,7 @@ func TestPeersMatchEncodingJSON(t *testing.T) {
 			}
 			switch known := knownDifference(p.name, s); {
 			case !same && !known:
-				t.Errorf("%s differs from encoding/json on %q: %v %s", p.name, s, err, firstDifference(got, want))
+				t.Errorf("%s differs from encoding/json on %q: %v %s", p.name, s, err, apitest.Mismatch(got, want))
 			case same && known:
 				t.Logf("%s now matches encoding/json on %q: update knownDifference", p.name, s)
 			}
@@ -134,15 +134,6 @@ func knownDifference(peer, s string) bool {
 func sameDecoded(a, b []byte) bool {
 	var ua, ub []user.User
 	return json.Unmarshal(a, &ua) == nil && json.Unmarshal(b, &ub) == nil && reflect.DeepEqual(ua, ub)
-}
-
-// firstDifference describes where got and want part.
-func firstDifference(got, want []byte) string {
-	i := 0
-	for i < len(got) && i < len(want) && got[i] == want[i] {
-		i++
-	}
-	return fmt.Sprintf("at byte %d: got %q, want %q", i, got[i:min(len(got), i+24)], want[i:min(len(want), i+24)])
 }
 
 // BenchmarkReservedBody asks stage 3's question again with encoding/json/v2:
@@ -188,7 +179,7 @@ func BenchmarkReservedBody(b *testing.B) {
 		for _, w := range ways {
 			b.Run(fmt.Sprintf("matches=%d/way=%s", matches, w.name), func(b *testing.B) {
 				if got := w.encode(users); !bytes.Equal(got, want) {
-					b.Fatalf("output differs from encoding/json: %s", firstDifference(got, want))
+					b.Fatalf("output differs from encoding/json: %s", apitest.Mismatch(got, want))
 				}
 				b.ReportAllocs()
 				stop := bench.CPUTime(b)
