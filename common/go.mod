@@ -1,12 +1,8 @@
 module example.com/userperf/common
 
-go 1.26
+go 1.26.0
 
-require (
-	github.com/labstack/echo/v4 v4.16.0
-	golang.org/x/net v0.59.0
-	golang.org/x/sync v0.23.0
-)
+require github.com/labstack/echo/v4 v4.16.0
 
 require (
 	github.com/labstack/gommon v0.5.0 // indirect
@@ -15,6 +11,7 @@ require (
 	github.com/valyala/bytebufferpool v1.0.0 // indirect
 	github.com/valyala/fasttemplate v1.2.2 // indirect
 	golang.org/x/crypto v0.57.0 // indirect
+	golang.org/x/net v0.59.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/text v0.42.0 // indirect
 	golang.org/x/time v0.15.0 // indirect

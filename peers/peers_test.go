@@ -13,6 +13,7 @@ import (
 	gojson "github.com/goccy/go-json"
 	segjson "github.com/segmentio/encoding/json"
 
+	"example.com/userperf/common/apitest"
 	"example.com/userperf/common/bench"
 	"example.com/userperf/common/user"
 )
@@ -61,12 +62,12 @@ func BenchmarkEncode(b *testing.B) {
 		want, _ := json.Marshal(users)
 		encoders := append([]peer{}, peers...)
 		encoders = append(encoders, peer{"stage4", func(u []*user.User) ([]byte, error) {
-			return appendUsers(getBuffer(reservedSize(u)), u), nil
+			return encodeUsers(u), nil
 		}})
 		for _, e := range encoders {
 			b.Run(fmt.Sprintf("matches=%d/encoder=%s", matches, e.name), func(b *testing.B) {
 				if got, err := e.marshal(users); err != nil || !bytes.Equal(got, want) {
-					b.Fatalf("%v; output differs from encoding/json: %s", err, firstDifference(got, want))
+					b.Fatalf("%v; output differs from encoding/json: %s", err, apitest.Mismatch(got, want))
 				}
 				b.SetBytes(int64(len(want)))
 				b.ReportAllocs()
@@ -90,14 +91,14 @@ func TestPeersMatchEncodingJSON(t *testing.T) {
 		for _, p := range peers {
 			got, err := p.marshal(users)
 			if err != nil || !bytes.Equal(got, want) {
-				t.Errorf("%s on the %d-user payload: %v; output differs from encoding/json: %s", p.name, matches, err, firstDifference(got, want))
+				t.Errorf("%s on the %d-user payload: %v; output differs from encoding/json: %s", p.name, matches, err, apitest.Mismatch(got, want))
 			}
 		}
 	}
 	for _, p := range peers {
-		for _, s := range trickyStrings() {
+		for _, s := range apitest.TrickyStrings() {
 			users := []*user.User{{ID: "u", Name: s, Email: "e@x", Roles: []string{s}}, {ID: "nil roles"}}
-			want, _ := json.Marshal([]*user.User{validUser(users[0]), users[1]}) // the contract: encode_test.go
+			want, _ := json.Marshal([]*user.User{apitest.ValidUser(users[0]), users[1]}) // the contract
 			got, err := p.marshal(users)
 			same := err == nil && bytes.Equal(got, want)
 			if !same && err == nil && !utf8.ValidString(s) {
@@ -105,7 +106,7 @@ func TestPeersMatchEncodingJSON(t *testing.T) {
 			}
 			switch known := knownDifference(p.name, s); {
 			case !same && !known:
-				t.Errorf("%s differs from encoding/json on %q: %v %s", p.name, s, err, firstDifference(got, want))
+				t.Errorf("%s differs from encoding/json on %q: %v %s", p.name, s, err, apitest.Mismatch(got, want))
 			case same && known:
 				t.Logf("%s now matches encoding/json on %q: update knownDifference", p.name, s)
 			}
@@ -118,7 +119,7 @@ func TestPeersMatchEncodingJSON(t *testing.T) {
 // characters as \u0008 and \u000c, as encoding/json did before Go 1.22,
 // where encoding/json now writes \b and \f: the same string in valid JSON,
 // but not the same bytes. goccy/go-json and segmentio/encoding match
-// encoding/json on every string of trickyStrings.
+// encoding/json on every string of apitest.TrickyStrings.
 //
 // Invalid UTF-8 is not listed: every peer writes each bad byte as U+FFFD,
 // but sonic, goccy/go-json, segmentio/encoding and encoding/json before
@@ -133,15 +134,6 @@ func knownDifference(peer, s string) bool {
 func sameDecoded(a, b []byte) bool {
 	var ua, ub []user.User
 	return json.Unmarshal(a, &ua) == nil && json.Unmarshal(b, &ub) == nil && reflect.DeepEqual(ua, ub)
-}
-
-// firstDifference describes where got and want part.
-func firstDifference(got, want []byte) string {
-	i := 0
-	for i < len(got) && i < len(want) && got[i] == want[i] {
-		i++
-	}
-	return fmt.Sprintf("at byte %d: got %q, want %q", i, got[i:min(len(got), i+24)], want[i:min(len(want), i+24)])
 }
 
 // BenchmarkReservedBody asks stage 3's question again with encoding/json/v2:
@@ -187,7 +179,7 @@ func BenchmarkReservedBody(b *testing.B) {
 		for _, w := range ways {
 			b.Run(fmt.Sprintf("matches=%d/way=%s", matches, w.name), func(b *testing.B) {
 				if got := w.encode(users); !bytes.Equal(got, want) {
-					b.Fatalf("output differs from encoding/json: %s", firstDifference(got, want))
+					b.Fatalf("output differs from encoding/json: %s", apitest.Mismatch(got, want))
 				}
 				b.ReportAllocs()
 				stop := bench.CPUTime(b)

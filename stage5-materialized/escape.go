@@ -8,7 +8,7 @@ import (
 // appendEscaped appends the JSON string s, unquoted, escaped as encoding/json
 // does: the bytes of asciiEscapes, U+2028 and U+2029. Each byte of invalid
 // UTF-8 becomes U+FFFD, written as it is, as Go 1.27's encoding/json writes
-// it (Go 1.26's wrote the escape \ufffd; encode_test.go states the rule).
+// it (Go 1.26's wrote the escape \ufffd; common/apitest/encoder.go states the rule).
 // Most strings need none of this: isPlain proves it, and s is copied.
 func appendEscaped(dst []byte, s string) []byte {
 	if isPlain(s) {

@@ -92,7 +92,7 @@ func checkSnapshot(status int, body []byte, role string, known map[string][]user
 	}
 	var got []user.User
 	if err := json.Unmarshal(body, &got); err != nil {
-		return fmt.Errorf("reader: torn body, not JSON: %v", err)
+		return fmt.Errorf("reader: torn body, not JSON: %w", err)
 	}
 	for i, u := range got {
 		if !u.HasRole(role) {

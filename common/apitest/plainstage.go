@@ -10,7 +10,7 @@ import (
 // the slowest obvious stage: every list sorted and marshaled by
 // encoding/json on every request. The differential tests compare every
 // stage with it, so it is written to be easy to believe, not fast;
-// TestPlain holds it to the same contract that Run holds every stage to.
+// ExampleRun holds it to the same contract that Run holds every stage to.
 // It is an api.NewStage.
 func NewPlain(users []user.User) api.Stage {
 	return plain.NewLocked(users)

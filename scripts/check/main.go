@@ -1,4 +1,53 @@
-// Command check gives one verdict on a stage; the usage below says how.
+// Command check gives one verdict on a stage, yours or the project's,
+// within a few minutes: right, and how much faster than where it started.
+//
+// Usage:
+//
+//	go run ./scripts/check [flags] STAGE
+//
+// First go vet; then, under -race, the conformance suite and the
+// differential tests at GOMAXPROCS 1, 3 and 8, the fuzz seed corpora and the
+// stage's own tests, in four processes at once, up to the first failure.
+// Tests still running after 10 minutes (USERPERF_CHECK_TIMEOUT), or using
+// no CPU for a minute without finishing a test, are stopped, and called a
+// deadlock only when their goroutines wait for a lock. Then the speed, at
+// the row of the benchmarks that answers the exercise's question: rounds of
+// one sample each of the stage, its origin (its go.mod's "// origin:"
+// line), the exercise's reference (its solution in workshop/solutions, else
+// the next step) and the origin again, which says how far the same stage
+// measured twice differs, interleaved, until the stage and its origin are
+// told apart or shown alike, or the budget is spent. Exercise 5 (from
+// stage4-append) also weighs the heap held per user against its
+// reference's: more than twice as much, with reads no faster, fails. Each
+// step's output, the speeds, the verdict and how long the check took
+// (wall.txt) are kept in results/check/STAGE/.
+//
+// The flags are:
+//
+//	--predict RATIO
+//		Record your guess of the speed-up against the origin (3x: three times
+//		faster; 0.8x: slower) in results/check/STAGE/prediction.txt. Every later
+//		check prints it beside the measured one, and scripts/handin carries both.
+//	--no-check
+//		With --predict: record the guess and stop. Predict first, then change
+//		the stage.
+//	--budget D
+//		The longest the speed step may measure (default 3m).
+//	--no-compare
+//		Stop after the tests: no speed.
+//	--from ORIGIN
+//		Measure against this stage instead of the go.mod's origin.
+//	--against REFERENCE
+//		Measure this stage as the reference instead of the exercise's.
+//	--hold-cores
+//		Keep every core busy with another process meanwhile, as a loaded
+//		machine would.
+//
+// # Examples
+//
+//	go run ./scripts/check --predict 3x --no-check ex4
+//	go run ./scripts/check ex4
+//	go run ./scripts/check ex4 --against stage4-append
 package main
 
 import (

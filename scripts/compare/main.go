@@ -1,5 +1,50 @@
-// Command compare puts the stages side by side, measured in one run on this
-// machine; the usage below says how and why.
+// Command compare measures stages side by side, in one run on this machine,
+// and says for each whether it is faster than the first.
+//
+// Usage:
+//
+//	go run ./scripts/compare [flags] [STAGE...]
+//
+// Without a STAGE it measures every stage of go.work and the floor. It
+// builds each stage's test binary, then runs rounds of one sample per stage
+// in an order that rotates from round to round, so that a drift of the
+// machine hits every stage alike. The first stage runs twice a round, under
+// a second label: the two give the run's A/A floor, how far the same code
+// measured twice differs here. It prints benchstat's tables, one column a
+// stage, the floor, and each stage's verdict against the first at
+// ListByRole/users=10000/matches=100, decided on CPU time where the system
+// reports it (docs/measuring.md says why). The samples are kept in
+// results/compare/<stamp>/, which results/compare/latest names; a failure
+// or Ctrl-C keeps nothing. With USERPERF_MILLION=1 the benchmarks add a
+// million users.
+//
+// The flags are:
+//
+//	--rounds N
+//		Rounds of samples (default 10; benchstat needs at least 6).
+//	--benchtime D
+//		The go test -benchtime of one sample (default 150ms).
+//	--thorough
+//		20 rounds of 500ms.
+//	--bench REGEXP
+//		The benchmarks run (default ^Benchmark(ListByRole|ServeHTTP|Write|Build|Bare)$,
+//		Bare being the floor's bare Echo handler; ^BenchmarkMixed$ mixes reads and
+//		writes).
+//	--hold-cores
+//		Keep every core busy with another process meanwhile, as a loaded machine would.
+//	--go RELEASES
+//		Two Go releases or more, comma-separated (go1.26.8,go1.27.3): each stage is
+//		built by each release (GOTOOLCHAIN, which downloads a release it lacks) and
+//		compared with itself, all in the same interleaved rounds. The verdicts say
+//		"12% slower", "12% faster" or "cannot tell on this machine", per stage, of
+//		each later release against the first. Results go to results/toolchains/;
+//		go run ./scripts/report toolchains writes the results page's block.
+//
+// # Examples
+//
+//	go run ./scripts/compare stage0-linear stage1-index
+//	go run ./scripts/compare --rounds 6 --benchtime 100ms --bench '^BenchmarkListByRole$' stage3-parallel ex4
+//	go run ./scripts/compare --go go1.26.8,go1.27.3 stage6-blocks
 package main
 
 import (

@@ -1,4 +1,30 @@
-// Command handin puts a participant's workshop results in one file, and can send it to the room; the usage below says how.
+// Command handin puts a participant's workshop results in one file, and
+// sends it to the room's server or leaves it to hand in another way.
+//
+// Usage:
+//
+//	go run ./scripts/handin [--to http://ADDRESS:PORT] NAME
+//
+// The file holds, for each stage you checked, the verdict, speeds and
+// prediction of your last go run ./scripts/check of it, with NAME, your
+// machine and your participant id, and names each stage changed since its
+// check; it is written to results/handin/NAME.txt. The id, made at your
+// first hand-in and kept in your user configuration folder
+// (userperf/participant-id), tells you from anyone else of the same name:
+// a second hand-in replaces the first. The secret made with it and kept
+// beside it (participant-secret) goes with every hand-in to the room, which
+// takes an id's hand-ins only with the secret of its first: to hand in from
+// another machine, copy both files there.
+//
+// The flag is:
+//
+//	--to URL
+//		Send the file to the room's server (go run ./scripts/room --serve) at URL.
+//
+// # Examples
+//
+//	go run ./scripts/handin --to http://192.168.1.20:8080 "Ada Lovelace"
+//	go run ./scripts/handin "Ada Lovelace"
 package main
 
 import (
@@ -86,7 +112,7 @@ func main() {
 		reply, err := send(*to, file, secret)
 		if status := (*refusal)(nil); errors.As(err, &status) && status.code == http.StatusForbidden {
 			config, _ := os.UserConfigDir() // participant found it
-			err = fmt.Errorf("%v\n(this machine's id and secret: %s)", err, filepath.Join(config, "userperf"))
+			err = fmt.Errorf("%w\n(this machine's id and secret: %s)", err, filepath.Join(config, "userperf"))
 		}
 		c.Fatal(err)
 		fmt.Printf("sent to %s: %s", *to, reply)
@@ -169,7 +195,7 @@ var (
 func participant() (id, secret string, err error) {
 	config, err := os.UserConfigDir()
 	if err != nil {
-		return "", "", fmt.Errorf("no configuration folder to keep your participant id in: %v", err)
+		return "", "", fmt.Errorf("no configuration folder to keep your participant id in: %w", err)
 	}
 	dir := filepath.Join(config, "userperf")
 	id, err = keep(filepath.Join(dir, "participant-id"), idPattern, 0o644, func() string { return strings.ToLower(rand.Text()[:12]) })
@@ -224,7 +250,7 @@ func send(url, file, secret string) (string, error) {
 		req.Header.Set("Authorization", "Bearer "+secret)
 		resp, err := client.Do(req)
 		if err != nil {
-			return "", fmt.Errorf("sending to %s: %v (is the room's server running, at that address?)", url, err)
+			return "", fmt.Errorf("sending to %s: %w (is the room's server running, at that address?)", url, err)
 		}
 		reply, err := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
 		resp.Body.Close()

@@ -1,4 +1,41 @@
-// Command new-stage makes a stage of the learner's own; the usage below says how.
+// Command new-stage makes a stage of your own, a copy of an existing one to
+// change and check, which git never sees.
+//
+// Usage:
+//
+//	go run ./scripts/new-stage [--from STAGE] NAME
+//	go run ./scripts/new-stage --list
+//	go run ./scripts/new-stage --remove NAME
+//
+// NAME is 1 to 40 lowercase letters, digits and dashes, starting with a
+// letter. The copy leaves out the origin's README.md and the tests that
+// the exercise changes (those of the exercise's reference that differ or
+// are missing), records its origin in its go.mod (the "// origin:" line
+// that scripts/check reads), passes go vet, and is listed in local.work, a
+// copy of go.work that git ignores, as it ignores the new folder. Every run
+// writes local.work and none removes it, so export GOWORK=$PWD/local.work
+// (PowerShell: $env:GOWORK = "$PWD\local.work") keeps working once set; the
+// commands of scripts/ find local.work without it. An error or Ctrl-C undoes
+// everything. After a git pull that changed go.work, run --list.
+//
+// If a go command says "go: reading go.work: open local.work: no such file
+// or directory", GOWORK names local.work before this command wrote it:
+// GOWORK= go run ./scripts/new-stage --list writes it.
+//
+// The flags are:
+//
+//	--from STAGE
+//		The stage to copy (default stage0-linear), a folder of go.work.
+//	--list
+//		The stages this command made, and local.work written again.
+//	--remove
+//		Delete the stage NAME and undo what made it.
+//
+// # Examples
+//
+//	go run ./scripts/new-stage ex3 --from stage2-noclone
+//	go run ./scripts/new-stage mycache --from workshop/quest6-cache
+//	go run ./scripts/new-stage --remove ex3
 package main
 
 import (

@@ -1,5 +1,41 @@
-// Command profile shows where a stage spends its time and allocates its
-// memory; the usage below says how.
+// Command profile shows where a stage spends its CPU time and what it
+// allocates, as pprof top tables, or where the time moved between two
+// stages.
+//
+// Usage:
+//
+//	go run ./scripts/profile [flags] STAGE
+//	go run ./scripts/profile --diff [flags] STAGE_A STAGE_B
+//
+// It runs one of the shared benchmarks of the stage under go test
+// -cpuprofile and -memprofile, and prints three tables: CPU time, allocated
+// bytes and allocated objects. The runtime's work counts at the function
+// that asked for it, and a stage's functions are named main.NAME, so that
+// the same function lines up across stages. It leaves
+// cpu.pprof, mem.pprof, bench.txt and the test binary in
+// results/profile/STAGE/, for go tool pprof.
+//
+// The flags are:
+//
+//	--bench NAME
+//		The benchmark profiled (default BenchmarkListByRole/users=10000/matches=100).
+//	--benchtime D
+//		Its go test -benchtime (default 3s).
+//	--top N
+//		Functions per table (default 12).
+//	--markdown
+//		The tables in markdown, as the chapters hold them.
+//	--diff
+//		Two stages: where the time went from the first to the second.
+//	--fresh
+//		With --diff: profile again, even where the saved profiles measured the
+//		code as it is now.
+//
+// # Examples
+//
+//	go run ./scripts/profile stage0-linear
+//	go run ./scripts/profile --diff stage0-linear stage1-index
+//	go run ./scripts/profile --bench 'BenchmarkParallel/matches=100/clients=1/parallel=on' stage3-parallel
 package main
 
 import (

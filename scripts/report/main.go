@@ -1,5 +1,58 @@
 // Command report turns the latest results into the charts and the tables
-// of docs/results.md and the chapters; the usage below says how.
+// of docs/results.md and of the chapters, so that no figure on a page is
+// typed by hand, and says which figures are stale.
+//
+// Usage:
+//
+//	go run ./scripts/report [--profiles]
+//	go run ./scripts/report --check
+//	go run ./scripts/report block [--file F.md --name N] [--from COMMAND] -- BENCHSTAT_ARGS...
+//	go run ./scripts/report toolchains [--file F.md] [RUN]
+//	go run ./scripts/report growth [--file F.md] [RUN]
+//	go run ./scripts/report chapter [STAGE [RUN]]
+//	go run ./scripts/report timings [--file F.md [--name N]] [WALL...]
+//
+// Without a subcommand it rewrites docs/charts/*.svg, the blocks stages,
+// charts, load and mixed of docs/results.md, and each chapter's benchstat
+// and profile blocks, from the latest runs of compare and load that
+// measured every stage and benchmark, and of profile; then it does what
+// --check does. It names each file it rewrote, a line each.
+//
+// The subcommands:
+//
+//	block       benchstat's tables, as generated block N of F.md or printed; a
+//	            result file not found as given is one of the latest run of
+//	            --from (compare, load or serialize): FILE.txt names
+//	            results/compare/latest/FILE.txt
+//	toolchains  a run of compare --go (RUN, else results/toolchains/latest) as block
+//	            toolchains of F.md, or printed: each stage's CPU time per Go release
+//	growth      a run of compare with a million users (RUN, else
+//	            results/compare/latest) as block million of F.md, or printed: how
+//	            many times each stage's time grew from 1,000 to 1,000,000 users
+//	chapter     the table of STAGE's chapter, or of every chapter (the stage against
+//	            the one before it), printed, from a run of compare that measured both
+//	timings     how long commands took, from the wall.txt files they write (WALL,
+//	            else results/test/wall.txt and results/compare/latest/wall.txt), as
+//	            block N (default timings) of F.md, or printed
+//
+// The flags are:
+//
+//	--profiles
+//		Profile every stage first (go run ./scripts/profile).
+//	--check
+//		List the generated blocks and charts whose measured code changed after
+//		the commit they record; exit 1 if any is stale, 2 if it cannot tell.
+//	--file F.md, --name N
+//		Where a subcommand writes its block; without --file it prints it.
+//	--from COMMAND
+//		The command (compare, load or serialize) whose latest run block reads
+//		its files from (default compare).
+//
+// # Examples
+//
+//	go run ./scripts/report
+//	go run ./scripts/report chapter stage2-noclone
+//	go run ./scripts/report block -- -filter '.name:ListByRole' stage0-linear.txt stage1-index.txt
 package main
 
 import (

@@ -1,4 +1,39 @@
-// Command room shows the workshop's room: everyone's hand-ins in one table and one chart; the usage below says how.
+// Command room shows the workshop's room in one page: everyone's hand-ins
+// from go run ./scripts/handin, in one table and one chart.
+//
+// Usage:
+//
+//	go run ./scripts/room --serve ADDRESS:PORT
+//	go run ./scripts/room FILE...
+//
+// With --serve it runs on the instructor's machine: the page for the
+// projector at http://ADDRESS:PORT/, which takes the hand-ins that
+// go run ./scripts/handin --to http://ADDRESS:PORT NAME sends. Without it,
+// it reads hand-in files (it expands patterns itself, as Windows' shell
+// does not), prints the table and writes results/room/index.html, table.txt
+// and room.svg.
+//
+// The page has one column per exercise (a stage made from an exercise's
+// start; other stages are left out) and a row per participant: ✓ and the
+// speed-up against the start on their own machine, "?" when their check
+// could not tell it from that machine's noise, the count that decided where
+// the time could not ("−49% allocs"), ✗ when a check failed, and their
+// prediction beside it; then the room's medians of right answers, and how
+// far the predictions were from the measurements.
+//
+// The flag is:
+//
+//	--serve ADDRESS:PORT
+//		Serve the page and take hand-ins there; a bare port binds to 127.0.0.1,
+//		and the command lists this machine's addresses. The hand-ins are kept in
+//		results/room/handins/, one file per participant, and read again at the
+//		next start.
+//
+// # Examples
+//
+//	go run ./scripts/room --serve 8080                 # loopback: try it, and see your addresses
+//	go run ./scripts/room --serve 192.168.1.20:8080    # on the room's network
+//	go run ./scripts/room handins/*.txt
 package main
 
 import (
@@ -95,7 +130,7 @@ func room(dir string, paths []string, isStart func(string) bool) error {
 		}
 		h, err := parseHand(data)
 		if err != nil {
-			return fmt.Errorf("%s: %v", p, err)
+			return fmt.Errorf("%s: %w", p, err)
 		}
 		h.ID = cmp.Or(h.ID, fmt.Sprint("file", i)) // an older file has no id: each file is one participant
 		hands = append(hands, h)

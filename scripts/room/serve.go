@@ -75,7 +75,7 @@ func newServer(dir string, isStart func(string) bool, l limits) (*server, error)
 			err = errors.New("its id line does not match its name")
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", f, err)
+			return nil, fmt.Errorf("%s: %w", f, err)
 		}
 		s.hands[h.ID] = h
 	}

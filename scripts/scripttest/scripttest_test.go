@@ -91,7 +91,7 @@ func buildCommands() (string, error) {
 	}
 	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "example.com/userperf/scripts/...")
 	if out, err := build.CombinedOutput(); err != nil {
-		return dir, fmt.Errorf("building the commands: %v\n%s", err, out)
+		return dir, fmt.Errorf("building the commands: %w\n%s", err, out)
 	}
 	return dir, nil
 }

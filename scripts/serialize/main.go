@@ -1,5 +1,31 @@
-// Command serialize makes the measurements of the serialization chapters;
-// the usage below says how.
+// Command serialize makes the measurements of the serialization chapters
+// (stages 3 and 4) in one run, and writes their blocks.
+//
+// Usage:
+//
+//	go run ./scripts/serialize [--print] [--rounds N] [--benchtime D]
+//
+// Each round runs BenchmarkParallel of stage3-parallel and of stage4-append
+// (parallel chunks against one goroutine, one client at a time and 16 at
+// once), on an idle machine and again while this command keeps every core
+// busy, then BenchmarkEncode and BenchmarkReservedBody of ./peers (stage 4's
+// encoder against other JSON libraries). It keeps the samples in
+// results/serialize/<stamp>/ and rewrites the generated blocks parallel and
+// reserved of docs/stage3-parallel.md and parallel and peers of
+// docs/stage4-append.md. An interrupted run keeps nothing.
+//
+// The flags are:
+//
+//	--print
+//		Print the blocks instead; no tracked file changes.
+//	--rounds N
+//		Rounds of samples (default 10).
+//	--benchtime D
+//		The go test -benchtime of one sample (default 100ms).
+//
+// # Example
+//
+//	go run ./scripts/serialize --print --rounds 6
 package main
 
 import (

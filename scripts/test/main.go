@@ -1,4 +1,35 @@
-// Command test runs every check of the repository; the usage below says which.
+// Command test runs every check of the repository over every module of
+// go.work, and stops at the first that fails.
+//
+// Usage:
+//
+//	go run ./scripts/test [--again]
+//
+// The checks, in order:
+//
+//  1. go vet.
+//  2. go vet and go build of scripts/ for macOS (darwin/arm64), Windows
+//     (windows/amd64) and Linux.
+//  3. go test -race, which needs a C compiler (go env CC); scripttest and
+//     crosscheck with -count=1, since they build code with go commands of
+//     their own, which go test's cache does not see.
+//  4. Every benchmark once (-benchtime 1x), so that none can rot.
+//  5. go run ./scripts/report --check: the pages' figures against the code
+//     they measured. It reports; it never fails the run.
+//
+// When every check passed, it writes how long it took to
+// results/test/wall.txt, which go run ./scripts/report timings reads.
+//
+// The flag is:
+//
+//	--again
+//		For a second run on another Go toolchain: leave out steps 2 and 5,
+//		whose outcome does not depend on it, and say so.
+//
+// # Example
+//
+//	go run ./scripts/test
+//	GOTOOLCHAIN=go1.27.3 go run ./scripts/test --again
 package main
 
 import (
@@ -84,7 +115,7 @@ func main() {
 			return fmt.Sprintf("%d of %d packages done", r.Pkgs.Load(), run.packages)
 		}
 		if _, err := testevents.Start(exec.Command("go", append([]string{"test", "-json"}, run.args...)...), io.Discard, os.Stdout, done); err != nil {
-			c.Fatal(fmt.Errorf("%s: %v (output above)", run.what, err))
+			c.Fatal(fmt.Errorf("%s: %w (output above)", run.what, err))
 		}
 	}
 	verdict := "left out (--again)"

@@ -4,7 +4,7 @@ go 1.26
 
 require example.com/userperf/common v0.0.0
 
-// origin: stage1-index (the stage this module started from; scripts/check.sh reads this line)
+// origin: stage1-index (the stage this module started from; scripts/check reads this line)
 
 // This module is built inside the repository's workspace (go.work at the root),
 // from any folder of the repository. It keeps no go.sum of its own, so it does

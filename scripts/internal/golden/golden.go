@@ -1,5 +1,7 @@
 // Package golden compares a test's output with a file under the test's testdata/ folder, as
-// benchstat's tests do: go test -update rewrites the files, and git diff shows what changed.
+// benchstat's tests compare theirs with testdata/*.stdout. Where those write what they got beside
+// the file, go test -update rewrites the file itself, as gofmt's and go/printer's tests do, and
+// git diff shows what changed.
 package golden
 
 import (

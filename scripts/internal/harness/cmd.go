@@ -160,7 +160,7 @@ func GoWith(env []string, args ...string) error {
 	cmd := exec.Command("go", args...)
 	cmd.Env, cmd.Stdout, cmd.Stderr = append(os.Environ(), env...), os.Stdout, os.Stderr
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%s: %v", strings.Join(slices.Concat(env, []string{"go"}, args), " "), err)
+		return fmt.Errorf("%s: %w", strings.Join(slices.Concat(env, []string{"go"}, args), " "), err)
 	}
 	return nil
 }
@@ -169,7 +169,7 @@ func GoWith(env []string, args ...string) error {
 func GoOutput(args ...string) (string, error) {
 	out, err := exec.Command("go", args...).Output()
 	if e, ok := err.(*exec.ExitError); ok {
-		err = fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, e.Stderr)
+		err = fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), err, e.Stderr)
 	}
 	return string(out), err
 }

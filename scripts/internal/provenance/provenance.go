@@ -230,7 +230,7 @@ func changedSince(root, commit string, specs []string) string {
 func git(root string, args ...string) (string, error) {
 	out, err := exec.Command("git", append([]string{"-C", root}, args...)...).Output()
 	if e, ok := err.(*exec.ExitError); ok {
-		err = fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(string(e.Stderr)))
+		err = fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(string(e.Stderr)))
 	}
 	return strings.TrimRight(string(out), "\n"), err
 }

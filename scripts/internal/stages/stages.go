@@ -41,7 +41,7 @@ func List(root string) ([]Stage, error) {
 		err = json.Unmarshal(out, &work)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %v: %s", file, err, out)
+		return nil, fmt.Errorf("reading %s: %w: %s", file, err, out)
 	}
 	var list []Stage
 	for _, u := range work.Use {

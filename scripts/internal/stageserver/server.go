@@ -90,7 +90,7 @@ func (s *Server) WaitReady(ctx context.Context, path string) ([]byte, error) {
 			out, _ := os.ReadFile(s.log)
 			return nil, fmt.Errorf("%s exited before answering (%v); its output:\n%s", s.Name, s.cmd.ProcessState, out[max(0, len(out)-2000):])
 		case <-ctx.Done():
-			return nil, fmt.Errorf("%s did not answer GET %s within %v: %v", s.Name, path, ReadyTimeout, err)
+			return nil, fmt.Errorf("%s did not answer GET %s within %v: %w", s.Name, path, ReadyTimeout, err)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}

@@ -1,0 +1,81 @@
+package apitest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"example.com/userperf/common/api"
+	"example.com/userperf/common/user"
+)
+
+// PoisonedSizes plays a client that tries to make every response of a
+// stage that reserves its bodies (stage 3 on) reserve too much: it stores
+// users whose strings are full of characters that escape to six bytes each,
+// and reads their role again and again. A request must still reserve only
+// what its own users need, so a large read afterwards has a body whose
+// capacity is about its size. (The capacity, not the bytes allocated: under
+// -race, sync.Pool drops some of what it is given, and encoding/json then
+// allocates more.)
+func PoisonedSizes(t *testing.T, newStage api.NewStage) {
+	s := newStage(user.MustGenerate(user.DefaultCount, user.DefaultSeed))
+	poison := strings.Repeat("<&>", 85) // 255 bytes that escape to 1,530
+	for i := range 10 {
+		u := user.User{ID: fmt.Sprintf("poison-%d", i), Name: poison, Email: poison + "@x", Roles: []string{"poison"}}
+		if !s.Add(u) {
+			t.Fatalf("Add(%s) refused", u.ID)
+		}
+	}
+	for range 12 {
+		api.Recycle(s, s.ListByRole("poison"))
+	}
+
+	body := s.ListByRole("viewer")
+	if limit := 2 * len(body); cap(body) > limit {
+		t.Errorf("after the poisoning requests, GET role=viewer reserved %d bytes for a body of %d: want at most %d",
+			cap(body), len(body), limit)
+	}
+}
+
+// FreeList is a stage's free list of bodies (buffer.go): get a body of at
+// least size bytes' capacity, put one back; list is the channel that holds
+// them, and bodies of more than maxReused bytes are not kept.
+type FreeList struct {
+	Get       func(size int) []byte
+	Put       func(body []byte)
+	List      chan []byte
+	MaxReused int
+}
+
+// BufferReuse checks the free list: a buffer given back is handed out
+// again when it is large enough, and never when it is too small.
+func BufferReuse(t *testing.T, l FreeList) {
+	l.drain()
+	buf := l.Get(1000)
+	l.Put(append(buf, "leftover"...))
+	again := l.Get(500)
+	if len(again) != 0 || cap(again) != cap(buf) || &again[:1][0] != &buf[:1][0] {
+		t.Errorf("getBuffer(500) after giving back a buffer of capacity %d: got len %d cap %d, a different buffer or not empty",
+			cap(buf), len(again), cap(again))
+	}
+	l.Put(again)
+	if larger := l.Get(cap(buf) + 1); cap(larger) < cap(buf)+1 {
+		t.Errorf("getBuffer(%d) returned capacity %d", cap(buf)+1, cap(larger))
+	}
+	l.drain()
+	l.Put(make([]byte, 0, l.MaxReused+1))
+	if huge := l.Get(1); cap(huge) > l.MaxReused {
+		t.Errorf("a buffer of more than maxReusedBytes was kept for reuse")
+	}
+}
+
+// drain empties the free list, which other tests fill.
+func (l FreeList) drain() {
+	for {
+		select {
+		case <-l.List:
+		default:
+			return
+		}
+	}
+}
