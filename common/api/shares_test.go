@@ -19,7 +19,7 @@ func fromAddr(target, addr string) *http.Request {
 	return req
 }
 
-func TestOneClientHoldsAtMostItsShare(t *testing.T) {
+func TestOneClientHoldsAtMostMaxClientBytes(t *testing.T) {
 	editorSize := len(newMapStage(user.MustGenerate(user.MinCount, user.DefaultSeed)).ListByRole(user.RoleEditor))
 	if editorSize <= 64<<10 { // the small reservation that the guard lets past a share
 		t.Fatalf("the editor list is %d bytes, no more than a small reservation: it cannot fill a share", editorSize)
@@ -42,18 +42,18 @@ func TestOneClientHoldsAtMostItsShare(t *testing.T) {
 	case <-stage.entered:
 		close(stage.release)
 		<-first
-		t.Fatalf("a second editor list from the same address was built: status %d", (<-done).Code)
+		t.Fatalf("a second editor list from the same client was built: status %d", (<-done).Code)
 	}
-	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") != "1" || !strings.Contains(errorText(t, w), "your address already holds") {
-		t.Errorf("a second editor list from the same address: %d, Retry-After %q, body %s; want 503, a second and a JSON error about its share",
+	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") != "1" || !strings.Contains(errorText(t, w), "you already hold") {
+		t.Errorf("a second editor list from the same client: %d, Retry-After %q, body %s; want 503, a second and a JSON error about what it holds",
 			w.Code, w.Header().Get("Retry-After"), w.Body)
 	}
 	wantNoAddress(t, w.Body.String())
 	if w := serve(h, fromAddr("/users?role=admin", "192.0.2.1:1002")); w.Code != http.StatusOK {
-		t.Errorf("a small list from the address holding its share: status %d, want 200", w.Code)
+		t.Errorf("a small list from the client holding MaxClientBytes: status %d, want 200", w.Code)
 	}
 	if w := serve(h, fromAddr("/users/"+user.FormatID(1), "192.0.2.1:1003")); w.Code != http.StatusOK {
-		t.Errorf("a user from the address holding its share: status %d, want 200", w.Code)
+		t.Errorf("a user from the client holding MaxClientBytes: status %d, want 200", w.Code)
 	}
 
 	other := make(chan *httptest.ResponseRecorder)
@@ -97,8 +97,8 @@ func newTestHandlers(t *testing.T, stage func([]user.User) Stage) (http.Handler,
 // client holds any.
 func wantNothingReserved(t *testing.T, h *handlers, after string) {
 	t.Helper()
-	if bytes, addresses := h.guard.Held(); bytes != 0 || addresses != 0 {
-		t.Errorf("after %s: %d in-flight bytes are still reserved, and %d address(es) hold some", after, bytes, addresses)
+	if bytes, clients := h.guard.Held(); bytes != 0 || clients != 0 {
+		t.Errorf("after %s: %d in-flight bytes are still reserved, and %d client(s) hold some", after, bytes, clients)
 	}
 }
 

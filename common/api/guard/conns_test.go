@@ -62,7 +62,7 @@ func TestConnectionReserveIsKeptForNewAddresses(t *testing.T) {
 			t.Fatalf("a connection within the second address's share: status %d, want 200", status)
 		}
 	}
-	if _, status, body := getFrom(t, second, addr); status != http.StatusServiceUnavailable || !strings.Contains(body, "kept for addresses") {
+	if _, status, body := getFrom(t, second, addr); status != http.StatusServiceUnavailable || !strings.Contains(body, "kept for clients") {
 		t.Errorf("a connection from an address that holds some, into the reserve: %d %s, want 503 naming the reserve", status, body)
 	}
 	if _, status, _ := getFrom(t, third, addr); status != http.StatusOK {
