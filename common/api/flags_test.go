@@ -81,3 +81,21 @@ func TestMaxClientBytesIsAQuarterUnlessGiven(t *testing.T) {
 		}
 	}
 }
+
+func TestMaxClientConnsIsAQuarterUnlessGiven(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{
+		{nil, DefaultLimits.MaxConns / 4},
+		{[]string{"-max-conns", "100"}, 25},
+		{[]string{"-max-conns", "3"}, 1},
+		{[]string{"-max-conns", "100", "-max-client-conns", "100"}, 100},
+	} {
+		var stderr strings.Builder
+		cfg, err := parseFlags("stage", tc.args, &stderr)
+		if err != nil || cfg.limits.MaxClientConns != tc.want {
+			t.Errorf("%q: MaxClientConns %d, %v; want %d\n%s", tc.args, cfg.limits.MaxClientConns, err, tc.want, stderr.String())
+		}
+	}
+}

@@ -54,9 +54,7 @@ type Guard struct {
 // New returns a guard of limits, whose lists are sized by ledger (nil: a
 // guard that serves no List).
 func New(limits Limits, ledger *Ledger) *Guard {
-	g := &Guard{Pace: DefaultPace, Log: log.Default(), maxBytes: limits.MaxInFlightBytes, clients: newClients(limits), ledger: ledger}
-	g.answers.New = func() any { return new(answer) }
-	return g
+	return &Guard{Pace: DefaultPace, Log: log.Default(), maxBytes: limits.MaxInFlightBytes, clients: newClients(limits), ledger: ledger}
 }
 
 // Listener accepts at most MaxConns connections at once, of those at most
@@ -212,7 +210,10 @@ func (g *Guard) Wrap(next echo.HandlerFunc) echo.HandlerFunc {
 // drops a HEAD's body and, behind a net/http server, paces the others.
 func (g *Guard) begin(c echo.Context) *answer {
 	g.Answers.Started.Add(1)
-	a := g.answers.Get().(*answer)
+	a, _ := g.answers.Get().(*answer)
+	if a == nil {
+		a = new(answer)
+	}
 	req, res := c.Request(), c.Response()
 	a.w = Writer{ResponseWriter: res.Writer, g: g, head: req.Method == http.MethodHead, ctx: req.Context()}
 	// Only net/http's server puts itself in a request's context.
