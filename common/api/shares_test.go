@@ -21,8 +21,8 @@ func fromAddr(target, addr string) *http.Request {
 
 func TestOneClientHoldsAtMostMaxClientBytes(t *testing.T) {
 	editorSize := len(newMapStage(user.MustGenerate(user.MinCount, user.DefaultSeed)).ListByRole(user.RoleEditor))
-	if editorSize <= 64<<10 { // the small reservation that the guard lets past a share
-		t.Fatalf("the editor list is %d bytes, no more than a small reservation: it cannot fill a share", editorSize)
+	if editorSize <= 64<<10 { // the small reservation that the guard lets past MaxClientBytes
+		t.Fatalf("the editor list is %d bytes, no more than a small reservation: it cannot fill MaxClientBytes", editorSize)
 	}
 	limits := DefaultLimits
 	limits.MaxClientBytes = int64(editorSize + editorSize/2) // room for one editor list per client, not two
@@ -30,7 +30,7 @@ func TestOneClientHoldsAtMostMaxClientBytes(t *testing.T) {
 
 	first := make(chan *httptest.ResponseRecorder)
 	go func() { first <- serve(h, fromAddr("/users?role=editor", "192.0.2.1:1000")) }()
-	<-stage.entered // the first list holds its client's share until released
+	<-stage.entered // the first list holds its client's MaxClientBytes until released
 
 	second := fromAddr("/users?role=editor", "192.0.2.1:1001") // the same client on another connection
 	second.Header.Set("X-Forwarded-For", "198.51.100.7")
@@ -58,11 +58,11 @@ func TestOneClientHoldsAtMostMaxClientBytes(t *testing.T) {
 
 	other := make(chan *httptest.ResponseRecorder)
 	go func() { other <- serve(h, fromAddr("/users?role=editor", "192.0.2.2:1000")) }()
-	<-stage.entered // another client's editor list is built: it has its own share
+	<-stage.entered // another client's editor list is built: it holds its own
 	close(stage.release)
 	for _, w := range []*httptest.ResponseRecorder{<-first, <-other} {
 		if w.Code != http.StatusOK || w.Body.Len() != editorSize {
-			t.Errorf("an editor list within its client's share: %d with %d bytes, want 200 with %d", w.Code, w.Body.Len(), editorSize)
+			t.Errorf("an editor list within its client's MaxClientBytes: %d with %d bytes, want 200 with %d", w.Code, w.Body.Len(), editorSize)
 		}
 	}
 	if w := serve(h, fromAddr("/users?role=editor", "192.0.2.1:1004")); w.Code != http.StatusOK {

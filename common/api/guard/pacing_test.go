@@ -23,7 +23,7 @@ var testPace = Pace{Rate: 4 << 20, Grace: time.Second}
 
 // newPacedServer serves a body of size bytes to every GET through a
 // Listener and the Writer of a guard that keeps testPace, and returns its
-// address and the channel on which each answer's Failed error arrives.
+// address and the channel on which each answer's write error, if any, arrives.
 func newPacedServer(t *testing.T, size int) (string, <-chan error) {
 	t.Helper()
 	g := New(DefaultLimits, nil)
