@@ -14,18 +14,20 @@ import (
 )
 
 // One GET /users?role=R at run time, from Echo to the socket, passes six
-// files of the project (stage 0's two among them) and enters each once, in
-// this order: a call into a file further down the list returns, and the
-// reading goes on where it was. Each file names the functions that the
-// request runs in it (TestRunTimePathNamesWhatExists checks them):
+// files of the project (stage 0's two among them; a later stage has its own
+// in their place) and enters each once, in this order: a call into a file
+// further down the list returns, and the reading goes on where it was. Each
+// file names the functions that the request runs in it
+// (TestRunTimePathNamesWhatExists checks them):
 //
 //  1. common/api/guard/guard.go (Guard.List, Guard.begin, Guard.listSize,
 //     Guard.reserve, Guard.take, Guard.takeInFlight, Guard.end,
-//     Guard.release): the guard around the handler, which Echo calls. It
-//     gives the answer a paced Writer, reads the role (2), takes the list's
-//     size in bytes in flight, within what one client may hold, or refuses
-//     the request with 503, calls the handler (3), and once that returns,
-//     gives the bytes back and counts the answer.
+//     Guard.release): the guard that Guard.List wrapped around the handler
+//     once, which Echo calls for the request. It gives the answer a paced
+//     Writer, reads the role (2), takes the list's size in bytes in flight,
+//     within what one client may hold, or refuses the request with 503,
+//     calls the handler (3), and once that returns, gives the bytes back
+//     and counts the answer.
 //  2. common/api/input.go (roleFromQuery, plainRole, validateRole): the role
 //     in the query, checked.
 //  3. common/api/routes.go (handlers.list, writeJSON, writeHeaders): the
