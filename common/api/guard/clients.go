@@ -29,9 +29,9 @@ const (
 // request would be a new client each time. Behind a proxy, every client
 // has the proxy's address, and is one client.
 type clients struct {
-	maxBytes int64 // MaxClientBytes: the in-flight bytes one client may hold, SmallOverdraft aside
-	maxConns int   // MaxClientConns: the connections one client may hold open
-	shared   int   // connections that clients holding one already may hold in all: the rest is the reserve
+	maxClientBytes int64 // the in-flight bytes one client may hold, SmallOverdraft aside
+	maxClientConns int   // the connections one client may hold open
+	shared         int   // connections that clients holding one already may hold in all: the rest is the reserve
 
 	mu     sync.Mutex
 	conns  int                // connections open; under mu
@@ -47,7 +47,7 @@ type client struct {
 }
 
 func newClients(limits Limits) *clients {
-	return &clients{maxBytes: limits.MaxClientBytes, maxConns: limits.MaxClientConns,
+	return &clients{maxClientBytes: limits.MaxClientBytes, maxClientConns: limits.MaxClientConns,
 		shared: limits.MaxConns - limits.ConnReserve(), byHost: map[string]*client{}}
 }
 
@@ -68,7 +68,7 @@ func (cs *clients) enterLocked(host string, conn bool) (cl *client, refusal stri
 		cs.byHost[host] = cl
 	}
 	switch {
-	case conn && int(cl.conns) >= cs.maxConns:
+	case conn && int(cl.conns) >= cs.maxClientConns:
 		return nil, overClientConns // cl.users > 0: it stays in the map
 	case conn && cl.conns > 0 && cs.conns >= cs.shared:
 		return nil, inConnReserve

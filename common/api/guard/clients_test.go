@@ -70,7 +70,7 @@ func TestClientIsItsRemoteHost(t *testing.T) {
 func TestRefusalForMaxClientBytesTakesNothing(t *testing.T) {
 	g := New(DefaultLimits, nil)
 	holding := new(answer)
-	g.take(from("192.0.2.1"), holding, g.clients.maxBytes)
+	g.take(from("192.0.2.1"), holding, g.clients.maxClientBytes)
 	w := httptest.NewRecorder()
 	a := new(answer)
 	if err := g.reserve(echo.New().NewContext(from("192.0.2.1"), w), a, SmallReservation+1, SmallReservation+1, "this list is"); err == nil {

@@ -43,18 +43,18 @@ type Guard struct {
 	// Answers counts the answers ended since the server started.
 	Answers Answers
 
-	inFlight atomic.Int64
-	maxBytes int64     // what inFlight may reach
-	clients  *clients  // what each client holds
-	ledger   *Ledger   // each list's size, for List
-	answers  sync.Pool // of *answer: one serves each request, and is reused
-	drained  atomic.Bool
+	inFlight         atomic.Int64
+	maxInFlightBytes int64     // what inFlight may reach
+	clients          *clients  // what each client holds
+	ledger           *Ledger   // each list's size, for List
+	answers          sync.Pool // of *answer: one serves each request, and is reused
+	drained          atomic.Bool
 }
 
 // New returns a guard of limits, whose lists are sized by ledger (nil: a
 // guard that serves no List).
 func New(limits Limits, ledger *Ledger) *Guard {
-	return &Guard{Pace: DefaultPace, Log: log.Default(), maxBytes: limits.MaxInFlightBytes, clients: newClients(limits), ledger: ledger}
+	return &Guard{Pace: DefaultPace, Log: log.Default(), maxInFlightBytes: limits.MaxInFlightBytes, clients: newClients(limits), ledger: ledger}
 }
 
 // Listener accepts at most MaxConns connections at once, of those at most
@@ -100,7 +100,7 @@ func (l *Listener) Accept() (net.Conn, error) {
 		cl, refusal := l.clients.enter(host, true)
 		switch refusal {
 		case overClientConns:
-			l.refuse(conn, fmt.Sprintf(refusal, l.clients.maxConns))
+			l.refuse(conn, fmt.Sprintf(refusal, l.clients.maxClientConns))
 			continue
 		case inConnReserve:
 			l.refuse(conn, fmt.Sprintf(refusal, l.clients.holdingConns(host)))
@@ -157,7 +157,7 @@ func (g *Guard) List(role func(*http.Request) (string, error), list func(c echo.
 		}
 		size := g.listSize(r)
 		if req.Method != http.MethodHead {
-			if err := g.reserve(c, a, size, min(size, g.maxBytes), "this list is"); err != nil {
+			if err := g.reserve(c, a, size, min(size, g.maxInFlightBytes), "this list is"); err != nil {
 				return err
 			}
 		}
@@ -247,14 +247,14 @@ func (g *Guard) listSize(role string) int64 {
 // is served while its client holds nothing else. end gives back what it
 // took, however the request ends: sent, cut, refused or panicking.
 func (g *Guard) reserve(c echo.Context, a *answer, size, weight int64, needs string) error {
-	if held, ok := g.take(c.Request(), a, min(weight, g.clients.maxBytes)); !ok {
+	if held, ok := g.take(c.Request(), a, min(weight, g.clients.maxClientBytes)); !ok {
 		return refuse(c, fmt.Sprintf("you already hold %d bytes of the lists and bodies in flight, "+
 			"and one client may hold %d at most; %s %d bytes; retry once your other answers are read",
-			held, g.clients.maxBytes, needs, size))
+			held, g.clients.maxClientBytes, needs, size))
 	}
 	if !g.takeInFlight(weight) {
 		return refuse(c, fmt.Sprintf("the server is busy sending lists and reading bodies, "+
-			"%d bytes at most at once, and %s %d bytes; retry in a second", g.maxBytes, needs, size))
+			"%d bytes at most at once, and %s %d bytes; retry in a second", g.maxInFlightBytes, needs, size))
 	}
 	a.weight = weight
 	return nil
@@ -276,7 +276,7 @@ func (g *Guard) take(req *http.Request, a *answer, charge int64) (held int64, ok
 	}
 	a.client = cl
 	after := cl.held + charge
-	if after > cs.maxBytes && (charge > SmallReservation || after > cs.maxBytes+SmallOverdraft) {
+	if after > cs.maxClientBytes && (charge > SmallReservation || after > cs.maxClientBytes+SmallOverdraft) {
 		return cl.held, false
 	}
 	cl.held, a.charge = after, charge
@@ -290,7 +290,7 @@ func (g *Guard) take(req *http.Request, a *answer, charge int64) (held int64, ok
 func (g *Guard) takeInFlight(weight int64) bool {
 	for {
 		held := g.inFlight.Load()
-		if held+weight > g.maxBytes {
+		if held+weight > g.maxInFlightBytes {
 			return false
 		}
 		if g.inFlight.CompareAndSwap(held, held+weight) {
