@@ -4,10 +4,16 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
+
+	"example.com/userperf/common/user"
 )
 
 // TestRunTimePathNamesWhatExists reads the opening comment of routes.go,
@@ -72,4 +78,39 @@ func funcsIn(t *testing.T, file string) map[string]bool {
 		declared[name] = true
 	}
 	return declared
+}
+
+// stackFiles is a stage that records, at each ListByRole, the files of
+// common/api on the stack, outermost first, its tests aside.
+type stackFiles struct {
+	Stage
+	files []string
+}
+
+func (s *stackFiles) ListByRole(role string) []byte {
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	s.files = s.files[:0]
+	for f, more := frames.Next(); more; f, more = frames.Next() {
+		if _, file, ok := strings.Cut(filepath.ToSlash(f.File), "/common/api/"); ok && !strings.HasSuffix(file, "_test.go") {
+			s.files = append([]string{file}, s.files...)
+		}
+	}
+	s.files = slices.Compact(s.files) // one entry per stay in a file
+	return s.Stage.ListByRole(role)
+}
+
+// TestGETReachesTheStageThroughTheGuardThenTheHandler looks at the stack
+// when a GET asks the stage for its list: the guard's file, then
+// routes.go, each once, as steps 1 and 3 of the path say, and nothing
+// else of common/api (the role's check has returned).
+func TestGETReachesTheStageThroughTheGuardThenTheHandler(t *testing.T) {
+	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
+	stage := &stackFiles{Stage: newMapStage(users)}
+	if w := serve(NewHandler(stage, users), httptest.NewRequest("GET", "/users?role=admin", nil)); w.Code != http.StatusOK {
+		t.Fatalf("GET /users?role=admin: status %d", w.Code)
+	}
+	if want := []string{"guard/guard.go", "routes.go"}; !slices.Equal(stage.files, want) {
+		t.Errorf("the files of common/api on the stack at ListByRole, outermost first: %q, want %q", stage.files, want)
+	}
 }
