@@ -2,14 +2,14 @@
 // every answer of GET /users?role=R ready before the request arrives. Its
 // ListByRole is a map lookup under a read lock, so what remains of a request
 // is what every stage pays anyway: Echo's routing, the API layer, and
-// writing the bytes. The API layer is the query's validation, a
-// reservation of the body's bytes (two counters, for the whole server and
-// for the client's address), and a pooled writer that paces the body; it
-// allocates only the Content-Length header (and, in a benchmark, which has
-// no server to know the client's connection, the client's record), so it
-// costs less than a bare Echo handler that reads the role with Echo's
-// QueryParam (see BenchmarkBare), and its cost does not grow with the
-// users stored. A stage's time minus the floor's is the time its own lookup
+// writing the bytes. The API layer is the query's validation, the list's
+// size from the ledger, a reservation of its bytes (two counters, for the
+// whole server and for the client), and a pooled writer that paces the
+// body; it allocates only the Content-Length header (and, in a benchmark,
+// which has no server to know the client's connection, the client's
+// record), so it costs less than a bare Echo handler that reads the role
+// with Echo's QueryParam (see BenchmarkBare), and its cost does not grow
+// with the users stored. A stage's time minus the floor's is the time its own lookup
 // and encoding cost, and no stage can go below the floor on this path.
 //
 // The floor is not a fake: writes keep its answers right, so it passes the
@@ -85,11 +85,6 @@ func newEncodedUser(u user.User) *encodedUser {
 	}
 	return &encodedUser{user: u, json: b}
 }
-
-// ListsArePrebuilt tells the API layer that the floor keeps every role's
-// body built: it asks the floor for the body before it reserves its bytes,
-// and keeps no list sizes of its own (see api.Prebuilt).
-func (f *Floor) ListsArePrebuilt() {}
 
 // ListByRole returns the stored body of role: no lookup, no encoding,
 // unless a write has dropped it since the last read.

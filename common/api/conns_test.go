@@ -103,17 +103,17 @@ func TestHeadersBeyondMaxHeaderBytesAre431(t *testing.T) {
 	}
 }
 
-// TestOneAddressHoldsAtMostItsShareOfConnections opens every connection
-// the server serves from one address, and a GET from another: the first
-// address gets its share and a 503 for each connection beyond it, and the
-// other address is answered. It needs a second loopback address, which
+// TestOneClientHoldsAtMostMaxClientConns opens every connection the
+// server serves from one client, and a GET from another: the first client
+// gets MaxClientConns and a 503 for each connection beyond it, and the
+// other client is answered. It needs a second loopback address, which
 // Linux and Windows have (all of 127/8) and macOS does not by default.
-func TestOneAddressHoldsAtMostItsShareOfConnections(t *testing.T) {
+func TestOneClientHoldsAtMostMaxClientConns(t *testing.T) {
 	l := listenLoopback(t)
 	logger, _ := newTestLogger()
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
 	cfg := testConfig()
-	cfg.limits.MaxConns = 4 // one per address
+	cfg.limits.MaxConns, cfg.limits.MaxClientConns = 4, 1
 	s, err := newServer(cfg, newMapStage(users), users, l, nil, logger)
 	if err != nil {
 		t.Fatal(err)
@@ -126,13 +126,13 @@ func TestOneAddressHoldsAtMostItsShareOfConnections(t *testing.T) {
 	}
 	otherConn.Close()
 
-	first := dial(t, l.Addr().String()) // sends nothing, and holds its address's share
+	first := dial(t, l.Addr().String()) // sends nothing, and holds its client's MaxClientConns
 	waitFor(func() bool { return s.open.Load() == 1 })
 	for i := range cfg.limits.MaxConns {
 		conn := dial(t, l.Addr().String())
 		conn.SetDeadline(time.Now().Add(10 * time.Second)) // a test that fails ends
 		if status := sendRaw(t, conn, getUser+"\r\n"); status != http.StatusServiceUnavailable {
-			t.Errorf("connection %d beyond the address's share: status %d, want 503", i+2, status)
+			t.Errorf("connection %d beyond the client's MaxClientConns: status %d, want 503", i+2, status)
 		}
 	}
 	conn, err := other.Dial("tcp", l.Addr().String())
@@ -142,7 +142,7 @@ func TestOneAddressHoldsAtMostItsShareOfConnections(t *testing.T) {
 	defer conn.Close()
 	conn.SetDeadline(time.Now().Add(10 * time.Second))
 	if status := sendRaw(t, conn, getUser+"\r\n"); status != http.StatusOK {
-		t.Errorf("a GET from another address: status %d, want 200", status)
+		t.Errorf("a GET from another client: status %d, want 200", status)
 	}
 	first.Close()
 }

@@ -25,9 +25,9 @@ func TestParseFlagsRefuses(t *testing.T) {
 		{[]string{"-users", "1000", "-max-users", "999"}, "-max-users 999 is below -users 1000"},
 		{[]string{"-users", "10"}, "-users 10 is outside"},
 		{[]string{"-max-conns", "0"}, "-max-conns 0 is below 1"},
-		{[]string{"-max-conns", "4", "-client-conns", "5"}, "-client-conns 5 is outside 1 to -max-conns 4"},
-		{[]string{"-max-inflight-mib", "16", "-client-share-mib", "17"}, "-client-share-mib 17 is above -max-inflight-mib 16"},
-		{[]string{"-client-share-mib", "0"}, "give a whole number of MiB"},
+		{[]string{"-max-conns", "4", "-max-client-conns", "5"}, "-max-client-conns 5 is outside 1 to -max-conns 4"},
+		{[]string{"-max-inflight-mib", "16", "-max-client-mib", "17"}, "-max-client-mib 17 is above -max-inflight-mib 16"},
+		{[]string{"-max-client-mib", "0"}, "give a whole number of MiB"},
 		{[]string{"-no-such-flag"}, "flag provided but not defined"},
 	} {
 		var stderr strings.Builder
@@ -64,20 +64,38 @@ func TestParseFlagsAccepts(t *testing.T) {
 	}
 }
 
-func TestClientShareIsAQuarterUnlessGiven(t *testing.T) {
+func TestMaxClientBytesIsAQuarterUnlessGiven(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		want int64
 	}{
 		{nil, DefaultLimits.MaxInFlightBytes / 4},
 		{[]string{"-max-inflight-mib", "64"}, 16 << 20},
-		{[]string{"-max-inflight-mib", "64", "-client-share-mib", "64"}, 64 << 20},
-		{[]string{"-client-share-mib", "8"}, 8 << 20},
+		{[]string{"-max-inflight-mib", "64", "-max-client-mib", "64"}, 64 << 20},
+		{[]string{"-max-client-mib", "8"}, 8 << 20},
 	} {
 		var stderr strings.Builder
 		cfg, err := parseFlags("stage", tc.args, &stderr)
 		if err != nil || cfg.limits.MaxClientBytes != tc.want {
-			t.Errorf("%q: a share of %d bytes, %v; want %d\n%s", tc.args, cfg.limits.MaxClientBytes, err, tc.want, stderr.String())
+			t.Errorf("%q: MaxClientBytes %d, %v; want %d\n%s", tc.args, cfg.limits.MaxClientBytes, err, tc.want, stderr.String())
+		}
+	}
+}
+
+func TestMaxClientConnsIsAQuarterUnlessGiven(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{
+		{nil, DefaultLimits.MaxConns / 4},
+		{[]string{"-max-conns", "100"}, 25},
+		{[]string{"-max-conns", "3"}, 1},
+		{[]string{"-max-conns", "100", "-max-client-conns", "100"}, 100},
+	} {
+		var stderr strings.Builder
+		cfg, err := parseFlags("stage", tc.args, &stderr)
+		if err != nil || cfg.limits.MaxClientConns != tc.want {
+			t.Errorf("%q: MaxClientConns %d, %v; want %d\n%s", tc.args, cfg.limits.MaxClientConns, err, tc.want, stderr.String())
 		}
 	}
 }

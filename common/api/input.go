@@ -69,6 +69,51 @@ func queryError(rawQuery string, err error) error {
 	}
 }
 
+// roleFromQuery returns the single role in the query of req, a GET /users.
+// A repeated role parameter is an error, not "the first one wins": a client
+// that sends two roles probably expects a union, and silently answering for
+// one of them would hide its bug.
+func roleFromQuery(req *http.Request) (string, error) {
+	rawQuery := req.URL.RawQuery
+	if role, ok := plainRole(rawQuery); ok {
+		return role, validateRole(role)
+	}
+	q, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return "", queryError(rawQuery, err)
+	}
+	roles, ok := q["role"]
+	switch {
+	case !ok:
+		return "", inputErrorf("missing query parameter role")
+	case len(roles) > 1:
+		return "", inputErrorf("query parameter role given %d times; give it once", len(roles))
+	}
+	return roles[0], validateRole(roles[0])
+}
+
+// plainRole reads the role of a query of a few parameters that holds no
+// escape, no '+' and no ';', and reports false for any other, which
+// url.ParseQuery reads (and may refuse): such a query reads the same
+// either way, without a map built for one key.
+func plainRole(rawQuery string) (role string, ok bool) {
+	if strings.ContainsAny(rawQuery, "%+;") || strings.Count(rawQuery, "&") > 8 {
+		return "", false
+	}
+	found := false
+	for part := range strings.SplitSeq(rawQuery, "&") {
+		key, value, _ := strings.Cut(part, "=")
+		if key != "role" {
+			continue
+		}
+		if found {
+			return "", false // given twice: ParseQuery's path says so
+		}
+		role, found = value, true
+	}
+	return role, found
+}
+
 func validateRole(role string) error {
 	switch {
 	case role == "":
@@ -203,16 +248,22 @@ func decodeNewUser(body io.Reader, capacity int) (user.User, error) {
 	return u, validateUser(&u)
 }
 
-// bodyCapacity is the buffer that a body announced as contentLength bytes
-// (-1: not announced) is read into, and what its reading reserves of the
-// in-flight bytes: one byte more than the body, so that its end is seen
-// without growing the buffer, and for a body that may be too large, one
-// more than the limit, so that MaxBytesReader can tell.
-func bodyCapacity(contentLength int64) int {
-	if contentLength < 0 || contentLength > MaxBodyBytes {
-		return MaxBodyBytes + 1
+// bodyCapacity is the buffer that the body of req is read into, and what
+// its reading reserves of the in-flight bytes: one byte more than the body
+// announced, so that its end is seen without growing the buffer, and for a
+// body not announced, one more than the limit, so that MaxBytesReader can
+// tell. A body announced as larger than the limit is refused before
+// anything is read: net/http has not answered 100 Continue yet, as it does
+// so at the first read of the body, which this answer never makes.
+func bodyCapacity(req *http.Request) (int, error) {
+	switch n := req.ContentLength; {
+	case n > MaxBodyBytes:
+		return 0, &http.MaxBytesError{Limit: MaxBodyBytes}
+	case n < 0:
+		return MaxBodyBytes + 1, nil
+	default:
+		return int(n) + 1, nil
 	}
-	return int(contentLength) + 1
 }
 
 // readBody reads a whole request body into a buffer of capacity bytes,

@@ -58,8 +58,8 @@ func NewProfilingHandler() http.Handler {
 }
 
 // addProfilingRoutes adds the profiling endpoints to e, each with Echo's
-// recovery of a panic as a 500 (the API's routes have their own, see
-// handlers.answer).
+// recovery of a panic as a 500 (the API's routes have the guard's, see
+// guard.Guard.Wrap).
 func addProfilingRoutes(e *echo.Echo) {
 	recovered := middleware.Recover()
 	e.GET("/debug/pprof/*", oneNamedAtATime, recovered, boundedSeconds)

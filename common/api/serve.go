@@ -57,9 +57,9 @@ const (
 //	-max-users         most users the store may hold (default DefaultLimits)
 //	-max-stored-mib    most MiB the stored users may count, see Limits (default DefaultLimits)
 //	-max-inflight-mib  most MiB of lists being built or sent, and bodies being read, at once (default DefaultLimits)
-//	-client-share-mib  most MiB of those in flight that one client address may hold (default a quarter of -max-inflight-mib)
+//	-max-client-mib    most MiB of those in flight that one client may hold (default a quarter of -max-inflight-mib)
 //	-max-conns         most connections served at once (default DefaultLimits)
-//	-client-conns      most of those that one client address may hold (default a quarter of -max-conns)
+//	-max-client-conns  most of those that one client may hold (default a quarter of -max-conns)
 //	-seed              seed of the generated users (default user.DefaultSeed)
 //
 // The profiling endpoints are served on -pprof-addr if it is given, which
@@ -128,15 +128,16 @@ func parseFlags(name string, args []string, stderr io.Writer) (config, error) {
 		"(default %d); a POST beyond it is refused with 409", guard.RoleBytes, DefaultLimits.MaxStoredBytes>>20), mebibytes(&cfg.limits.MaxStoredBytes))
 	flags.Func("max-inflight-mib", fmt.Sprintf("most `MiB` of list answers being built or sent, and POST bodies being read, "+
 		"at once (default %d); a request beyond it gets 503", DefaultLimits.MaxInFlightBytes>>20), mebibytes(&cfg.limits.MaxInFlightBytes))
-	flags.Func("client-share-mib", "most `MiB` of those in flight that the requests of one client address may hold at once "+
+	flags.Func("max-client-mib", "most `MiB` of those in flight that the requests of one client may hold at once "+
 		"(default a quarter of -max-inflight-mib); a request beyond it gets 503, unless it is small", mebibytes(&cfg.limits.MaxClientBytes))
 	flags.IntVar(&cfg.limits.MaxConns, "max-conns", DefaultLimits.MaxConns,
-		"most connections served at once, the last eighth kept for addresses that hold none; the next ones wait until one closes")
-	flags.IntVar(&cfg.limits.MaxClientConns, "client-conns", 0,
-		"most of those connections that one client address may hold at once (default a quarter of -max-conns); "+
+		"most connections served at once, the last eighth kept for clients that hold none; the next ones wait until one closes")
+	flags.IntVar(&cfg.limits.MaxClientConns, "max-client-conns", 0,
+		"most of those connections that one client may hold at once (default a quarter of -max-conns); "+
 			"one beyond it gets 503 and is closed")
 	flags.Uint64Var(&cfg.seed, "seed", user.DefaultSeed, "seed of the generated users")
 	cfg.limits.MaxClientBytes = 0 // unless the flag is given: a quarter of the in-flight bytes, whatever they are
+	cfg.limits.MaxClientConns = 0 // likewise, a quarter of the connections
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return config{}, err
@@ -145,6 +146,9 @@ func parseFlags(name string, args []string, stderr io.Writer) (config, error) {
 	}
 	if cfg.limits.MaxClientBytes == 0 {
 		cfg.limits.MaxClientBytes = cfg.limits.MaxInFlightBytes / 4
+	}
+	if cfg.limits.MaxClientConns == 0 {
+		cfg.limits.MaxClientConns = max(1, cfg.limits.MaxConns/4)
 	}
 	if err := cfg.check(flags.Args()); err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", name, err)
@@ -179,10 +183,10 @@ func (cfg config) check(positional []string) error {
 		return fmt.Errorf("-users %d is outside %d to %d", cfg.users, user.MinCount, user.MaxCount)
 	case cfg.limits.MaxConns < 1:
 		return fmt.Errorf("-max-conns %d is below 1: no request could be served", cfg.limits.MaxConns)
-	case cfg.limits.MaxClientConns < 0 || cfg.limits.MaxClientConns > cfg.limits.MaxConns:
-		return fmt.Errorf("-client-conns %d is outside 1 to -max-conns %d", cfg.limits.MaxClientConns, cfg.limits.MaxConns)
+	case cfg.limits.MaxClientConns < 1 || cfg.limits.MaxClientConns > cfg.limits.MaxConns:
+		return fmt.Errorf("-max-client-conns %d is outside 1 to -max-conns %d", cfg.limits.MaxClientConns, cfg.limits.MaxConns)
 	case cfg.limits.MaxClientBytes > cfg.limits.MaxInFlightBytes:
-		return fmt.Errorf("-client-share-mib %d is above -max-inflight-mib %d: no client could hold it",
+		return fmt.Errorf("-max-client-mib %d is above -max-inflight-mib %d: no client could hold it",
 			cfg.limits.MaxClientBytes>>20, cfg.limits.MaxInFlightBytes>>20)
 	case cfg.limits.MaxUsers < cfg.users:
 		return fmt.Errorf("-max-users %d is below -users %d: the generated users alone would break the limit", cfg.limits.MaxUsers, cfg.users)
@@ -285,10 +289,10 @@ func newServer(cfg config, stage Stage, users []user.User, api, profiling net.Li
 	apiHandler := newEcho()
 	addAPIRoutes(apiHandler, h)
 	logger.Printf("%s: serving %d users (seed %d) on http://%s; at most %d users, %d MiB stored, "+
-		"%d MiB of lists and bodies in flight (%d KiB per client address), %d connections (%d per client address, "+
-		"%d kept for addresses that hold none); answers taken at %d KiB/s at least",
+		"%d MiB of lists and bodies in flight (%d KiB per client), %d connections (%d per client, "+
+		"%d kept for clients that hold none); answers taken at %d KiB/s at least",
 		cfg.name, len(users), cfg.seed, api.Addr(), cfg.limits.MaxUsers, cfg.limits.MaxStoredBytes>>20,
-		cfg.limits.MaxInFlightBytes>>20, cfg.limits.MaxClientBytes>>10, cfg.limits.MaxConns, cfg.limits.ConnShare(),
+		cfg.limits.MaxInFlightBytes>>20, cfg.limits.MaxClientBytes>>10, cfg.limits.MaxConns, cfg.limits.MaxClientConns,
 		cfg.limits.ConnReserve(), guard.MinRate>>10)
 	switch {
 	case profiling != nil:
@@ -309,8 +313,8 @@ func newServer(cfg config, stage Stage, users []user.User, api, profiling net.Li
 }
 
 // add has h served on l with the project's timeouts and limits. l serves
-// at most MaxConns connections at once, and one client a share of them
-// (see guard.Listener).
+// at most MaxConns connections at once, and one client MaxClientConns of
+// them (see guard.Listener).
 func (s *server) add(h http.Handler, l net.Listener) {
 	s.servers = append(s.servers, &http.Server{
 		Handler:           h,
@@ -382,14 +386,14 @@ func (s *server) serve(signals <-chan os.Signal) error {
 		l.WaitRefusals()
 		refusedConns += l.Refused.Load()
 	}
-	c := &s.h.counts
-	for give := time.Now().Add(time.Second); c.inProgress() > 0 && time.Now().Before(give); {
+	c := &s.h.guard.Answers
+	for give := time.Now().Add(time.Second); c.InProgress() > 0 && time.Now().Before(give); {
 		time.Sleep(10 * time.Millisecond)
 	}
 	s.log.Printf("%s: stopped; since it started, %d answer(s) were sent whole, %d cut (each logged above), "+
 		"%d still being built and cut, %d not sent as their client had gone, %d refused with 503, "+
-		"and %d connection(s) refused with 503 (for their address's share, the reserve, or queued at shutdown)",
-		s.name, c.finished.Load(), c.cut.Load(), c.inProgress(), c.gone.Load(), c.refused.Load(), refusedConns)
+		"and %d connection(s) refused with 503 (for -max-client-conns, the reserve, or queued at shutdown)",
+		s.name, c.Finished.Load(), c.Cut.Load(), c.InProgress(), c.Gone.Load(), c.Refused.Load(), refusedConns)
 	for range s.servers {
 		if err := <-served; !errors.Is(err, http.ErrServerClosed) {
 			return err

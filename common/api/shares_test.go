@@ -19,10 +19,10 @@ func fromAddr(target, addr string) *http.Request {
 	return req
 }
 
-func TestOneClientHoldsAtMostItsShare(t *testing.T) {
+func TestOneClientHoldsAtMostMaxClientBytes(t *testing.T) {
 	editorSize := len(newMapStage(user.MustGenerate(user.MinCount, user.DefaultSeed)).ListByRole(user.RoleEditor))
-	if editorSize <= 64<<10 { // the small reservation that the guard lets past a share
-		t.Fatalf("the editor list is %d bytes, no more than a small reservation: it cannot fill a share", editorSize)
+	if editorSize <= 64<<10 { // the small reservation that the guard lets past MaxClientBytes
+		t.Fatalf("the editor list is %d bytes, no more than a small reservation: it cannot fill MaxClientBytes", editorSize)
 	}
 	limits := DefaultLimits
 	limits.MaxClientBytes = int64(editorSize + editorSize/2) // room for one editor list per client, not two
@@ -30,7 +30,7 @@ func TestOneClientHoldsAtMostItsShare(t *testing.T) {
 
 	first := make(chan *httptest.ResponseRecorder)
 	go func() { first <- serve(h, fromAddr("/users?role=editor", "192.0.2.1:1000")) }()
-	<-stage.entered // the first list holds its client's share until released
+	<-stage.entered // the first list holds its client's MaxClientBytes until released
 
 	second := fromAddr("/users?role=editor", "192.0.2.1:1001") // the same client on another connection
 	second.Header.Set("X-Forwarded-For", "198.51.100.7")
@@ -42,27 +42,27 @@ func TestOneClientHoldsAtMostItsShare(t *testing.T) {
 	case <-stage.entered:
 		close(stage.release)
 		<-first
-		t.Fatalf("a second editor list from the same address was built: status %d", (<-done).Code)
+		t.Fatalf("a second editor list from the same client was built: status %d", (<-done).Code)
 	}
-	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") != "1" || !strings.Contains(errorText(t, w), "your address already holds") {
-		t.Errorf("a second editor list from the same address: %d, Retry-After %q, body %s; want 503, a second and a JSON error about its share",
+	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") != "1" || !strings.Contains(errorText(t, w), "you already hold") {
+		t.Errorf("a second editor list from the same client: %d, Retry-After %q, body %s; want 503, a second and a JSON error about what it holds",
 			w.Code, w.Header().Get("Retry-After"), w.Body)
 	}
 	wantNoAddress(t, w.Body.String())
 	if w := serve(h, fromAddr("/users?role=admin", "192.0.2.1:1002")); w.Code != http.StatusOK {
-		t.Errorf("a small list from the address holding its share: status %d, want 200", w.Code)
+		t.Errorf("a small list from the client holding MaxClientBytes: status %d, want 200", w.Code)
 	}
 	if w := serve(h, fromAddr("/users/"+user.FormatID(1), "192.0.2.1:1003")); w.Code != http.StatusOK {
-		t.Errorf("a user from the address holding its share: status %d, want 200", w.Code)
+		t.Errorf("a user from the client holding MaxClientBytes: status %d, want 200", w.Code)
 	}
 
 	other := make(chan *httptest.ResponseRecorder)
 	go func() { other <- serve(h, fromAddr("/users?role=editor", "192.0.2.2:1000")) }()
-	<-stage.entered // another client's editor list is built: it has its own share
+	<-stage.entered // another client's editor list is built: it holds its own
 	close(stage.release)
 	for _, w := range []*httptest.ResponseRecorder{<-first, <-other} {
 		if w.Code != http.StatusOK || w.Body.Len() != editorSize {
-			t.Errorf("an editor list within its client's share: %d with %d bytes, want 200 with %d", w.Code, w.Body.Len(), editorSize)
+			t.Errorf("an editor list within its client's MaxClientBytes: %d with %d bytes, want 200 with %d", w.Code, w.Body.Len(), editorSize)
 		}
 	}
 	if w := serve(h, fromAddr("/users?role=editor", "192.0.2.1:1004")); w.Code != http.StatusOK {
@@ -97,8 +97,8 @@ func newTestHandlers(t *testing.T, stage func([]user.User) Stage) (http.Handler,
 // client holds any.
 func wantNothingReserved(t *testing.T, h *handlers, after string) {
 	t.Helper()
-	if bytes, addresses := h.guard.Held(); bytes != 0 || addresses != 0 {
-		t.Errorf("after %s: %d in-flight bytes are still reserved, and %d address(es) hold some", after, bytes, addresses)
+	if bytes, clients := h.guard.Held(); bytes != 0 || clients != 0 {
+		t.Errorf("after %s: %d in-flight bytes are still reserved, and %d client(s) hold some", after, bytes, clients)
 	}
 }
 

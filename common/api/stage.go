@@ -53,13 +53,3 @@ func Recycle(stage Stage, body []byte) {
 		r.Recycle(body)
 	}
 }
-
-// Prebuilt is implemented by a stage that keeps the body of every role
-// built, as the floor does: its ListByRole is a lookup, and the body it
-// returns is held by the stage already (and counted against MaxStoredBytes).
-// The handler then asks the stage first, and reserves the body's own
-// length, so that the ledger keeps no list sizes beside the stage's.
-type Prebuilt interface {
-	Stage
-	ListsArePrebuilt()
-}

@@ -29,13 +29,13 @@ const (
 
 // held runs BenchmarkBuild at heldRow of each stage in heldRounds interleaved rounds of run, and
 // returns the median heap that each holds per user, in the order of list.
-func (k *check) held(run *harness.Run, list []stages.Stage, header string) []float64 {
+func (k *check) held(run *harness.Run, list []stages.Folder, header string) []float64 {
 	fmt.Printf("\n   and the heap held per user (%s, %s): %d samples each of %s and %s\n",
 		heldUnit, heldRow, heldRounds, list[0].Name, list[1].Name)
 	reads := run.Rounds
 	defer func() { run.Rounds = reads }() // what Keep says
 	run.Rounds = heldRounds
-	file := func(s stages.Stage) string { return filepath.Join(run.Dir, s.Name+".held.txt") }
+	file := func(s stages.Folder) string { return filepath.Join(run.Dir, s.Name+".held.txt") }
 	for _, s := range list {
 		k.Fatal(os.WriteFile(file(s), []byte(header), 0o644))
 	}

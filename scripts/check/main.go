@@ -95,7 +95,7 @@ results/check/STAGE/. --hold-cores keeps every core busy meanwhile, as another p
 // check is one run of the command: the stage, where its results go and how far it got.
 type check struct {
 	*harness.Cmd
-	stage     stages.Stage
+	stage     stages.Folder
 	logs      string        // results/check/STAGE
 	binary    string        // the stage's test binary
 	timeout   time.Duration // the longest a run of tests may take

@@ -75,7 +75,7 @@ func (k *check) speed(base, start, reference, role, prediction string, budget ti
 	k.next(fmt.Sprintf("the speed at %s: %s against %s, until told apart or for up to %s",
 		row, k.stage.Name, strings.Join(others(base, reference), " and "), budget))
 	run := k.NewRun(path.Join("check", k.stage.Name, "rounds"), minRounds)
-	measured := append(list, stages.Stage{Name: base + ".again", Dir: list[0].Dir}) // the A/A label: base measured twice
+	measured := append(list, stages.Folder{Name: base + ".again", Dir: list[0].Dir}) // the A/A label: base measured twice
 	var dirs []string
 	for _, s := range list {
 		dirs = append(dirs, s.Dir)
@@ -117,7 +117,7 @@ func (k *check) speed(base, start, reference, role, prediction string, budget ti
 	// (list: the base, the stage, the reference).
 	var heldBy []float64
 	if heldQuestions[start] && role == "reference" && len(list) == 3 {
-		heldBy = k.held(run, []stages.Stage{list[1], list[2]}, header)
+		heldBy = k.held(run, []stages.Folder{list[1], list[2]}, header)
 	}
 	run.Keep()
 

@@ -130,7 +130,7 @@ func main() {
 		}
 	}
 	first := measured[0]
-	measured = append(measured, binary{first.Stage, first.toolchain, first.label + ".again"}) // the A/A label
+	measured = append(measured, binary{first.Folder, first.toolchain, first.label + ".again"}) // the A/A label
 	var dirs []string
 	for _, s := range list {
 		dirs = append(dirs, s.Dir)
@@ -180,7 +180,7 @@ func main() {
 
 // binary is one test binary of a run and the label of its results: a stage built by a toolchain.
 type binary struct {
-	stages.Stage
+	stages.Folder
 	toolchain, label string
 }
 
@@ -220,7 +220,7 @@ var goVersionLine = regexp.MustCompile(`(?m)^go-version: .*$`)
 // different packages, in the same rows), but for the floor when named is false (every stage: its
 // nanoseconds would have every time printed in nanoseconds); then the A/A floor and each stage's
 // verdict against the first.
-func tables(list []stages.Stage, file func(string) string, base *results.File, named bool) (string, error) {
+func tables(list []stages.Folder, file func(string) string, base *results.File, named bool) (string, error) {
 	var args []string
 	for _, s := range list {
 		if s.Name != stages.Floor || named {
@@ -292,7 +292,7 @@ func withoutConfig(out string) string {
 
 // toolchainTables is benchstat's tables of each stage on each toolchain, a column per toolchain and the
 // first as the base, CPU time first; then the A/A floor and, per stage, each later toolchain's verdict.
-func toolchainTables(list []stages.Stage, toolchains []string, file func(string) string, base *results.File) (string, error) {
+func toolchainTables(list []stages.Folder, toolchains []string, file func(string) string, base *results.File) (string, error) {
 	benchstat := func(filter string) (string, error) {
 		args := []string{"tool", "benchstat", "-filter", filter, "-ignore", "pkg", "-col", "go-version", "-row", ".file,.fullname"}
 		for _, s := range list {

@@ -81,17 +81,17 @@ func TestStageServersAgree(t *testing.T) {
 
 // stageFolders lists the stages of the workspace, without the floor,
 // which serves bytes made in advance and takes no writes.
-func stageFolders(t *testing.T, root string) []stages.Stage {
+func stageFolders(t *testing.T, root string) []stages.Folder {
 	list, err := stages.List(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return slices.DeleteFunc(list, func(s stages.Stage) bool { return s.Name == stages.Floor })
+	return slices.DeleteFunc(list, func(s stages.Folder) bool { return s.Name == stages.Floor })
 }
 
 // buildAll builds every stage's server into a temporary folder and returns
 // the binaries' paths by stage name.
-func buildAll(t *testing.T, root string, list []stages.Stage) map[string]string {
+func buildAll(t *testing.T, root string, list []stages.Folder) map[string]string {
 	bin := t.TempDir()
 	binaries := map[string]string{}
 	for _, s := range list {

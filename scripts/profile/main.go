@@ -110,7 +110,7 @@ func main() {
 
 // profile runs benchmark bench of stage s with both profilers, into dir,
 // each part of its name anchored: users=10000 alone would match users=100000.
-func profile(c *harness.Cmd, s stages.Stage, dir, bench, benchtime string) error {
+func profile(c *harness.Cmd, s stages.Folder, dir, bench, benchtime string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}

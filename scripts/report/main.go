@@ -310,7 +310,7 @@ func (seen before) generate(root string) error {
 
 // completeRun reads the newest run in results/kind that measured every stage of list and benchmark of
 // wanted, or nil: a partial run, as a chapter or a check makes, would shrink the tables.
-func completeRun(root, kind string, list []stages.Stage, wanted []results.Measurement) ([]*results.File, error) {
+func completeRun(root, kind string, list []stages.Folder, wanted []results.Measurement) ([]*results.File, error) {
 	runs, _ := filepath.Glob(filepath.Join(root, "results", kind, "2*")) // the stamps, not latest
 	skipped := ""
 	for _, run := range slices.Backward(runs) {
@@ -416,8 +416,8 @@ var wanted = []results.Measurement{{Bench: figures.Headline, Unit: "sec/op"}, {B
 
 // stagesTable is the results page's tables, a row per stage (its time and speed-ups; then its
 // allocations, the request through Echo, a write and the heap it holds), and their caption.
-func stagesTable(root string, list []stages.Stage, files []*results.File) string {
-	byName := map[string]stages.Stage{} // none for results that outlived their stage
+func stagesTable(root string, list []stages.Folder, files []*results.File) string {
+	byName := map[string]stages.Folder{} // none for results that outlived their stage
 	for _, s := range list {
 		byName[s.Name] = s
 	}
@@ -493,7 +493,7 @@ func speedup(base, f *results.File) string {
 // chapter is the chapter of s, docs/<name>.md, or "" if it has none (the floor, a learner's stage), and what
 // s changes: the chapter's title says it ("# Stage 1: an index"), else the package comment ("Command floor
 // is the limit...: ...").
-func chapter(root string, s stages.Stage) (page, change string) {
+func chapter(root string, s stages.Folder) (page, change string) {
 	doc, err := os.ReadFile(filepath.Join(root, "docs", s.Name+".md"))
 	if err == nil && s.Name != "" && s.Name != stages.Floor {
 		page = filepath.Join(root, "docs", s.Name+".md")

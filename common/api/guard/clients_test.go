@@ -8,39 +8,47 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-func TestSharesBoundOneClient(t *testing.T) {
-	const share = 1 << 20
-	s := newClients(Limits{MaxClientBytes: share, MaxConns: 4})
-	a, _ := s.enter("a", false)
-	b, _ := s.enter("b", false)
-	if !s.take(a, share) {
-		t.Fatal("a client holding nothing could not take its whole share")
+// from is a GET sent from host.
+func from(host string) *http.Request {
+	req := httptest.NewRequest("GET", "/users?role=editor", nil)
+	req.RemoteAddr = host + ":1000"
+	return req
+}
+
+func TestMaxClientBytesBoundsOneClient(t *testing.T) {
+	const most = 1 << 20
+	g := New(Limits{MaxClientBytes: most, MaxInFlightBytes: 1 << 30, MaxConns: 4}, nil)
+	var taken []*answer
+	take := func(host string, charge int64) bool {
+		a := new(answer)
+		taken = append(taken, a)
+		_, ok := g.take(from(host), a, charge)
+		return ok
 	}
-	if s.take(a, SmallReservation+1) {
-		t.Error("a client holding its whole share took a large reservation more")
+	if !take("a", most) {
+		t.Fatal("a client holding nothing could not take MaxClientBytes")
 	}
-	if !s.take(b, share) {
-		t.Error("another client could not take its share while the first holds its own")
+	if take("a", SmallReservation+1) {
+		t.Error("a client holding MaxClientBytes took a large reservation more")
+	}
+	if !take("b", most) {
+		t.Error("another client could not take MaxClientBytes while the first holds its own")
 	}
 	small := 0
-	for small <= SmallOverdraft/SmallReservation && s.take(a, SmallReservation) { // one more than may fit
+	for small <= SmallOverdraft/SmallReservation && take("a", SmallReservation) { // one more than may fit
 		small++
 	}
 	if want := SmallOverdraft / SmallReservation; small != want {
-		t.Errorf("a client holding its share took %d small reservations more, want %d (%d bytes)", small, want, SmallOverdraft)
+		t.Errorf("a client holding MaxClientBytes took %d small reservations more, want %d (%d bytes)", small, want, SmallOverdraft)
 	}
-	if held := s.holding(a); held != share+SmallOverdraft {
-		t.Errorf("the client holds %d bytes, want its share and the overdraft, %d", held, share+SmallOverdraft)
+	if held := g.clients.byHost["a"].held; held != most+SmallOverdraft {
+		t.Errorf("the client holds %d bytes, want MaxClientBytes and the overdraft, %d", held, most+SmallOverdraft)
 	}
-	for range small {
-		s.give(a, SmallReservation)
+	for _, a := range taken {
+		g.release(a)
 	}
-	s.give(a, share)
-	s.give(b, share)
-	s.leave(a, false)
-	s.leave(b, false)
-	if len(s.byHost) != 0 {
-		t.Errorf("after every reservation was given back, the shares still count %v", s.byHost)
+	if len(g.clients.byHost) != 0 {
+		t.Errorf("after every reservation was given back, the clients still count %v", g.clients.byHost)
 	}
 }
 
@@ -56,24 +64,23 @@ func TestClientIsItsRemoteHost(t *testing.T) {
 	}
 }
 
-// TestRefusalForTheShareTakesNothing has a client that holds its whole
-// share ask for a large list: the 503 must leave every in-flight byte as
-// it was.
-func TestRefusalForTheShareTakesNothing(t *testing.T) {
+// TestRefusalForMaxClientBytesTakesNothing has a client that holds
+// MaxClientBytes ask for a large list: the 503 must leave every in-flight
+// byte as it was.
+func TestRefusalForMaxClientBytesTakesNothing(t *testing.T) {
 	g := New(DefaultLimits, nil)
-	cl, _ := g.clients.enter("192.0.2.1", false)
-	g.clients.take(cl, g.clients.byteShare)
-	req := httptest.NewRequest("GET", "/users?role=editor", nil)
-	req.RemoteAddr = "192.0.2.1:1000"
+	holding := new(answer)
+	g.take(from("192.0.2.1"), holding, g.clients.maxClientBytes)
 	w := httptest.NewRecorder()
-	if _, err := g.ReserveList(echo.New().NewContext(req, w), "editor", make([]byte, SmallReservation+1)); err == nil {
-		t.Fatal("a large list from a client holding its share was reserved")
+	a := new(answer)
+	if err := g.reserve(echo.New().NewContext(from("192.0.2.1"), w), a, SmallReservation+1, SmallReservation+1, "this list is"); err == nil {
+		t.Fatal("a large list from a client holding MaxClientBytes was reserved")
 	} else if he, ok := err.(*echo.HTTPError); !ok || he.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") != "1" {
 		t.Errorf("the refusal: %v with Retry-After %q, want 503 with 1", err, w.Header().Get("Retry-After"))
 	}
-	g.clients.give(cl, g.clients.byteShare)
-	g.clients.leave(cl, false)
-	if bytes, addresses := g.Held(); bytes != 0 || addresses != 0 {
-		t.Errorf("after a refusal: %d in-flight bytes reserved, %d address(es) hold some; want none", bytes, addresses)
+	g.release(a)
+	g.release(holding)
+	if bytes, clients := g.Held(); bytes != 0 || clients != 0 {
+		t.Errorf("after a refusal: %d in-flight bytes reserved, %d client(s) hold some; want none", bytes, clients)
 	}
 }

@@ -67,7 +67,7 @@ func (l *Listener) refuse(conn net.Conn, msg string) {
 }
 
 // clientConn is a connection the server accepted, which holds its slot and
-// counts against its client's share until it is closed.
+// counts against its client's MaxClientConns until it is closed.
 type clientConn struct {
 	net.Conn
 	client *client

@@ -35,11 +35,11 @@ func getFrom(t *testing.T, ip net.IP, addr string) (net.Conn, int, string) {
 	return conn, resp.StatusCode, string(body)
 }
 
-// TestConnectionReserveIsKeptForNewAddresses has two addresses take
-// every connection that the reserve leaves them: a third address must
+// TestConnectionReserveIsKeptForNewClients has two clients take every
+// connection that the reserve leaves them: a third client must
 // still be answered, and the connection that would have taken the reserve
 // is refused saying why.
-func TestConnectionReserveIsKeptForNewAddresses(t *testing.T) {
+func TestConnectionReserveIsKeptForNewClients(t *testing.T) {
 	limits := DefaultLimits
 	limits.MaxConns, limits.MaxClientConns = 8, 4 // a reserve of one
 	g := New(limits, nil)
@@ -53,19 +53,19 @@ func TestConnectionReserveIsKeptForNewAddresses(t *testing.T) {
 	first, second, third := net.IPv4(127, 0, 0, 1), net.IPv4(127, 0, 0, 2), net.IPv4(127, 0, 0, 3)
 	for range limits.MaxClientConns {
 		if _, status, _ := getFrom(t, first, addr); status != http.StatusOK {
-			t.Fatalf("a connection within the first address's share: status %d, want 200", status)
+			t.Fatalf("a connection within the first client's MaxClientConns: status %d, want 200", status)
 		}
 	}
 	shared := limits.MaxConns - limits.ConnReserve() - limits.MaxClientConns
 	for range shared {
 		if _, status, _ := getFrom(t, second, addr); status != http.StatusOK {
-			t.Fatalf("a connection within the second address's share: status %d, want 200", status)
+			t.Fatalf("a connection within the second client's MaxClientConns: status %d, want 200", status)
 		}
 	}
-	if _, status, body := getFrom(t, second, addr); status != http.StatusServiceUnavailable || !strings.Contains(body, "kept for addresses") {
-		t.Errorf("a connection from an address that holds some, into the reserve: %d %s, want 503 naming the reserve", status, body)
+	if _, status, body := getFrom(t, second, addr); status != http.StatusServiceUnavailable || !strings.Contains(body, "kept for clients") {
+		t.Errorf("a connection from a client that holds some, into the reserve: %d %s, want 503 naming the reserve", status, body)
 	}
 	if _, status, _ := getFrom(t, third, addr); status != http.StatusOK {
-		t.Errorf("the first connection of a third address: status %d, want 200", status)
+		t.Errorf("the first connection of a third client: status %d, want 200", status)
 	}
 }

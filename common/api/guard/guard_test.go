@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"net/http"
 	"net/http/httptest"
 	"testing"
 
@@ -10,37 +11,32 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// TestReserveListTakesTheLedgersSize has a GET reserve a list that only
-// the ledger knows the size of, and a HEAD ask for it: the GET must hold
-// the length of the body the stage would build, until its Release, and the
-// HEAD be told that length and hold nothing.
-func TestReserveListTakesTheLedgersSize(t *testing.T) {
+// TestListTakesTheLedgersSize has a GET and a HEAD of a list that only the
+// ledger knows the size of: the handler must be told the length of the
+// body the stage would build, and the GET hold that many bytes in flight
+// until it ends, the HEAD none.
+func TestListTakesTheLedgersSize(t *testing.T) {
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
 	stage := plain.NewLocked(users)
-	g := New(DefaultLimits, NewLedger(stage, users, DefaultLimits, true))
+	g := New(DefaultLimits, NewLedger(stage, users, DefaultLimits))
 	role := users[0].Roles[0]
-	body := stage.ListByRole(role)
-	reserve := func(method string) Reservation {
-		t.Helper()
-		req := httptest.NewRequest(method, "/users?role="+role, nil)
-		r, err := g.ReserveList(echo.New().NewContext(req, httptest.NewRecorder()), role, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", method, err)
+	want := int64(len(stage.ListByRole(role)))
+	var held int64
+	h := g.List(func(*http.Request) (string, error) { return role, nil }, func(c echo.Context, r string, size int64) error {
+		if r != role || size != want {
+			t.Errorf("%s: the handler got role %q of %d bytes, want %q of %d", c.Request().Method, r, size, role, want)
 		}
-		if r.Size != int64(len(body)) {
-			t.Errorf("%s: size %d, want the body's %d", method, r.Size, len(body))
+		held, _ = g.Held()
+		return c.NoContent(http.StatusOK)
+	})
+	e := echo.New()
+	for method, wantHeld := range map[string]int64{"GET": want, "HEAD": 0} {
+		h(e.NewContext(httptest.NewRequest(method, "/users?role="+role, nil), httptest.NewRecorder()))
+		if held != wantHeld {
+			t.Errorf("%s holds %d in-flight bytes while it is answered, want %d", method, held, wantHeld)
 		}
-		return r
+		if bytes, clients := g.Held(); bytes != 0 || clients != 0 {
+			t.Errorf("after a %s: %d in-flight bytes, %d client(s) hold some; want none", method, bytes, clients)
+		}
 	}
-
-	get := reserve("GET")
-	if held, _ := g.Held(); held != int64(len(body)) {
-		t.Errorf("a GET holds %d in-flight bytes, want its list's %d", held, len(body))
-	}
-	get.Release()
-	head := reserve("HEAD")
-	if held, addresses := g.Held(); held != 0 || addresses != 0 {
-		t.Errorf("a HEAD holds %d in-flight bytes, by %d address(es), want none", held, addresses)
-	}
-	head.Release()
 }

@@ -23,11 +23,10 @@ type Store interface {
 // ErrIDTaken is Add's answer for a user whose id the store holds already.
 var ErrIDTaken = errors.New("a user with this id already exists")
 
-// Ledger counts what a stage holds against its limits, and per role the
-// size of the list body, which encoding/json.Marshal makes '[', the users'
-// encodings joined by commas, and ']'. Knowing that size lets a HEAD answer
-// without asking the stage, and a GET reserve its bytes before the stage
-// starts building the body.
+// Ledger counts what a stage holds against its limits, and per role what
+// makes the size of the list body (see Guard.listSize). Knowing that size
+// lets a HEAD answer without asking the stage, and a GET reserve its bytes
+// before the stage starts building the body.
 //
 // Every write goes through the ledger, which holds its lock around both the
 // stage's Add or Delete and its own count. So whoever holds the read lock
@@ -42,9 +41,9 @@ type Ledger struct {
 	limits Limits
 
 	mu     sync.RWMutex
-	users  int                 // users stored
-	stored int64               // what they cost
-	roles  map[string]roleSize // nil for a Prebuilt stage, whose own bodies say their size
+	users  int   // users stored
+	stored int64 // what they cost
+	roles  map[string]roleSize
 }
 
 // roleSize is what the ledger knows of one role's list.
@@ -53,23 +52,10 @@ type roleSize struct {
 	json  int64 // the bytes of their encodings, added up
 }
 
-// body is the length of the role's list body: the encodings, a comma
-// between each two, and the brackets.
-func (r roleSize) body() int64 {
-	if r.users == 0 {
-		return int64(len("[]"))
-	}
-	return r.json + int64(r.users-1) + 2
-}
-
 // NewLedger counts the users that stage was built with, and the size of
-// each role's list if listSizes says so: a stage that keeps its lists built
-// knows their sizes itself.
-func NewLedger(stage Store, users []user.User, limits Limits, listSizes bool) *Ledger {
-	l := &Ledger{stage: stage, limits: limits}
-	if listSizes {
-		l.roles = map[string]roleSize{}
-	}
+// each role's list.
+func NewLedger(stage Store, users []user.User, limits Limits) *Ledger {
+	l := &Ledger{stage: stage, limits: limits, roles: map[string]roleSize{}}
 	for i := range users {
 		l.count(&users[i], +1)
 	}
@@ -130,9 +116,6 @@ func (l *Ledger) count(u *user.User, sign int) {
 	encoded := jsonLen(u)
 	l.users += sign
 	l.stored += int64(sign) * cost(encoded, len(u.Roles))
-	if l.roles == nil {
-		return
-	}
 	for _, r := range u.Roles {
 		size := l.roles[r]
 		size.users += sign
@@ -150,13 +133,6 @@ func (l *Ledger) Stored() int64 {
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	return l.stored
-}
-
-// listSize is the length of the body of GET /users?role=role.
-func (l *Ledger) listSize(role string) int64 {
-	l.mu.RLock()
-	defer l.mu.RUnlock()
-	return l.roles[role].body()
 }
 
 // Add stores u unless the store has no room for it, which it answers with

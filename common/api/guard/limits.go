@@ -21,40 +21,30 @@ type Limits struct {
 	MaxInFlightBytes int64
 
 	// MaxClientBytes is how many of MaxInFlightBytes the requests of one
-	// client (one remote address) may hold at once; a request beyond it is
+	// client (one remote host) may hold at once; a request beyond it is
 	// answered with 503. Small requests may go a little past it (see
-	// SmallReservation), so that a client holding its share is still
-	// served a user or a small list. A reservation larger than the share
-	// counts as the whole share.
+	// SmallReservation), so that a client holding MaxClientBytes is still
+	// served a user or a small list. A reservation larger than
+	// MaxClientBytes counts as MaxClientBytes.
 	MaxClientBytes int64
 
 	// MaxConns is how many connections the API serves at once; the next
 	// ones wait in the kernel's queue until one closes. The last eighth of
-	// them (at least one) is kept for addresses that hold none, so that a
-	// few addresses at their share cannot lock the others out. Each open
+	// them (at least one) is kept for clients that hold none, so that a
+	// few clients at their MaxClientConns cannot lock the others out. Each open
 	// connection may hold up to ConnBytes (headers being read, buffers, its
 	// goroutine) whatever its client sends, so the cap bounds what
 	// connections hold in all.
 	MaxConns int
 
 	// MaxClientConns is how many of MaxConns the connections of one client
-	// (one remote address) may hold at once: a connection beyond it is
+	// (one remote host) may hold at once: a connection beyond it is
 	// answered with 503 and closed as soon as it is accepted, so that one
-	// address opening thousands of connections leaves the others room. 0
-	// means a quarter of MaxConns (at least 1).
+	// client opening thousands of connections leaves the others room.
 	MaxClientConns int
 }
 
-// ConnShare is what MaxClientConns means: the connections one client may
-// hold.
-func (l Limits) ConnShare() int {
-	if l.MaxClientConns > 0 {
-		return l.MaxClientConns
-	}
-	return max(1, l.MaxConns/4)
-}
-
-// ConnReserve is how many of MaxConns only an address that holds no
+// ConnReserve is how many of MaxConns only a client that holds no
 // connection may take.
 func (l Limits) ConnReserve() int { return max(1, l.MaxConns/8) }
 
@@ -79,6 +69,7 @@ var DefaultLimits = Limits{
 	MaxInFlightBytes: 128 << 20,
 	MaxClientBytes:   128 << 20 / 4,
 	MaxConns:         4096,
+	MaxClientConns:   4096 / 4,
 }
 
 // ConnBytes is the most that one open connection can make the server hold

@@ -53,8 +53,8 @@ func setSendBuffer(conn net.Conn) {
 // sets one deadline for the whole answer, so a client that reads nothing
 // would otherwise keep its list, and the in-flight bytes reserved for it,
 // until that deadline, while one reading steadily would be cut by it. Anywhere else (a test's recorder, a
-// benchmark's writer) there are no deadlines to set. A Writer is reused:
-// its zero value is ready for Start.
+// benchmark's writer) there are no deadlines to set. The guard makes one
+// the writer of every answer, as it begins (Guard.begin).
 type Writer struct {
 	http.ResponseWriter
 	g      *Guard
@@ -67,22 +67,6 @@ type Writer struct {
 	taken  int64                   // bytes written since then
 	failed error                   // the first write that failed: the answer was not sent whole
 }
-
-// Start makes w the writer of req's answer, which goes to rw.
-func (w *Writer) Start(g *Guard, rw http.ResponseWriter, req *http.Request) {
-	*w = Writer{ResponseWriter: rw, g: g, head: req.Method == http.MethodHead, ctx: req.Context()}
-	// Only net/http's server puts itself in a request's context.
-	if srv, ok := req.Context().Value(http.ServerContextKey).(*http.Server); ok {
-		w.paced, w.rc = true, *http.NewResponseController(rw)
-		if srv.WriteTimeout > 0 {
-			w.start = time.Now().Add(srv.WriteTimeout)
-		}
-	}
-}
-
-// Failed is the error of the first write that failed, or nil if every
-// byte written was sent.
-func (w *Writer) Failed() error { return w.failed }
 
 // Write sends p a piece at a time, and stops at the first piece that the
 // client does not take by the time the pace allows.

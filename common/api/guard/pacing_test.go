@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/labstack/echo/v4"
 )
 
 // testPace is the pace of the rate tests: the minimum rate scaled up, so
@@ -20,21 +22,23 @@ import (
 var testPace = Pace{Rate: 4 << 20, Grace: time.Second}
 
 // newPacedServer serves a body of size bytes to every GET through a
-// Listener and a Writer of a guard that keeps testPace, and returns its
-// address and the channel on which each answer's Failed error arrives.
+// Listener and the Writer of a guard that keeps testPace, and returns its
+// address and the channel on which each answer's write error, if any, arrives.
 func newPacedServer(t *testing.T, size int) (string, <-chan error) {
 	t.Helper()
 	g := New(DefaultLimits, nil)
 	g.Pace = testPace
 	body := make([]byte, size)
 	failed := make(chan error, 1)
-	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(rw http.ResponseWriter, req *http.Request) {
-		var w Writer
-		w.Start(g, rw, req)
-		w.Header().Set("Content-Length", strconv.Itoa(size))
-		w.Write(body)
-		failed <- w.Failed()
+	g.Log = log.New(io.Discard, "", 0)
+	e := echo.New()
+	e.GET("/", g.Wrap(func(c echo.Context) error {
+		c.Response().Header().Set("Content-Length", strconv.Itoa(size))
+		c.Response().Write(body)
+		failed <- c.Response().Writer.(*Writer).failed
+		return nil
 	}))
+	ts := httptest.NewUnstartedServer(e)
 	ts.Listener = g.Listen(ts.Listener, DefaultLimits)
 	ts.Config.ConnContext = ConnContext
 	ts.Config.ErrorLog = log.New(io.Discard, "", 0) // the Listener's close wakes Accept, which net/http logs

@@ -69,7 +69,7 @@ var constants = func() []constant {
 		constant{kib(api.HeaderReadSlack), "read buffer"},
 		constant{kib(api.MaxBodyBytes), "post"},
 		constant{kib(guard.SmallReservation), "reservation"},
-		constant{mib(guard.SmallOverdraft), "share"},
+		constant{mib(guard.SmallOverdraft), "small"},
 		constant{kib(guard.MinRate), "minimum rate"},
 		constant{kib(guard.SendPiece), "pieces"},
 		constant{secs(guard.DefaultPace.Grace), "grace"},

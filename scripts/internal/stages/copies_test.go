@@ -52,7 +52,7 @@ func TestCarriedFilesStayTheSame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	steps := Names(slices.DeleteFunc(list, func(s Stage) bool { return !IsStep(s.Name) }))
+	steps := Names(slices.DeleteFunc(list, func(s Folder) bool { return !IsStep(s.Name) }))
 	for _, file := range slices.Sorted(maps.Keys(carried)) {
 		carriers := carried[file]
 		for _, step := range carriers {

@@ -17,8 +17,9 @@ import (
 	"strings"
 )
 
-// Stage is one implementation of the API that the scripts measure.
-type Stage struct {
+// Folder is a stage's folder: the module of one implementation of the API
+// that the scripts measure. (api.Stage is the implementation itself.)
+type Folder struct {
 	Name string // its folder's name, which names its result files: stage0-linear, or a learner's
 	Dir  string // its main package, relative to the root, slash-separated: workshop/solutions/quest6-cache-fixed
 }
@@ -30,7 +31,7 @@ const Floor = "floor"
 // every module with a stage_test.go, which runs the shared suites and
 // benchmarks. The workspace file is read as the go command reads it: $GOWORK
 // if set (a learner's local.work, see scripts/new-stage), else root/go.work.
-func List(root string) ([]Stage, error) {
+func List(root string) ([]Folder, error) {
 	file := os.Getenv("GOWORK")
 	if file == "" || file == "off" {
 		file = filepath.Join(root, "go.work")
@@ -43,34 +44,34 @@ func List(root string) ([]Stage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w: %s", file, err, out)
 	}
-	var list []Stage
+	var list []Folder
 	for _, u := range work.Use {
 		dir := path.Clean(filepath.ToSlash(u.DiskPath)) // relative to root
 		if _, err := os.Stat(filepath.Join(root, dir, "stage_test.go")); err != nil {
 			continue
 		}
-		if slices.ContainsFunc(list, func(s Stage) bool { return s.Name == path.Base(dir) }) {
+		if slices.ContainsFunc(list, func(s Folder) bool { return s.Name == path.Base(dir) }) {
 			return nil, fmt.Errorf("the workspace has two stages named %s; rename one folder", path.Base(dir))
 		}
-		list = append(list, Stage{Name: path.Base(dir), Dir: dir})
+		list = append(list, Folder{Name: path.Base(dir), Dir: dir})
 	}
-	slices.SortStableFunc(list, func(a, b Stage) int { return Compare(a.Name, b.Name) })
+	slices.SortStableFunc(list, func(a, b Folder) int { return Compare(a.Name, b.Name) })
 	return list, nil
 }
 
 // Shown returns the stages that the default runs, tables and charts show:
 // all but the workshop's, which a learner names to measure.
-func Shown(root string) ([]Stage, error) {
+func Shown(root string) ([]Folder, error) {
 	list, err := List(root)
-	return slices.DeleteFunc(list, func(s Stage) bool { return strings.HasPrefix(s.Dir, "workshop/") }), err
+	return slices.DeleteFunc(list, func(s Folder) bool { return strings.HasPrefix(s.Dir, "workshop/") }), err
 }
 
 // Find returns the stages with names, in that order; an unknown name is an error.
-func Find(root string, names ...string) (found []Stage, err error) {
+func Find(root string, names ...string) (found []Folder, err error) {
 	list, err := List(root)
 	var unknown []string
 	for _, name := range names {
-		if i := slices.IndexFunc(list, func(s Stage) bool { return s.Name == name }); i >= 0 {
+		if i := slices.IndexFunc(list, func(s Folder) bool { return s.Name == name }); i >= 0 {
 			found = append(found, list[i])
 		} else {
 			unknown = append(unknown, name)
@@ -83,7 +84,7 @@ func Find(root string, names ...string) (found []Stage, err error) {
 }
 
 // Names are the names of list.
-func Names(list []Stage) (names []string) {
+func Names(list []Folder) (names []string) {
 	for _, s := range list {
 		names = append(names, s.Name)
 	}
@@ -123,7 +124,7 @@ func number(name string) int {
 // Solution returns the stage of list that solves the exercise starting at name,
 // or "": the solution in workshop/solutions/ whose origin is name (quest6-cache-fixed),
 // else, after a step, the next step by number (stage1-index: stage2-noclone).
-func Solution(root string, list []Stage, name string) string {
+func Solution(root string, list []Folder, name string) string {
 	next := ""
 	for _, s := range list {
 		if strings.HasPrefix(s.Dir, "workshop/solutions/") && path.Base(Origin(root, s.Dir)) == name {
@@ -147,12 +148,12 @@ func Against(root, dir, from string) (base, solution string, err error) {
 	if origin == "" {
 		origin, exercise = "stage0-linear", false
 	}
-	if i := slices.IndexFunc(list, func(s Stage) bool { return s.Name == origin }); i >= 0 {
+	if i := slices.IndexFunc(list, func(s Folder) bool { return s.Name == origin }); i >= 0 {
 		origin = list[i].Dir
 	}
 	// A chain is a few folders long; the bound stops a loop of origin lines.
 	for walk, n := path.Clean(origin), 0; walk != "" && n < 10; walk, n = Origin(root, walk), n+1 {
-		if base == "" && slices.ContainsFunc(list, func(s Stage) bool { return s.Dir == walk }) {
+		if base == "" && slices.ContainsFunc(list, func(s Folder) bool { return s.Dir == walk }) {
 			base = path.Base(walk)
 		}
 		if exercise {

@@ -44,7 +44,7 @@ func TestList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Stage{
+	want := []Folder{
 		{"stage0-linear", "stage0-linear"},
 		{"stage1-index", "stage1-index"},
 		{"stage10-later", "stage10-later"},
@@ -117,7 +117,7 @@ func TestSolution(t *testing.T) {
 	root := t.TempDir()
 	write(t, filepath.Join(root, "workshop/solutions/fix/go.mod"), "module fix\n\n// origin: workshop/quest (the stage it started from)\n")
 	write(t, filepath.Join(root, "workshop/solutions/plain/go.mod"), "module plain\n\n// origin: stage2-c\n")
-	list := []Stage{{Name: "stage0-a"}, {Name: "stage2-c"}, {Name: "stage10-d"}, {Name: "fix", Dir: "workshop/solutions/fix"},
+	list := []Folder{{Name: "stage0-a"}, {Name: "stage2-c"}, {Name: "stage10-d"}, {Name: "fix", Dir: "workshop/solutions/fix"},
 		{Name: "plain", Dir: "workshop/solutions/plain"}, {Name: "mine"}, {Name: Floor}}
 	for name, want := range map[string]string{"stage0-a": "stage2-c", "stage1-b": "stage2-c", "stage2-c": "plain", "stage10-d": "", "quest": "fix", "mine": "", Floor: ""} {
 		if got := Solution(root, list, name); got != want {
