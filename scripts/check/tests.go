@@ -80,8 +80,8 @@ func (k *check) tests() {
 		return "tests done: " + strings.Join(done, ", ")
 	}, func() error { wg.Wait(); return nil })
 	k.Fatal(err)
-	for _, r := range runs {
-		k.report(r)
+	for _, r := range clearestFirst(runs) {
+		k.report(r, runs)
 	}
 	fmt.Printf("   ok (%s so far)\n", harness.Elapsed(k.start))
 }
@@ -144,9 +144,47 @@ func (k *check) run(r *testRun) {
 	r.events, r.err = events, cmp.Or(bin.Wait(), err)
 }
 
+// ownFailed is the first test of the stage's own files that failed in r, or "": a fuzz target's
+// seeds are the shared suites', not the stage's.
+func ownFailed(r *testRun) string {
+	if r.events == nil || r.events.Raced || r.stuck {
+		return ""
+	}
+	for _, e := range r.events.Failed {
+		if !strings.HasPrefix(e.Test, "Fuzz") && !slices.Contains(r.suites, e.Test) {
+			return e.Test
+		}
+	}
+	return ""
+}
+
+// clearestFirst orders runs for the summary: a stage's own failed test first, since it tests one
+// function with its own message, where the shared suites see that function through a request.
+func clearestFirst(runs []*testRun) []*testRun {
+	own := slices.IndexFunc(runs, func(r *testRun) bool { return ownFailed(r) != "" })
+	if own <= 0 {
+		return runs
+	}
+	return append([]*testRun{runs[own]}, slices.Delete(slices.Clone(runs), own, own+1)...)
+}
+
+// failedAt says, of a run that failed at GOMAXPROCS 3 or 8 while the run at 1 passed, what differs
+// between them: the chunks of stage 3 and 4 (one per core), or concurrency; "" otherwise.
+func failedAt(r *testRun, runs []*testRun) string {
+	one := runs[0]
+	if r == one || r.events == nil || r.events.Raced || r.stuck || one.err != nil || ownFailed(r) != "" || !slices.Contains(r.suites, "TestAPI") {
+		return ""
+	}
+	return "   It passed at GOMAXPROCS=1 and failed at more: what differs is the chunks (one per core, so one at 1)" +
+		" and the goroutines at once. A body with another chunk's users where yours belong is a chunk's buffer given back" +
+		" to the free list before the join copies it (no race is reported: the free list orders the two goroutines);" +
+		" a comma missing, or users out of order, is the join itself.\n"
+}
+
 // report ends the check if r failed, saying how: the failed tests' output (the first message and
-// a race's two sides at its top), a summary, and after a timeout, what the goroutines waited for.
-func (k *check) report(r *testRun) {
+// a race's two sides at its top), a summary, and after a timeout, what the goroutines waited for;
+// and which of the other runs failed too.
+func (k *check) report(r *testRun, runs []*testRun) {
 	if r.err == nil && r.events != nil {
 		for _, suite := range r.suites {
 			if !slices.ContainsFunc(r.events.Lines, func(e testevents.Event) bool { return e.Test == suite }) {
@@ -166,7 +204,16 @@ func (k *check) report(r *testRun) {
 	for _, e := range r.events.Failed {
 		fmt.Printf("   --- FAIL: %s\n", e.Test)
 	}
+	for _, other := range runs {
+		if other != r && (other.err != nil || other.events != nil && other.events.Raced) {
+			fmt.Printf("   (also failed: %s, in %s)\n", other.what, filepath.ToSlash(other.log))
+		}
+	}
+	fmt.Print(failedAt(r, runs))
 	what := r.what
+	if test := ownFailed(r); test != "" {
+		what = "the stage's own " + test + ", in " + what
+	}
 	if r.events.Raced {
 		what = "the race detector, in " + what
 	}
