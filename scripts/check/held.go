@@ -78,4 +78,3 @@ func heldVerdict(stage, reference string, mine, ref float64, fasterReads bool) (
 const heldCauses = "a copy of each user's JSON per role (encode each once, and let every list point to it);" +
 	" one arena that New or Add appends every user to, whose outgrown arrays stay pinned by the slices cut from them (a slice per user);" +
 	" or spare capacity kept (a buffer's or append's slack: slices.Clip, or a slice made to its length)"
-

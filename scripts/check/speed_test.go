@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"example.com/userperf/scripts/internal/results"
+	"example.com/userperf/scripts/internal/testevents"
 )
 
 // The pattern of a row runs that row alone, level by level, as go test matches -bench.
@@ -110,5 +112,28 @@ func TestHeldVerdict(t *testing.T) {
 	}
 	if !heldQuestions["stage4-append"] {
 		t.Error("exercise 5, from stage4-append, does not weigh the heap held per user")
+	}
+}
+
+// A stage's own failed test comes first in the summary; a shared suite's, or a fuzz target's
+// seeds, keep the runs' order.
+func TestClearestFirst(t *testing.T) {
+	failed := func(tests ...string) *testRun {
+		r := &testRun{events: &testevents.Run{}}
+		for _, test := range tests {
+			r.events.Failed = append(r.events.Failed, testevents.Event{Test: test})
+		}
+		if len(tests) > 0 {
+			r.err = errors.New("exit status 1")
+		}
+		return r
+	}
+	shared, own := failed("TestAPI/BadInput/MaxStoredBytes", "TestAPI/BadInput", "TestAPI"), failed("TestAppendUserMatchesMarshal")
+	if got := clearestFirst([]*testRun{shared, failed(), failed(), own}); got[0] != own || ownFailed(own) != "TestAppendUserMatchesMarshal" {
+		t.Errorf("the stage's own failed test is not first")
+	}
+	seeds := failed("FuzzDifferential/seed#3", "FuzzDifferential")
+	if got := clearestFirst([]*testRun{shared, failed(), failed(), seeds}); got[0] != shared || ownFailed(shared) != "" {
+		t.Errorf("a fuzz target's seeds or a shared suite's test is taken for the stage's own")
 	}
 }
