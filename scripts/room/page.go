@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unicode"
 
 	"example.com/userperf/scripts/internal/results"
 )
@@ -20,7 +21,7 @@ import (
 // side by side with a short cell each, and a lower chart, all in one
 // screen. Every field goes through html/template, which escapes it for where
 // it stands.
-var page = template.Must(template.New("page").Funcs(template.FuncMap{"times": times, "label": releaseLabel, "trimGo": trimGo}).Parse(`<!DOCTYPE html>
+var page = template.Must(template.New("page").Funcs(template.FuncMap{"times": times, "label": releaseLabel, "trimGo": trimGo, "u": px, "inc": func(i int) int { return i + 1 }}).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 {{if .Refresh}}<meta http-equiv="refresh" content="{{.Refresh}}">{{end}}
 <title>The room: {{len .Rows}} participants</title>
@@ -49,25 +50,31 @@ td .line small { display: inline; }
 p.key, p.cut { font-size: 16px; color: #444; margin: 6px 0; }
 p.cut { color: #8a3b00; }
 svg { display: block; width: 100%; height: auto; max-height: 300px; }
-{{if .Dense}}body { margin: 6px 16px 0; }
-h1 { font-size: 24px; margin: 0 0 2px; }
-h1 small { font-size: 16px; }
-#median th, #median td { font-size: 16px; padding: 1px 6px; }
-#median th.ex { border-top-width: 6px; }
-#median th small { display: inline; font-size: 13px; }
-#median td small { display: inline; font-size: 13px; }
-h1 { white-space: nowrap; overflow: hidden; }
-.panels { display: grid; grid-template-columns: repeat({{len .Panels}}, minmax(0, 1fr)); column-gap: 18px; margin-top: 4px; }
+{{if .Dense}}:root { --u: min(calc(100vw / {{.ScreenW}}), calc(100vh / {{.ScreenH}})); }
+body { margin: {{u 6}} {{u 12}} 0; font-size: {{u .Font}}; line-height: {{u .Line}}; overflow: hidden; }
+h1 { font-size: {{u 24}}; line-height: {{u 32}}; height: {{u 32}}; margin: 0 0 {{u 4}}; white-space: nowrap; overflow: hidden; }
+h1 small, h1 nav, p.key, p.cut { font-size: {{u 16}}; }
+h1 nav { float: right; font-weight: normal; }
+h1 nav a { margin-left: {{u 8}}; }
+.screen { display: none; }
+.screen:target, body:not(:has(.screen:target)) .screen:first-of-type { display: block; }
+#median th, #median td { font-size: {{u .Font}}; line-height: {{u .Line}}; height: {{u .Line}}; padding: 0 {{u 6}}; box-sizing: border-box; }
+#median th { border-top: {{u 5}} solid; }
+#median small { display: inline; font-size: {{u 16}}; margin-right: {{u 8}}; }
+.panels { display: grid; grid-template-columns: repeat({{.PerScreen}}, minmax(0, 1fr)); column-gap: {{u 16}}; margin-top: {{u 6}}; }
 .panels table { table-layout: auto; }
-.panels th, .panels td { font-size: {{.Font}}px; line-height: {{.Text}}px; height: {{.Line}}px; padding: 0 4px; border-bottom: 1px solid #e4e4e4; box-sizing: border-box; }
-.panels th { font-size: {{.Small}}px; border-bottom: 2px solid; }
-.panels td.who small, .panels th small { display: inline; margin-left: 0.4em; font-size: {{.Small}}px; line-height: 1; }
-.panels .mark { min-width: 0; padding: 0 2px; margin-left: 1px; border-radius: 3px; line-height: 1.1; }
-.panels .changed { padding: 0 2px; margin-left: 2px; border-width: 1px; border-radius: 3px; line-height: 1.1; }
-p.key, p.cut { font-size: 13px; margin: 2px 0; }
+.panels th, .panels td { font-size: {{u .Font}}; line-height: {{u .Line}}; height: {{u .Line}}; padding: 0 {{u 4}}; border-bottom: 1px solid #e4e4e4; box-sizing: border-box; }
+.panels th { border-bottom: {{u 2}} solid; white-space: nowrap; }
+.panels td.who { width: 100%; max-width: 0; overflow: hidden; text-overflow: clip; }
+.panels td.who small, .panels th small { display: inline; margin-left: 0.4em; font-size: {{u 16}}; }
+.panels .guess { color: #444; font-weight: normal; }
+.panels .mark, .panels .changed { min-width: 0; padding: 0 {{u 2}}; margin-left: {{u 2}}; border-radius: {{u 3}}; line-height: 1.1; font-size: 1em; }
+.panels .changed { border-width: 1px; }
+p.key, p.cut { margin: {{u 2}} 0; }
+#chart svg { max-height: {{u .ChartH}}; }
 {{end}}</style></head>
 <body>
-<h1>The room <small>{{len .Rows}} participant{{if ne (len .Rows) 1}}s{{end}}{{with .Send}} · hand in: <code>{{.}}</code>{{end}}</small></h1>
+<h1>{{if .Dense}}<nav>{{if gt (len .Screens) 1}}{{range $i, $_ := .Screens}}<a href="#screen-{{inc $i}}">{{if not $i}}participants {{end}}{{inc $i}}</a>{{end}}{{end}}{{if not .ChartBelow}}<a href="#chart">the chart</a>{{end}} · (2x) a guess</nav>{{end}}The room <small>{{len .Rows}} participant{{if ne (len .Rows) 1}}s{{end}}{{with .Send}} · hand in: <code>{{.}}</code>{{end}}</small></h1>
 {{with .Refused}}<p class="key">{{.}} new participant{{if ne . 1}}s{{end}} refused: too many from one address in a minute</p>{{end}}
 {{if not .Rows}}<p>No hand-in yet.</p>{{else}}
 {{template "cut" .}}{{if .Dense}}{{template "dense" .}}{{else}}
@@ -87,20 +94,19 @@ p.key, p.cut { font-size: 13px; margin: 2px 0; }
 {{define "key"}}{{if .Dense}}<p class="key"><span class="ok">2.0x</span> passed: the speed-up against the start ·
 {{with .Marks.Counted}}<span class="counted">{{.}}</span> an exact count decided ·
 {{end}}<span class="mark">?</span> cannot tell · <span class="wrong">✗</span> a check failed ·
-{{if .Marks.Changed}}<span class="changed">!</span> changed after its check · {{end}}the guesses are in the chart</p>{{else}}<p class="key"><span class="ok">✓</span> passed, with the speed-up against the exercise's start on the participant's machine ·
+{{if .Marks.Changed}}<span class="changed">!</span> changed after its check · {{end}}<span class="guess">(3x)</span> the participant's guess</p>{{else}}<p class="key"><span class="ok">✓</span> passed, with the speed-up against the exercise's start on the participant's machine ·
 {{with .Marks.Counted}}<span class="counted">{{.}}</span> an exact count decided ·
 {{end}}<span class="mark">?</span> cannot tell: within that machine's noise · <span class="wrong">✗</span> a check failed{{if not .Marks.Counted}}: its speed does not count{{end}} ·
 {{if .Marks.Changed}}<span class="changed">changed</span> after its check · {{end}}off: the median factor between a guess and its measurement</p>{{end}}{{end}}
 {{define "cell"}}{{if .Passed}}<span class="ok">✓</span> {{if .Counted}}<span class="counted">{{.Counted}}</span>{{else if .Ratio}}{{if .Told}}<span class="ratio">{{times .Ratio}}</span>{{else}}<span class="ratio unsure">{{times .Ratio}}</span><span class="mark" title="cannot tell">?</span>{{end}}{{end}}{{else if .Failed}}<span class="wrong">✗ wrong</span>{{else if .Handed}}<span class="none">not checked</span>{{else}}<span class="none">—</span>{{end}}{{if .Changed}} <span class="changed" title="the stage changed after its check">changed</span>{{end}}{{if .Guess}}<small class="guess">guess {{.Guess}}</small>{{end}}{{end}}
-{{define "dense-cell"}}{{if .Passed}}{{if .Counted}}<span class="counted">{{.Counted}}</span>{{else if .Ratio}}{{if .Told}}<span class="ratio ok">{{times .Ratio}}</span>{{else}}<span class="ratio unsure">{{times .Ratio}}</span><span class="mark" title="cannot tell">?</span>{{end}}{{else}}<span class="ok">✓</span>{{end}}{{else if .Failed}}<span class="wrong">✗</span>{{else if .Handed}}<span class="none">unchecked</span>{{else}}<span class="none">·</span>{{end}}{{if .Changed}}<span class="changed" title="the stage changed after its check">!</span>{{end}}{{end}}
+{{define "dense-cell"}}{{if .Passed}}{{if .Counted}}<span class="counted">{{.Counted}}</span>{{else if .Ratio}}{{if .Told}}<span class="ratio ok">{{times .Ratio}}</span>{{else}}<span class="ratio unsure">{{times .Ratio}}</span><span class="mark" title="cannot tell">?</span>{{end}}{{else}}<span class="ok">✓</span>{{end}}{{else if .Failed}}<span class="wrong">✗</span>{{else if .Handed}}<span class="none">unchecked</span>{{else}}<span class="none">·</span>{{end}}{{if .Changed}}<span class="changed" title="the stage changed after its check">!</span>{{end}}{{with .Guess}} <span class="guess">({{.}})</span>{{end}}{{end}}
 {{define "dense"}}<table id="median">
-<thead><tr><th style="width: 11%"></th>{{range .Exercises}}<th class="ex" style="border-top-color: {{.Colour}}">{{.Name}} <small>from {{or .Start "?"}}</small></th>{{end}}</tr></thead>
-<tbody><tr class="room"><td class="who">room median</td>{{range .Exercises}}<td>{{range .ByRelease}}{{if .Answers}}<span class="line"><span class="ratio">{{times .Median}}</span> <small>{{label .Name}}, of {{.Answers}}</small></span>{{end}}{{else}}{{if .Answers}}<span class="ratio">{{times .Median}}</span> <small>of {{.Answers}}</small>{{else}}<span class="none">—</span>{{end}}{{end}}</td>{{end}}</tr></tbody></table>
-<div class="panels">{{range .Panels}}<table class="panel"><thead><tr><th>who <small>Go</small></th>{{range $.Exercises}}<th style="border-bottom-color: {{.Colour}}; color: {{.Colour}}">{{.Name}}</th>{{end}}</tr></thead>
+<thead><tr><th style="width: 12%"></th>{{range .Exercises}}<th class="ex" style="border-top-color: {{.Colour}}">{{.Name}} <small>from {{or .Start "?"}}</small></th>{{end}}</tr></thead>
+<tbody><tr class="room"><td class="who">room median</td>{{range .Exercises}}<td>{{range .ByRelease}}{{if .Answers}}<span class="ratio">{{times .Median}}</span> <small>{{trimGo (label .Name)}}</small> {{end}}{{else}}{{if .Answers}}<span class="ratio">{{times .Median}}</span> <small>of {{.Answers}}</small>{{else}}<span class="none">—</span>{{end}}{{end}}</td>{{end}}</tr></tbody></table>
+{{range $i, $screen := .Screens}}<section class="screen" id="screen-{{inc $i}}"><div class="panels">{{range $screen}}<table class="panel"><thead><tr><th>who <small>Go</small></th>{{range $.Exercises}}<th style="border-bottom-color: {{.Colour}}; color: {{.Colour}}">{{.Name}}</th>{{end}}</tr></thead>
 <tbody>{{range .}}<tr class="participant" title="{{.Name}}"><td class="who">{{.Short}}<small>{{with .Tag}}#{{.}} · {{end}}<span class="rel">{{or (trimGo .Release) "?"}}</span></small></td>{{range .Cells}}<td>{{template "dense-cell" .}}</td>{{end}}</tr>
-{{end}}</tbody></table>{{end}}</div>
-{{template "key" .}}
-{{template "chart" .Chart}}{{end}}
+{{end}}</tbody></table>{{end}}</div>{{if and $.ChartBelow (eq $i 0)}}{{template "key" $}}<div id="chart">{{template "chart" $.Chart}}</div>{{end}}</section>
+{{end}}{{if not .ChartBelow}}<section class="screen" id="chart">{{template "key" $}}{{template "chart" .Chart}}</section>{{end}}{{end}}
 {{define "chart"}}<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {{.W}} {{.H}}" font-family="system-ui, Helvetica, Arial, sans-serif" role="img" aria-label="{{.Title}}">
 <rect width="{{.W}}" height="{{.H}}" fill="#fff"/>
 <text x="{{.Left}}" y="24" font-size="20" font-weight="bold">{{.Title}}</text>
@@ -125,13 +131,16 @@ type pageData struct {
 	Send       string // the command that hands in to this room, "" offline
 	NameWidth  int    // the share of the width of the names' column
 	Chart      chart
-	Shown      []shownRow   // the rows the page shows, within its bytes
-	LeftOut    int          // the rows it leaves out
-	Dense      bool         // the dense view, for more participants than the large type holds
-	Panels     [][]shownRow // the dense view's participants, one slice per panel side by side
-	Font, Line int          // the dense view's type and row, in pixels
-	Text       int          // a row's line of text: the row less its border
-	Small      int          // and its headers'
+	Shown      []shownRow     // the rows the page shows, within its bytes
+	LeftOut    int            // the rows it leaves out
+	Dense      bool           // the dense view, for more participants than the large type holds
+	Screens    [][][]shownRow // the dense view's participants: screens of panels side by side
+	PerScreen  int            // the panels side by side on a screen
+	ChartBelow bool           // the dense view's chart fits under its one screen, else it is a screen of its own
+	ChartH     int            // the chart's height, in the plan's pixels
+	Font, Line int            // the dense view's type and row, in the plan's pixels
+	ScreenW    int            // the plan's screen, which the dense view scales to the real one
+	ScreenH    int
 	MaxKiB     int
 	MaxColumns int
 	Marks      struct {
@@ -148,18 +157,33 @@ type shownRow struct {
 }
 
 // The views' sizes: the large type holds a few participants above its
-// chart; the dense view fits panels of short rows, as many side by side as
-// the exercises leave room for, into what its other parts leave of 720
-// pixels.
+// chart. The dense view is planned in pixels of a projector's 1280x720 and
+// scaled to the screen it is shown on (the CSS unit --u is one pixel of the
+// plan), so a 1920x1080 screen shows it half as large again. It fits panels
+// of short rows, as many side by side as their widths allow, at the largest
+// type that fits everyone, at least minFont; a room larger still gets more
+// screens, one link each, never a scrollbar.
 const (
 	largeRows     = 3
+	screenWidth   = 1280
 	screenHeight  = 720
-	denseFixed    = 305 // the dense view's title, medians, notes, chart and margins, with one release
-	denseNameRune = 16
 	largeNameRune = 15
-	denseChart    = 160 // the dense view's chart's least height, in its units
-	minFont       = 9
+	denseNameRune = 16 // the fewest letters of a name that a panel keeps
+	minFont       = 16
+	tinyFont      = 9 // for a room of more stage names than a row holds at minFont
+	maxFont       = 24
+	maxPanels     = 4
+	panelGap      = 16
+	denseMargins  = 24  // left and right
+	denseChart    = 200 // the least height of a chart under the panels
 )
+
+// px is n pixels of the dense view's plan, in CSS.
+func px(n int) template.CSS { return template.CSS(fmt.Sprintf("calc(%d * var(--u))", n)) }
+
+// denseFixed is the height of what the dense view shows beside its panels' rows, at rows of line
+// pixels: the margins, the title, the medians' two rows and the panels' heading.
+func denseFixed(line int) int { return 6 + 32 + 4 + 2*line + 6 + line + 8 }
 
 func writePage(w io.Writer, v roomView, refresh int, send string) error {
 	var out bytes.Buffer
@@ -199,45 +223,105 @@ func layout(v roomView, shown, refresh int, send string) pageData {
 	if !d.Dense {
 		return d
 	}
-	// The panels side by side that give the largest type: more panels are
-	// shorter, for a larger line, and narrower, for a smaller one.
-	fixed := denseFixed + 20*max(0, len(v.Releases)-1) // a line of medians per release
-	per := len(d.Shown)
-	for panels := 1; panels <= min(4, len(d.Shown)); panels++ {
-		rows := (len(d.Shown) + panels - 1) / panels
-		line := (screenHeight - fixed) / (rows + 1)
-		across := fontForWidth(panels, len(v.Exercises), d.Marks.Counted != "")
-		if panels > 1 && across < minFont {
-			break // too narrow to read: a room this large scrolls down, never across
+	d.ScreenW, d.ScreenH = screenWidth, screenHeight
+	perPanel, names := denseGrid(&d, v.Rows)
+	d.Shown = shortNames(v.Rows, names)
+	for i := 0; i < len(d.Shown); i += perPanel * d.PerScreen {
+		var screen [][]shownRow
+		for j := i; j < min(i+perPanel*d.PerScreen, len(d.Shown)); j += perPanel {
+			screen = append(screen, d.Shown[j:min(j+perPanel, len(d.Shown))])
 		}
-		if font := min(20, line*4/5, across); font > d.Font {
-			d.Font, d.Line, per = font, line, rows
-		}
+		d.Screens = append(d.Screens, screen)
 	}
-	d.Font = max(minFont, d.Font)
-	d.Line = max(d.Font*5/4, min(30, d.Line))
-	d.Small = max(minFont, d.Font*4/5)
-	d.Text = d.Line - 1
-	for i := 0; i < len(d.Shown); i += per {
-		d.Panels = append(d.Panels, d.Shown[i:min(i+per, len(d.Shown))])
+	rows := min(perPanel, len(d.Shown))
+	spare := screenHeight - denseFixed(d.Line) - rows*d.Line - 26 // less the key's line
+	d.ChartBelow = len(d.Screens) == 1 && spare >= denseChart
+	d.ChartH = screenHeight - 80
+	if d.ChartBelow {
+		d.ChartH = spare
 	}
-	// The chart takes what the panels leave of the screen, in the chart's units.
-	spare := max(0, screenHeight-fixed-(per+1)*d.Line-10) // less a margin for fixed's estimate
-	d.Chart = drawChart(v, min(300, math.Round(denseChart+float64(spare)*1200/1240)))
+	d.Chart = drawChart(v, 0)
 	return d
 }
 
-// fontForWidth is the largest type, in pixels, that fits a panel's row
-// across one of panels side by side: a cut name of denseNameRune letters, a
-// release, and a few characters per exercise ("6.5x", more for a count,
-// "−49% allocs"), each with its padding, in widths of the type's size.
-func fontForWidth(panels, exercises int, counts bool) int {
-	width := (1240 - 18*(panels-1)) / panels
-	ems := 0.62*denseNameRune + 3.0 + 2.6*float64(exercises)
-	if counts {
-		ems += 4.2 // one column is as wide as a count
+// denseGrid picks the dense view's type, row and panels side by side: the largest type from maxFont
+// down at which everyone fits one screen, else the least type and most panels, on more screens. It
+// returns the rows of a panel and how many letters of a name it keeps.
+func denseGrid(d *pageData, rows []row) (perPanel, names int) {
+	for font := maxFont; font >= minFont; font-- {
+		line := font * 5 / 4
+		perPanel = max(1, (screenHeight-denseFixed(line))/(line+1)) // a row's border may take a pixel more
+		for panels := 1; panels <= maxPanels; panels++ {
+			room := panelRunes(rows, panels, font)
+			if room < denseNameRune {
+				break
+			}
+			d.Font, d.Line, d.PerScreen, names = font, line, panels, room
+			if panels*perPanel >= len(rows) {
+				return perPanel, names
+			}
+		}
 	}
-	return int(float64(width-8*(exercises+2)) / ems)
+	if names > 0 {
+		return perPanel, names // the least type, as many panels as fit: more screens
+	}
+	// Columns too many for one panel at minFont: smaller type, one panel, rather than a scroll across.
+	for d.Font = minFont - 1; d.Font > tinyFont && panelRunes(rows, 1, d.Font) < denseNameRune; d.Font-- {
+	}
+	d.Line, d.PerScreen = d.Font*5/4, 1
+	return max(1, (screenHeight-denseFixed(d.Line))/d.Line), denseNameRune
+}
+
+// panelRunes is how many letters of a name fit in a row of a panel, one of panels side by side at
+// type of font pixels: what the release and the widest of each exercise's cells leave.
+func panelRunes(rows []row, panels, font int) int {
+	if len(rows) == 0 {
+		return maxFieldRunes
+	}
+	width := float64(screenWidth-denseMargins-panelGap*(panels-1))/float64(panels) - float64(font)*0.6 // the name's padding
+	width -= float64(font) * (ems("1.27.3") + 1) // the release, after the name
+	for j := range rows[0].Cells {
+		widest := ems("ex0") // the heading
+		for _, r := range rows {
+			widest = max(widest, ems(denseText(r.Cells[j])))
+		}
+		width -= float64(font) * (widest + 0.6)
+	}
+	return int(width / (float64(font) * ems("n")))
+}
+
+// denseText is about what a dense cell shows, to measure it.
+func denseText(c cell) string {
+	text := "·"
+	switch {
+	case c.Passed && c.Counted != "":
+		text = c.Counted
+	case c.Passed && c.Ratio > 0:
+		text = times(c.Ratio) + "?"
+	case c.Handed && c.Failed == "" && !c.Passed:
+		text = "unchecked"
+	}
+	if c.Changed {
+		text += "!"
+	}
+	if c.Guess != "" {
+		text += " (" + cut(c.Guess, maxGuessRunes) + ")"
+	}
+	return text
+}
+
+// ems is about how wide s is in a proportional type, in widths of the type's size: a wide letter
+// (Hangul, Han, kana) takes one, another about three fifths.
+func ems(s string) float64 {
+	w := 0.0
+	for _, r := range s {
+		if unicode.In(r, unicode.Hangul, unicode.Han, unicode.Hiragana, unicode.Katakana) {
+			w++
+		} else {
+			w += 0.6
+		}
+	}
+	return w
 }
 
 // shortNames cuts the rows' names to n runes by their middles, so that names
