@@ -279,7 +279,7 @@ func panelRunes(rows []row, panels, font int) int {
 		return maxFieldRunes
 	}
 	width := float64(screenWidth-denseMargins-panelGap*(panels-1))/float64(panels) - float64(font)*0.6 // the name's padding
-	width -= float64(font) * (ems("1.27.3") + 1) // the release, after the name
+	width -= float64(font) * (ems("1.27.3") + 1)                                                       // the release, after the name
 	for j := range rows[0].Cells {
 		widest := ems("ex0") // the heading
 		for _, r := range rows {
