@@ -24,7 +24,7 @@ check: one verdict on a stage, yours or the project's, within a few minutes.
   go run ./scripts/check mystage [--predict 3x [--no-check]] [--budget 3m] [--no-compare]
                                  [--from ORIGIN] [--against REFERENCE] [--hold-cores]
   go run ./scripts/check --prepare     before the workshop: build and warm what checks need
-  go run ./scripts/check --rehearse    time the workshop's checks, alone and three at once
+  go run ./scripts/check --rehearse [N...]   time the workshop's checks (of exercises N), alone and three at once
 
 --predict 3x records your prediction of the stage's speed-up against its origin (3x: three times
 faster; 0.8x: slower) in results/check/STAGE/prediction.txt; every later check of the stage prints it
@@ -48,7 +48,7 @@ results/check/STAGE/. --hold-cores keeps every core busy meanwhile, as another p
 
 --prepare vets and builds every stage's tests and benchmarks, links the commands, writes local.work
 and checks stage1-index without its speed, then says how long it took (results/check/prepare/).
---rehearse runs --prepare, then for each of exercises 1 to 5 a copy of its reference made with
+--rehearse runs --prepare, then for each of exercises 1 to 5 (or those named) a copy of its reference made with
 new-stage, checked alone, then three copies checked at once; it writes results/rehearsal/ and the
 block "rehearsal" of WORKSHOP.md (go run ./scripts/report rehearsal --file WORKSHOP.md).
 `
@@ -77,8 +77,8 @@ func main() {
 	if *prepare && len(args) == 0 {
 		k.prepare()
 		k.Exit(0)
-	} else if *rehearse && len(args) == 0 {
-		k.rehearse()
+	} else if *rehearse {
+		k.rehearse(args)
 		k.Exit(0)
 	}
 	if len(args) != 1 {

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -28,7 +29,15 @@ const participants = 3
 // check of a finished answer (a copy of the exercise's reference, made as a participant makes
 // theirs) alone, and participants' checks at once. Each time goes to rehearsalDir, and the block
 // "rehearsal" of WORKSHOP.md is written from them.
-func (k *check) rehearse() {
+func (k *check) rehearse(exercises []string) {
+	chosen := map[int]bool{}
+	for _, e := range exercises {
+		n, err := strconv.Atoi(strings.TrimPrefix(e, "ex"))
+		if err != nil || n < 1 || n > len(exerciseStarts) {
+			k.Usage("--rehearse %s: name exercises by their numbers, 1 to %d, or none for all", e, len(exerciseStarts))
+		}
+		chosen[n] = true
+	}
 	k.Fatal(os.RemoveAll(rehearsalDir))
 	k.Fatal(os.MkdirAll(rehearsalDir, 0o755))
 	took, err := timed(filepath.Join(rehearsalDir, "prepare.log"), "go", "run", "./scripts/check", "--prepare")
@@ -38,6 +47,9 @@ func (k *check) rehearse() {
 	list, err := stages.List(k.Root)
 	k.Fatal(err)
 	for i, start := range exerciseStarts {
+		if len(chosen) > 0 && !chosen[i+1] {
+			continue
+		}
 		reference := stages.Solution(k.Root, list, start)
 		found, err := stages.Find(k.Root, reference)
 		k.must(err, "finding exercise "+fmt.Sprint(i+1)+"'s reference", "")
