@@ -623,8 +623,8 @@ func rehearsalBlock(root, file, dir string) error {
 	if err != nil {
 		return err
 	}
-	rows := []string{"| what | one participant, alone | three at once, the slowest |", "|---|---:|---:|",
-		fmt.Sprintf("| preparing (`go run ./scripts/check --prepare`) | %s | |", prepared)}
+	rows := []string{"| `go run ./scripts/...` | alone | three at once (the slowest) |", "|---|---:|---:|",
+		fmt.Sprintf("| `check --prepare` | %s | |", prepared)}
 	for n := 1; n <= 5; n++ {
 		alone, _, err := wall(fmt.Sprintf("ex%d-alone", n))
 		if errors.Is(err, os.ErrNotExist) {
@@ -636,7 +636,7 @@ func rehearsalBlock(root, file, dir string) error {
 		if err != nil {
 			return err
 		}
-		rows = append(rows, fmt.Sprintf("| a check of exercise %d (`go run ./scripts/check ex%d`) | %s | %s |", n, n, alone, together))
+		rows = append(rows, fmt.Sprintf("| `check ex%d` | %s | %s |", n, alone, together))
 	}
 	content := strings.Join(rows, "\n") + "\n\n" + provenance.Line(config, command) + "\n"
 	if file == "" {
