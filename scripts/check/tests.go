@@ -208,6 +208,16 @@ func clearestFirst(runs []*testRun) []*testRun {
 	return append([]*testRun{runs[own]}, slices.Delete(slices.Clone(runs), own, own+1)...)
 }
 
+// chunked reports whether the stage in dir cuts its work by the cores, as stage 3's chunks do: its
+// code, tests aside, asks for runtime.GOMAXPROCS.
+func chunked(dir string) bool {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go")) // a pattern without errors
+	return slices.ContainsFunc(files, func(f string) bool {
+		data, _ := os.ReadFile(f) // an unreadable file is not the stage's chunks
+		return !strings.HasSuffix(f, "_test.go") && strings.Contains(string(data), "runtime.GOMAXPROCS")
+	})
+}
+
 // failedAt says, of a run that failed at GOMAXPROCS 3 or 8 while the run at 1 passed, what differs
 // between them: the chunks of stage 3 and 4 (one per core), or concurrency; "" otherwise.
 func failedAt(r *testRun, runs []*testRun) string {
@@ -249,7 +259,9 @@ func (k *check) report(r *testRun, runs []*testRun) {
 			fmt.Printf("   (also failed: %s, in %s)\n", other.what, filepath.ToSlash(other.log))
 		}
 	}
-	fmt.Print(failedAt(r, runs))
+	if chunked(k.stage.Dir) {
+		fmt.Print(failedAt(r, runs))
+	}
 	what := r.what
 	if test := ownFailed(r); test != "" {
 		what = "the stage's own " + test + ", in " + what
