@@ -54,7 +54,7 @@ svg { display: block; width: 100%; height: auto; max-height: 300px; }
 body { margin: {{u 6}} {{u 12}} 0; font-size: {{u .Font}}; line-height: {{u .Line}}; overflow: hidden; }
 h1 { font-size: {{u 24}}; line-height: {{u 32}}; height: {{u 32}}; margin: 0 0 {{u 4}}; white-space: nowrap; overflow: hidden; }
 h1 small, h1 nav, p.key, p.cut { font-size: {{u 16}}; }
-h1 nav { float: right; font-weight: normal; }
+h1 nav { float: right; position: relative; padding-left: {{u 12}}; background: #fff; font-weight: normal; }
 h1 nav a { margin-left: {{u 8}}; }
 .screen { display: none; }
 .screen:target, body:not(:has(.screen:target)) .screen:first-of-type { display: block; }
