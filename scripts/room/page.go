@@ -18,8 +18,9 @@ import (
 // room. A few participants get large type, one column per exercise, a few
 // words per cell, and the chart under the table. A larger room gets the
 // dense view: the room's medians in one row, the participants in panels
-// side by side with a short cell each, and a lower chart, all in one
-// screen. Every field goes through html/template, which escapes it for where
+// side by side, each cell the speed-up and the guess, on as few screens as
+// hold everyone (one link each), with the chart under them where it fits,
+// else on a screen of its own. Every field goes through html/template, which escapes it for where
 // it stands.
 var page = template.Must(template.New("page").Funcs(template.FuncMap{"times": times, "label": releaseLabel, "trimGo": trimGo, "u": px, "inc": func(i int) int { return i + 1 }}).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
