@@ -35,7 +35,7 @@ type testRun struct {
 
 // tests vets and builds the stage's tests while go vet runs, then runs them in four processes at
 // once, since a test under -race keeps about one core busy: the shared suites at GOMAXPROCS 1, 3
-// and 8, and the fuzz seed corpora with the stage's own tests.
+// and 8 (sharedTests), and the fuzz seed corpora with the stage's own tests.
 func (k *check) tests() {
 	k.next("go vet ./" + k.stage.Dir + ", and the build of its tests")
 	build := []string{"test", "-c", "-race", "-o", k.binary, "./" + k.stage.Dir}
@@ -54,7 +54,7 @@ func (k *check) tests() {
 		r := &testRun{what: "the conformance suite and the differential tests at GOMAXPROCS=" + procs, log: "shared-" + procs + ".log",
 			suites: []string{"TestAPI", "TestDifferential"}, args: []string{sharedTests[procs], "-test.cpu=" + procs}}
 		if procs != "1" && os.Getenv("USERPERF_PARALLEL_MIN") == "" {
-			// Stage 3's chunks start at 10,000 users, more than any list of the suites holds:
+			// Stage 3's chunks start at 1,000 users, which few lists of the suites reach:
 			// on more than one core they split every list here, so that a chunk's bug cannot hide.
 			r.env = []string{"USERPERF_PARALLEL_MIN=2"}
 		}
