@@ -117,7 +117,7 @@ type shown struct {
 const readPage = `(() => {
 	const text = (e) => e.innerText.replace(/\s+/g, " ").trim();
 	const shownNow = (e) => e.getClientRects().length > 0;
-	const svg = [...document.querySelectorAll("svg")].find(shownNow) || document.querySelector("svg"), box = svg.viewBox.baseVal;
+	const svg = [...document.querySelectorAll("svg")].find(shownNow) || document.querySelector("svg");
 	const outside = (e) => { const r = e.getBoundingClientRect(); return r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight || r.width == 0; };
 	const who = [...document.querySelectorAll("tr.participant td.who")].filter(shownNow);
 	const rows = [...document.querySelectorAll("tr.participant")].filter(shownNow);
@@ -138,10 +138,10 @@ const readPage = `(() => {
 		Width: document.documentElement.scrollWidth,
 		Height: document.documentElement.scrollHeight,
 		Outside: [...rows.flatMap((tr) => [...tr.cells]), ...document.querySelectorAll("h1 nav a"), ...document.querySelectorAll("tr.room"), ...(shownNow(svg) ? [svg] : [])].filter(outside).map((e) => e.outerHTML.slice(0, 80)),
-		Clipped: [...svg.querySelectorAll("text, circle, path, rect")].filter(shownNow).filter((e) => {
-			const b = e.getBBox();
-			return b.x < box.x || b.y < box.y || b.x + b.width > box.x + box.width || b.y + b.height > box.y + box.height;
-		}).map((e) => e.outerHTML),
+		Clipped: [...svg.querySelectorAll("circle, path, rect")].filter(shownNow).filter((e) => {
+			const b = e.getBoundingClientRect(), c = svg.getBoundingClientRect();
+			return b.left < c.left - 1 || b.top < c.top - 1 || b.right > c.right + 1 || b.bottom > c.bottom + 1;
+		}).map((e) => e.outerHTML.slice(0, 120)),
 		ChartText: svg.textContent.replace(/\s+/g, " "),
 	};
 })()`

@@ -5,12 +5,13 @@ import (
 	"cmp"
 	"fmt"
 	"html/template"
+	"image/color"
 	"io"
-	"math"
 	"slices"
 	"strings"
 	"unicode"
 
+	"example.com/userperf/scripts/internal/figures"
 	"example.com/userperf/scripts/internal/results"
 )
 
@@ -108,30 +109,15 @@ p.key, p.cut { margin: {{u 2}} 0; }
 <tbody>{{range .}}<tr class="participant" title="{{.Name}}"><td class="who">{{.Short}}<small>{{with .Tag}}#{{.}} · {{end}}<span class="rel">{{or (trimGo .Release) "?"}}</span></small></td>{{range .Cells}}<td>{{template "dense-cell" .}}</td>{{end}}</tr>
 {{end}}</tbody></table>{{end}}</div>{{if and $.ChartBelow (eq $i 0)}}{{template "key" $}}<div id="chart">{{template "chart" $.Chart}}</div>{{end}}</section>
 {{end}}{{if not .ChartBelow}}<section class="screen" id="chart">{{template "key" $}}{{template "chart" .Chart}}</section>{{end}}{{end}}
-{{define "chart"}}<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {{.W}} {{.H}}" font-family="system-ui, Helvetica, Arial, sans-serif" role="img" aria-label="{{.Title}}">
-<rect width="{{.W}}" height="{{.H}}" fill="#fff"/>
-<text x="{{.Left}}" y="24" font-size="20" font-weight="bold">{{.Title}}</text>
-<g font-size="15" fill="#333"><circle cx="{{.KeyX 0}}" cy="20" r="7" fill="#555"/><text x="{{.KeyX 12}}" y="25">measured</text>
-<circle cx="{{.KeyX 100}}" cy="20" r="7" fill="#fff" stroke="#555" stroke-width="2" stroke-dasharray="3 2"/><text x="{{.KeyX 112}}" y="25">cannot tell</text>
-<path d="M{{.KeyX 210}} 13 l7 7 l-7 7 l-7 -7 z" fill="none" stroke="#555" stroke-width="2"/><text x="{{.KeyX 222}}" y="25">guess</text>
-<rect x="{{.KeyX 280}}" y="18" width="24" height="5" fill="#555"/><text x="{{.KeyX 310}}" y="25">room median</text></g>
-{{range .Ticks}}<line x1="{{$.Left}}" x2="{{$.Right}}" y1="{{.Y}}" y2="{{.Y}}" stroke="{{if .One}}#000{{else}}#ddd{{end}}" stroke-width="{{if .One}}2{{else}}1{{end}}"/>
-<text x="{{$.TickX}}" y="{{.Y}}" dy="5" font-size="15" text-anchor="end">{{.Label}}</text>{{end}}
-{{range .Groups}}<g><rect x="{{.X}}" y="{{$.Top}}" width="{{.W}}" height="{{$.PlotH}}" fill="{{.Colour}}" fill-opacity="0.06"/>
-<text x="{{.Mid}}" y="{{$.LabelY}}" font-size="18" font-weight="bold" text-anchor="middle" fill="{{.Colour}}">{{.Name}}</text>
-{{range .Releases}}<text x="{{.Mid}}" y="{{$.ReleaseY}}" font-size="13" text-anchor="middle" fill="#333">{{.Name}}</text>{{if .Left}}<line x1="{{.Left}}" x2="{{.Left}}" y1="{{$.Top}}" y2="{{$.PlotBottom}}" stroke="#999" stroke-dasharray="2 3"/>{{end}}{{end}}
-{{range .Medians}}<rect x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="5" fill="{{.Colour}}"/>{{end}}
-{{range .Guesses}}{{if not $.Low}}<line x1="{{.X}}" x2="{{.X}}" y1="{{.From}}" y2="{{.Y}}" stroke="#999" stroke-width="1.5" stroke-dasharray="3 3"/>{{end}}<path d="M{{.X}} {{.Y}} m0 -{{$.R}} l{{$.R}} {{$.R}} l-{{$.R}} {{$.R}} l-{{$.R}} -{{$.R}} z" fill="none" stroke="#555" stroke-width="2"/>{{end}}
-{{range .Dots}}{{if .Told}}<circle cx="{{.X}}" cy="{{.Y}}" r="{{$.R}}" fill="{{.Colour}}"/>{{else}}<circle cx="{{.X}}" cy="{{.Y}}" r="{{$.R}}" fill="#fff" stroke="{{.Colour}}" stroke-width="3" stroke-dasharray="4 3"/>{{end}}{{end}}</g>
-{{end}}</svg>{{end}}`))
+{{define "chart"}}{{.}}{{end}}`))
 
 // pageData is what the page template shows.
 type pageData struct {
 	roomView
-	Refresh    int    // seconds between reloads, 0 for a page that stays
-	Send       string // the command that hands in to this room, "" offline
-	NameWidth  int    // the share of the width of the names' column
-	Chart      chart
+	Refresh    int            // seconds between reloads, 0 for a page that stays
+	Send       string         // the command that hands in to this room, "" offline
+	NameWidth  int            // the share of the width of the names' column
+	Chart      template.HTML  // the chart, SVG from internal/figures
 	Shown      []shownRow     // the rows the page shows, within its bytes
 	LeftOut    int            // the rows it leaves out
 	Dense      bool           // the dense view, for more participants than the large type holds
@@ -219,7 +205,7 @@ func layout(v roomView, shown, refresh int, send string) pageData {
 			d.Marks.Changed = d.Marks.Changed || c.Changed
 		}
 	}
-	d.Chart = drawChart(v, 0)
+	d.Chart = drawChart(v)
 	d.Rows = all // the title counts everyone
 	if !d.Dense {
 		return d
@@ -241,7 +227,7 @@ func layout(v roomView, shown, refresh int, send string) pageData {
 	if d.ChartBelow {
 		d.ChartH = spare
 	}
-	d.Chart = drawChart(v, 0)
+	d.Chart = drawChart(v)
 	return d
 }
 
@@ -362,147 +348,61 @@ func trimGo(version string) string { return cut(strings.TrimPrefix(version, "go"
 
 // writeChart writes the chart alone, an SVG file.
 func writeChart(w io.Writer, v roomView) error {
-	return page.ExecuteTemplate(w, "chart", drawChart(v, 0))
+	_, err := io.WriteString(w, string(drawChart(v)))
+	return err
 }
 
 func times(r float64) string { return results.Times(r) }
 
-// chart is the room's chart laid out: per exercise, a band in its colour
-// with each right answer's speed-up as a dot, hollow when its check could not
-// tell, each prediction as a diamond and the room's median as a bar, on a log
-// scale that every figure fits in. Where the room mixes Go releases, each
-// band is split in one part per release, each with its own median.
-type chart struct {
-	W, H, Left, Right, Top, PlotH, TickX, LabelY float64
-	ReleaseY, PlotBottom, R                      float64
-	Low                                          bool // the dense view's: no line joins a guess to its dot
-	Title                                        string
-	Ticks                                        []tick
-	Groups                                       []group
-}
-
-type tick struct {
-	Y     float64
-	Label string
-	One   bool
-}
-
-type group struct {
-	Name, Colour  string
-	X, W, Mid     float64
-	Releases      []part
-	Medians       []bar
-	Dots, Guesses []dot
-}
-
-// part is a release's share of a band: its label's middle, and its left
-// edge where another part stands before it (0 for the first).
-type part struct {
-	Name      string
-	Mid, Left float64
-}
-
-type bar struct {
-	X, Y, W float64
-	Colour  string
-}
-
-type dot struct {
-	X, Y   float64
-	From   float64 // a guess's measurement, which a line joins it to
-	Told   bool
-	Colour string
-}
-
-// KeyX places the legend's items from the right end of the title line.
-func (c chart) KeyX(offset float64) float64 { return c.Right - 420 + offset }
-
-// drawChart lays the chart out; height is the dense view's, 0 for the large view's.
-func drawChart(v roomView, height float64) chart {
-	c := chart{W: 1200, H: 300, Left: 70, Right: 1185, Top: 40, PlotH: 226, TickX: 62, R: 8,
-		Title: "Speed-up against the start, right answers, log scale"}
-	if height > 0 { // the dense view's chart, under its panels
-		c.Low, c.H, c.PlotH, c.R = true, height, height-72, 5
-	}
+// drawChart draws the room's chart with internal/figures: a band per exercise, split per Go
+// release where the room mixes them, each right answer's speed-up and guess, and the median.
+func drawChart(v roomView) template.HTML {
+	title := "Speed-up against the start, right answers"
 	mixed := len(v.Releases) > 1
-	if mixed {
-		c.PlotH -= 16
-		c.Title = "Speed-up against the start, per Go release, log scale"
+	releases := v.Releases
+	if !mixed {
+		releases = []string{""} // one band per exercise: every hand-in
+	} else {
+		title += ", per Go release"
 	}
-	c.PlotBottom = c.Top + c.PlotH
-	c.ReleaseY = c.PlotBottom + 16
-	c.LabelY = c.H - 8
 	var values []float64
-	for _, r := range v.Rows {
-		for _, cl := range r.Cells {
-			for _, x := range []float64{cl.Ratio, cl.GuessRatio} {
-				if cl.Passed && cl.Ratio > 0 && x > 0 {
-					values = append(values, x)
+	var bands []figures.RoomBand
+	for i, ex := range v.Exercises {
+		for k, release := range releases {
+			b := figures.RoomBand{Label: ex.Name, Colour: rgb(ex.Colour), Median: ex.Median}
+			if mixed {
+				b.Label += "\n" + trimGo(releaseLabel(release))
+				b.Median = ex.ByRelease[k].Median
+			}
+			for _, r := range v.Rows {
+				if c := r.Cells[i]; c.Passed && c.Ratio > 0 && (!mixed || releaseOf(r.Release) == release) {
+					b.Measured = append(b.Measured, figures.RoomPoint{Ratio: c.Ratio, Told: c.Told})
+					values = append(values, c.Ratio)
+					if c.GuessRatio > 0 {
+						b.Guesses = append(b.Guesses, c.GuessRatio)
+						values = append(values, c.GuessRatio)
+					}
 				}
 			}
+			bands = append(bands, b)
 		}
 	}
 	lo, hi := scale(values)
-	y := func(r float64) float64 {
-		r = min(max(r, lo), hi) // a value beyond the scale sits at its edge
-		return tenth(c.Top + c.PlotH*(1-(math.Log(r)-math.Log(lo))/(math.Log(hi)-math.Log(lo))))
+	svg, err := figures.RoomChart(title, bands, lo, hi)
+	if err != nil {
+		return template.HTML(template.HTMLEscapeString("the chart: " + err.Error()))
 	}
-	for _, t := range []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000} {
-		if t >= lo && t <= hi {
-			c.Ticks = append(c.Ticks, tick{y(t), fmt.Sprintf("%gx", t), t == 1})
-		}
-	}
-	n := float64(max(1, len(v.Exercises)))
-	width := (c.Right - c.Left) / n
-	releases := v.Releases
-	if !mixed {
-		releases = []string{""} // one part: every hand-in
-	}
-	for i, ex := range v.Exercises {
-		g := group{Name: ex.Name, Colour: ex.Colour, X: c.Left + float64(i)*width + 6, W: width - 12}
-		g.Mid = g.X + g.W/2
-		partW := g.W / float64(len(releases))
-		for k, release := range releases {
-			x0 := g.X + float64(k)*partW
-			p := part{Name: strings.TrimPrefix(releaseLabel(release), "go"), Mid: x0 + partW/2}
-			if k > 0 {
-				p.Left = x0
-			}
-			if mixed {
-				g.Releases = append(g.Releases, p)
-			}
-			var answers []cell
-			for _, r := range v.Rows {
-				if cl := r.Cells[i]; cl.Passed && cl.Ratio > 0 && (!mixed || releaseOf(r.Release) == release) {
-					answers = append(answers, cl)
-				}
-			}
-			median := ex
-			if mixed {
-				median = ex.ByRelease[k]
-			}
-			if median.Answers > 0 {
-				g.Medians = append(g.Medians, bar{x0 + 8, y(median.Median) - 2.5, partW - 16, ex.Colour})
-			}
-			// The dots spread across the part, so that equal answers stay apart.
-			step := min(36, (partW-40)/float64(max(1, len(answers))))
-			first := p.Mid - step*float64(len(answers)-1)/2
-			for j, cl := range answers {
-				x := tenth(first + step*float64(j))
-				g.Dots = append(g.Dots, dot{x, y(cl.Ratio), 0, cl.Told, ex.Colour})
-				if cl.GuessRatio > 0 {
-					g.Guesses = append(g.Guesses, dot{x, y(cl.GuessRatio), y(cl.Ratio), true, ex.Colour})
-				}
-			}
-		}
-		c.Groups = append(c.Groups, g)
-	}
-	return c
+	return template.HTML(svg) // drawn by gonum from numbers and the exercises' names, which it escapes
 }
 
-// tenth rounds a coordinate to a tenth of a unit, finer than a screen
-// shows, so that the page does not carry digits no one sees.
-func tenth(x float64) float64 { return math.Round(x*10) / 10 }
+// rgb is an exercise's colour, "#1f77b4", for gonum; grey for what is not one.
+func rgb(hex string) color.Color {
+	var r, g, b uint8
+	if _, err := fmt.Sscanf(hex, "#%02x%02x%02x", &r, &g, &b); err != nil {
+		return color.Gray{Y: 0x55}
+	}
+	return color.RGBA{R: r, G: g, B: b, A: 0xff}
+}
 
 // outlier is how far from the values' median, either way, a value may lie and still widen the chart's
 // scale: one hand-in far from the others would otherwise flatten them all onto one line.
