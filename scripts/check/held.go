@@ -71,6 +71,10 @@ func heldVerdict(stage, reference string, mine, ref float64, fasterReads bool) (
 	if fasterReads {
 		return "", held + ", paid for by reads faster than " + reference + "'s"
 	}
-	return held + ", and reads no faster than it: the stage likely keeps a copy of each user's JSON per role." +
-		" Encode each user once and let every role's list point to that one encoding", ""
+	return held + ", and reads no faster than it. The heap alone cannot tell which of these holds the bytes: " + heldCauses, ""
 }
+
+// heldCauses are what makes a stage hold more heap per user, which one count cannot tell apart.
+const heldCauses = "a copy of each user's JSON per role (encode each once, and let every list point to it);" +
+	" one arena that New or Add appends every user to, whose outgrown arrays stay pinned by the slices cut from them (a slice per user);" +
+	" or spare capacity kept (a buffer's or append's slack: slices.Clip, or a slice made to its length)"

@@ -72,24 +72,34 @@ check: one verdict on a stage, yours or the project's, within a few minutes.
 
   go run ./scripts/check mystage [--predict 3x [--no-check]] [--budget 3m] [--no-compare]
                                  [--from ORIGIN] [--against REFERENCE] [--hold-cores]
+  go run ./scripts/check --prepare     before the workshop: build and warm what checks need
+  go run ./scripts/check --rehearse [N...]   time the workshop's checks (of exercises N), alone and three at once
 
 --predict 3x records your prediction of the stage's speed-up against its origin (3x: three times
 faster; 0.8x: slower) in results/check/STAGE/prediction.txt; every later check of the stage prints it
 beside the measured ratio, and scripts/handin carries both. --no-check records it and stops: predict
 first, then change the stage.
 
-go vet; under -race, the conformance suite and the differential tests (GOMAXPROCS 1, 3 and 8), the fuzz
-seed corpora and the stage's own tests, up to the first failure. Tests still running after 10 minutes
+go vet; under -race, the conformance suite and the differential tests (GOMAXPROCS 1 and 3; at 8 the
+differential and the concurrent tests), the fuzz seed corpora and the stage's own tests, up to the first
+failure; of several failures, a stage's own failed test is named first. Tests still running after 10 minutes
 (USERPERF_CHECK_TIMEOUT), or using no CPU for a minute without finishing a test, are stopped, and called
 a deadlock only when their goroutines wait for a lock. Then the speed, at the row of the benchmarks
 that answers the exercise's question: rounds of one sample each of the stage, its origin (default: its
 go.mod's "// origin:"), the exercise's reference (default: its solution, else the next step) and the
 origin again (how far the same stage measured twice differs), interleaved, until the stage and its
-origin are told apart or shown alike, or --budget (default 3m) is spent. Exercise 5 (from
+origin are told apart or shown alike, or --budget is spent (by default what is left of a minute since
+the check began, a minute and a half for exercises 3 and 4; at least 20s). Exercise 5 (from
 stage4-append) also weighs the heap held per user (BenchmarkBuild's held-B/user) against its
 reference's: more than twice as much, with reads no faster than the reference's, fails. Each test
 step's output, the speeds, the speed-ups, the verdict and how long the check took (wall.txt):
 results/check/STAGE/. --hold-cores keeps every core busy meanwhile, as another program would.
+
+--prepare vets and builds every stage's tests and benchmarks, links the commands, writes local.work
+and checks stage1-index without its speed, then says how long it took (results/check/prepare/).
+--rehearse runs --prepare, then for each of exercises 1 to 5 (or those named) a copy of its reference made with
+new-stage, checked alone, then three copies checked at once; it writes results/rehearsal/ and the
+block "rehearsal" of WORKSHOP.md (go run ./scripts/report rehearsal --file WORKSHOP.md).
 `
 
 // check is one run of the command: the stage, where its results go and how far it got.
@@ -109,9 +119,17 @@ func main() {
 	from, against := k.Flags.String("from", "", ""), k.Flags.String("against", "", "")
 	predict := k.Flags.String("predict", "", "")
 	noCompare, noCheck := k.Flags.Bool("no-compare", false, ""), k.Flags.Bool("no-check", false, "")
-	budget := k.Flags.Duration("budget", 3*time.Minute, "")
+	budget := k.Flags.Duration("budget", 0, "")
 	hold := k.Flags.Bool("hold-cores", false, "")
+	prepare, rehearse := k.Flags.Bool("prepare", false, ""), k.Flags.Bool("rehearse", false, "")
 	args := k.Parse()
+	if *prepare && len(args) == 0 {
+		k.prepare()
+		k.Exit(0)
+	} else if *rehearse {
+		k.rehearse(args)
+		k.Exit(0)
+	}
 	if len(args) != 1 {
 		k.Usage("name one stage to check: go run ./scripts/check STAGE (--help for more)")
 	}
@@ -169,8 +187,21 @@ func main() {
 	if reference != exercises {
 		role = "vs-" + reference
 	}
-	k.verdict("passed: " + k.speed(base, exerciseStart(k.Root, k.stage.Dir, fromDir), reference, role, prediction, *budget))
+	start := exerciseStart(k.Root, k.stage.Dir, fromDir)
+	if *budget <= 0 { // what is left of the check's time, and no less than the fewest rounds take
+		*budget = max(20*time.Second, k.start.Add(checkTime(start)).Sub(time.Now()))
+	}
+	k.verdict("passed: " + k.speed(base, start, reference, role, prediction, *budget))
 	k.Exit(0)
+}
+
+// checkTime is how long a check of the exercise starting at start should take on an idle machine,
+// its speed included: exercises 3 and 4 test stage 3's chunks, split on every list, and longer.
+func checkTime(start string) time.Duration {
+	if start == "stage2-noclone" || start == "stage3-parallel" {
+		return 90 * time.Second
+	}
+	return time.Minute
 }
 
 // prediction records predicted in results/check/STAGE/prediction.txt, if given, and returns the

@@ -91,20 +91,22 @@ func (k *check) speed(base, start, reference, role, prediction string, budget ti
 		k.must(err, "reading the measurements of "+name, file(name))
 		return f
 	}
-	deadline, said := time.Now().Add(budget), time.Now()
+	deadline, said, began := time.Now().Add(budget), time.Now(), time.Now()
 	var step results.Comparison
 	for round := 1; ; round++ {
-		run.Rounds = max(minRounds, round)
 		for i := range measured {
 			s := measured[(round+i)%len(measured)] // rotate who goes first
 			run.Bench(round, s.Dir, pattern(row), "100ms", file(s.Name), s.Name)
 		}
+		// The most rounds the budget holds at this pace, which the progress line counts to.
+		run.Rounds = max(minRounds, round+int(time.Until(deadline)/(time.Since(began)/time.Duration(round))))
 		if round < minRounds {
 			continue
 		}
 		step, err = results.Compare(read(base), read(base+".again"), read(k.stage.Name), row)
 		k.must(err, "comparing with "+base, file(k.stage.Name))
 		if step.Decided || step.Same || time.Now().After(deadline) {
+			run.Rounds = round
 			break
 		} else if time.Since(said) < 15*time.Second {
 			continue

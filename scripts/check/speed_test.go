@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"example.com/userperf/scripts/internal/results"
+	"example.com/userperf/scripts/internal/testevents"
 )
 
 // The pattern of a row runs that row alone, level by level, as go test matches -bench.
@@ -82,8 +84,9 @@ func TestValidPrediction(t *testing.T) {
 	}
 }
 
-// Exercise 5's wrong turn, a copy of each user's JSON per role, holds several times the
-// reference's heap and reads no faster: it fails, naming the cause. Blocks that pay for the
+// Exercise 5's wrong turns, a copy of each user's JSON per role or one arena for every user, hold
+// several times the reference's heap and read no faster: they fail, naming the causes the heap
+// cannot tell apart. Blocks that pay for the
 // same memory with faster reads pass with a note; a stage within heldFactor passes silently.
 func TestHeldVerdict(t *testing.T) {
 	for _, c := range []struct {
@@ -101,11 +104,36 @@ func TestHeldVerdict(t *testing.T) {
 		if (failure != "") != c.fails || (note != "") != c.notes {
 			t.Errorf("heldVerdict(%v against %v, faster reads %v) = %q, %q", c.mine, c.ref, c.faster, failure, note)
 		}
-		if c.fails && (!strings.Contains(failure, "bytes per user") || !strings.Contains(failure, "copy of each user's JSON per role")) {
-			t.Errorf("the failure does not name the cause: %s", failure)
+		for _, cause := range []string{"bytes per user", "a copy of each user's JSON per role", "one arena", "spare capacity"} {
+			if c.fails && !strings.Contains(failure, cause) {
+				t.Errorf("the failure does not name %q among the causes: %s", cause, failure)
+			}
 		}
 	}
 	if !heldQuestions["stage4-append"] {
 		t.Error("exercise 5, from stage4-append, does not weigh the heap held per user")
+	}
+}
+
+// A stage's own failed test comes first in the summary; a shared suite's, or a fuzz target's
+// seeds, keep the runs' order.
+func TestClearestFirst(t *testing.T) {
+	failed := func(tests ...string) *testRun {
+		r := &testRun{events: &testevents.Run{}}
+		for _, test := range tests {
+			r.events.Failed = append(r.events.Failed, testevents.Event{Test: test})
+		}
+		if len(tests) > 0 {
+			r.err = errors.New("exit status 1")
+		}
+		return r
+	}
+	shared, own := failed("TestAPI/BadInput/MaxStoredBytes", "TestAPI/BadInput", "TestAPI"), failed("TestAppendUserMatchesMarshal")
+	if got := clearestFirst([]*testRun{shared, failed(), failed(), own}); got[0] != own || ownFailed(own) != "TestAppendUserMatchesMarshal" {
+		t.Errorf("the stage's own failed test is not first")
+	}
+	seeds := failed("FuzzDifferential/seed#3", "FuzzDifferential")
+	if got := clearestFirst([]*testRun{shared, failed(), failed(), seeds}); got[0] != shared || ownFailed(shared) != "" {
+		t.Errorf("a fuzz target's seeds or a shared suite's test is taken for the stage's own")
 	}
 }

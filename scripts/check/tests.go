@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -34,7 +35,7 @@ type testRun struct {
 
 // tests vets and builds the stage's tests while go vet runs, then runs them in four processes at
 // once, since a test under -race keeps about one core busy: the shared suites at GOMAXPROCS 1, 3
-// and 8, and the fuzz seed corpora with the stage's own tests.
+// and 8 (sharedTests), and the fuzz seed corpora with the stage's own tests.
 func (k *check) tests() {
 	k.next("go vet ./" + k.stage.Dir + ", and the build of its tests")
 	build := []string{"test", "-c", "-race", "-o", k.binary, "./" + k.stage.Dir}
@@ -48,13 +49,12 @@ func (k *check) tests() {
 	k.must(<-vetted, "go vet", "")
 	k.must(built, "the build of its tests", "")
 
-	shared := "-test.run=^(TestAPI|TestDifferential)$"
 	var runs []*testRun
 	for _, procs := range []string{"1", "3", "8"} {
 		r := &testRun{what: "the conformance suite and the differential tests at GOMAXPROCS=" + procs, log: "shared-" + procs + ".log",
-			suites: []string{"TestAPI", "TestDifferential"}, args: []string{shared, "-test.cpu=" + procs}}
+			suites: []string{"TestAPI", "TestDifferential"}, args: []string{sharedTests[procs], "-test.cpu=" + procs}}
 		if procs != "1" && os.Getenv("USERPERF_PARALLEL_MIN") == "" {
-			// Stage 3's chunks start at 10,000 users, more than any list of the suites holds:
+			// Stage 3's chunks start at 1,000 users, which few lists of the suites reach:
 			// on more than one core they split every list here, so that a chunk's bug cannot hide.
 			r.env = []string{"USERPERF_PARALLEL_MIN=2"}
 		}
@@ -62,28 +62,68 @@ func (k *check) tests() {
 	}
 	runs = append(runs, &testRun{what: "the fuzz seed corpora and the stage's own tests", log: "own.log",
 		suites: []string{"FuzzDifferential"}, args: []string{"-test.skip=^(TestAPI|TestDifferential)$"}})
-	k.next("the conformance suite (TestAPI) and the differential tests (TestDifferential) at GOMAXPROCS 1, 3 and 8, " +
-		"the fuzz seed corpora and the stage's own tests" + k.underRace)
+	k.next("the conformance suite (TestAPI) and the differential tests (TestDifferential) at GOMAXPROCS 1 and 3, " +
+		"at 8 the differential and the concurrent tests, the fuzz seed corpora and the stage's own tests" + k.underRace)
+	seen := testsSeen()
 	var wg sync.WaitGroup
 	for _, r := range runs {
 		wg.Go(func() { k.run(r) })
 	}
+	started := time.Now()
 	err := harness.Progress(func() string {
-		var done []string
-		for i, r := range runs {
-			n := int32(0)
-			if events := r.live.Load(); events != nil {
-				n = events.Tests.Load()
-			}
-			done = append(done, fmt.Sprintf("%d %s", n, []string{"at GOMAXPROCS=1", "at 3", "at 8", "fuzz seeds and own"}[i]))
-		}
-		return "tests done: " + strings.Join(done, ", ")
+		return progress(ended(runs), seen, time.Since(started))
 	}, func() error { wg.Wait(); return nil })
 	k.Fatal(err)
-	for _, r := range runs {
-		k.report(r)
+	if !slices.ContainsFunc(runs, func(r *testRun) bool { return r.err != nil }) {
+		os.WriteFile(seenFile, fmt.Appendf(nil, "%d\n", ended(runs)), 0o644) // only an estimate: none is fine
+	}
+	for _, r := range clearestFirst(runs) {
+		k.report(r, runs)
 	}
 	fmt.Printf("   ok (%s so far)\n", harness.Elapsed(k.start))
+}
+
+// sharedTests are the shared suites that each GOMAXPROCS runs: all at 1 and 3 (at 3, stage 3's
+// chunks split every list); at 8 the tests whose goroutines meet, where more of them can.
+var sharedTests = map[string]string{
+	"1": "-test.run=^(TestAPI|TestDifferential)$",
+	"3": "-test.run=^(TestAPI|TestDifferential)$",
+	"8": "-test.run=^(TestAPI|TestDifferential)$/^(ConcurrentReadersAndWriters|ManyShortCallsAtOnce|seed=.*)$",
+}
+
+// seenFile keeps how many tests the last check that passed its tests ended, for the next one's progress.
+var seenFile = filepath.Join("results", "check", "tests-seen.txt")
+
+// testsSeen is what seenFile keeps, or 0.
+func testsSeen() int {
+	data, _ := os.ReadFile(seenFile) // none: no estimate yet
+	n, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	return n
+}
+
+// ended is how many tests the runs have ended so far.
+func ended(runs []*testRun) int {
+	n := 0
+	for _, r := range runs {
+		if events := r.live.Load(); events != nil {
+			n += int(events.Tests.Load())
+		}
+	}
+	return n
+}
+
+// progress says how far the tests are: done of about seen, the last check's count, and the time
+// left at the pace so far; without a count, done alone.
+func progress(done, seen int, took time.Duration) string {
+	if seen <= 0 {
+		return fmt.Sprintf("%d tests done (the next check says how many of all)", done)
+	}
+	line := fmt.Sprintf("%d of about %d tests done", done, seen)
+	if done > 0 && done < seen {
+		left := time.Duration(float64(took) * float64(seen-done) / float64(done))
+		line += fmt.Sprintf(", about %s left", left.Round(time.Second))
+	}
+	return line
 }
 
 // run runs the test binary as r says, its output converted to events by go tool test2json. A run
@@ -144,9 +184,57 @@ func (k *check) run(r *testRun) {
 	r.events, r.err = events, cmp.Or(bin.Wait(), err)
 }
 
+// ownFailed is the first test of the stage's own files that failed in r, or "": a fuzz target's
+// seeds are the shared suites', not the stage's.
+func ownFailed(r *testRun) string {
+	if r.events == nil || r.events.Raced || r.stuck {
+		return ""
+	}
+	for _, e := range r.events.Failed {
+		if top, _, _ := strings.Cut(e.Test, "/"); !strings.HasPrefix(top, "Fuzz") && top != "TestAPI" && top != "TestDifferential" {
+			return e.Test
+		}
+	}
+	return ""
+}
+
+// clearestFirst orders runs for the summary: a stage's own failed test first, since it tests one
+// function with its own message, where the shared suites see that function through a request.
+func clearestFirst(runs []*testRun) []*testRun {
+	own := slices.IndexFunc(runs, func(r *testRun) bool { return ownFailed(r) != "" })
+	if own <= 0 {
+		return runs
+	}
+	return append([]*testRun{runs[own]}, slices.Delete(slices.Clone(runs), own, own+1)...)
+}
+
+// chunked reports whether the stage in dir cuts its work by the cores, as stage 3's chunks do: its
+// code, tests aside, asks for runtime.GOMAXPROCS.
+func chunked(dir string) bool {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go")) // a pattern without errors
+	return slices.ContainsFunc(files, func(f string) bool {
+		data, _ := os.ReadFile(f) // an unreadable file is not the stage's chunks
+		return !strings.HasSuffix(f, "_test.go") && strings.Contains(string(data), "runtime.GOMAXPROCS")
+	})
+}
+
+// failedAt says, of a run that failed at GOMAXPROCS 3 or 8 while the run at 1 passed, what differs
+// between them: the chunks of stage 3 and 4 (one per core), or concurrency; "" otherwise.
+func failedAt(r *testRun, runs []*testRun) string {
+	one := runs[0]
+	if r == one || r.events == nil || r.stuck || one.err != nil || one.events.Raced || ownFailed(r) != "" || !slices.Contains(r.suites, "TestAPI") {
+		return ""
+	}
+	return "   It passed at GOMAXPROCS=1 and failed at more: what differs is the chunks (one per core, so one at 1)" +
+		" and the goroutines at once. A body with another chunk's users where yours belong is a chunk's buffer given back" +
+		" to the free list before the join copies it (often with no race reported: the next chunk of the same request" +
+		" takes it, and the join waits for that chunk); a comma missing, or users out of order, is the join itself.\n"
+}
+
 // report ends the check if r failed, saying how: the failed tests' output (the first message and
-// a race's two sides at its top), a summary, and after a timeout, what the goroutines waited for.
-func (k *check) report(r *testRun) {
+// a race's two sides at its top), a summary, and after a timeout, what the goroutines waited for;
+// and which of the other runs failed too.
+func (k *check) report(r *testRun, runs []*testRun) {
 	if r.err == nil && r.events != nil {
 		for _, suite := range r.suites {
 			if !slices.ContainsFunc(r.events.Lines, func(e testevents.Event) bool { return e.Test == suite }) {
@@ -166,7 +254,18 @@ func (k *check) report(r *testRun) {
 	for _, e := range r.events.Failed {
 		fmt.Printf("   --- FAIL: %s\n", e.Test)
 	}
+	for _, other := range runs {
+		if other != r && (other.err != nil || other.events != nil && other.events.Raced) {
+			fmt.Printf("   (also failed: %s, in %s)\n", other.what, filepath.ToSlash(other.log))
+		}
+	}
+	if chunked(k.stage.Dir) {
+		fmt.Print(failedAt(r, runs))
+	}
 	what := r.what
+	if test := ownFailed(r); test != "" {
+		what = "the stage's own " + test + ", in " + what
+	}
 	if r.events.Raced {
 		what = "the race detector, in " + what
 	}

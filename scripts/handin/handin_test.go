@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"io"
 	"net/http"
@@ -154,5 +155,17 @@ func TestChangedAfter(t *testing.T) {
 	}
 	if _, err := changedAfter(stage, filepath.Join(dir, "none.txt")); err == nil {
 		t.Error("a stage never checked: no error")
+	}
+}
+
+// The exercises and the named quests go without a question; any other stage is asked about first,
+// and goes only on a yes: no answer, as from a script, is a no.
+func TestChosen(t *testing.T) {
+	mine := []string{"ex1", "bug1", "mycache", "try2", "ex3b"}
+	for answers, want := range map[string]string{"": "ex1 mycache", "y\nn\n": "ex1 bug1 mycache", "n\nyes\nY\n": "ex1 mycache try2 ex3b"} {
+		got := strings.Join(chosen(mine, bufio.NewReader(strings.NewReader(answers))), " ")
+		if got != want {
+			t.Errorf("answers %q: chose %q, want %q", answers, got, want)
+		}
 	}
 }

@@ -28,6 +28,7 @@
 package main
 
 import (
+	"bufio"
 	"crypto/rand"
 	"errors"
 	"fmt"
@@ -53,7 +54,8 @@ handin: your workshop results in one file, to hand to the instructor.
   go run ./scripts/handin --to http://ADDRESS:PORT "Ada Lovelace"   sends it to the room's server
   go run ./scripts/handin "Ada Lovelace"                            writes it, to send another way
 
-Each stage's verdict, speeds and prediction from your last go run ./scripts/check of it, with your name,
+The stages named as WORKSHOP.md names them (ex1 to ex5, mycache, mylog, mypgo); of any other, it asks
+first. Each stage's verdict, speeds and prediction from your last go run ./scripts/check of it, with your name,
 your machine and your participant id, in results/handin/<name>.txt. It names each stage changed since its
 check. The id, made at the first hand-in and kept in your configuration folder (userperf/participant-id),
 tells you from anyone else of the same name: a second hand-in replaces your first. The secret made with
@@ -69,9 +71,9 @@ func main() {
 		c.Usage(`give your name, as the room should see it: go run ./scripts/handin "Ada Lovelace" (up to 40 characters, no slash)`)
 	}
 	name := strings.TrimSpace(args[0])
-	mine := stages.Mine(".")
+	mine := chosen(stages.Mine("."), bufio.NewReader(os.Stdin))
 	if len(mine) == 0 {
-		c.Usage("no stage made with go run ./scripts/new-stage here: nothing to hand in")
+		c.Usage("no stage to hand in: make the exercises with go run ./scripts/new-stage, under the names WORKSHOP.md gives (%s)", strings.Join(named, ", "))
 	}
 	file, shown := "participant: "+name+"\n", ""
 	id, secret, err := participant()
@@ -122,6 +124,28 @@ func main() {
 	c.Fatal(os.MkdirAll(filepath.Dir(out), 0o755))
 	c.Fatal(os.WriteFile(out, []byte(file), 0o644))
 	fmt.Printf("wrote %s: send this one file to the instructor\n", out)
+}
+
+// named are the names WORKSHOP.md gives the exercises and the side quests, the room's columns.
+var named = []string{"ex1", "ex2", "ex3", "ex4", "ex5", "mycache", "mylog", "mypgo"}
+
+// chosen is the stages of mine to hand in: those of the names in named, and each other one (a
+// try-out, a copy with a bug) only when answer, read first, says yes; no answer is a no.
+func chosen(mine []string, answer *bufio.Reader) (handed []string) {
+	for _, s := range mine {
+		if slices.Contains(named, s) {
+			handed = append(handed, s)
+			continue
+		}
+		fmt.Printf("hand in %s too? Not an exercise's name, so the room shows it as a column of its own [y/N] ", s)
+		line, err := answer.ReadString('\n')
+		if yes := strings.ToLower(strings.TrimSpace(line)); yes == "y" || yes == "yes" {
+			handed = append(handed, s)
+		} else if err != nil {
+			fmt.Println("(no answer: no)")
+		}
+	}
+	return handed
 }
 
 // changedAfter reports whether a file of the stage in dir changed after

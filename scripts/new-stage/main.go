@@ -60,7 +60,8 @@ new-stage: a stage of your own, copied from an existing one, to change and check
   go run ./scripts/new-stage --remove mystage                       delete one and undo what made it
 
 NAME: 1 to 40 lowercase letters, digits and dashes, starting with a letter. The copy, without the
-README.md and the tests that the exercise changes, records its origin in go.mod, passes go vet, and is
+README.md and the project's tests that the exercise changes (a copy of your own stage keeps the
+tests you wrote or changed, and names them), records its origin in go.mod, passes go vet, and is
 listed in local.work, a copy of go.work that git ignores, as it ignores the stage. Every run of this
 command writes local.work, and none removes it, so that once it exists, export GOWORK=$PWD/local.work
 (PowerShell: $env:GOWORK = "$PWD\local.work") always works; the commands of scripts/ find it without.
@@ -147,13 +148,17 @@ func main() {
 	_, reference, err := stages.Against(c.Root, name, "")
 	c.Fatal(err)
 	// Tests that the reference lacks or changed test what the exercise changes: they would fail a right answer.
+	// A learner's own tests, in a copy of their stage, are theirs to keep.
 	if found, err := stages.Find(c.Root, reference); err == nil {
+		project := projectStart(from)
 		tests, _ := filepath.Glob(filepath.Join(from, "*_test.go"))
 		for _, t := range tests {
 			t = filepath.Base(t)
 			mine, _ := os.ReadFile(filepath.Join(from, t))
 			theirs, err := os.ReadFile(filepath.Join(found[0].Dir, t))
-			if t != "stage_test.go" && (err != nil || !bytes.Equal(mine, theirs)) {
+			if project != from && t != "stage_test.go" && !sameFile(mine, filepath.Join(project, t)) {
+				fmt.Printf("   kept %s: your own test (%s has none, or another)\n", t, project)
+			} else if t != "stage_test.go" && (err != nil || !bytes.Equal(mine, theirs)) {
 				c.Fatal(os.Remove(filepath.Join(name, t)))
 				why := reference + "'s differs, since it tests what the exercise changes"
 				if err != nil {
@@ -169,6 +174,22 @@ func main() {
 	fmt.Printf("\nmade %s/, a copy of %s, listed in local.work and kept out of git (git status shows nothing).\n", name, from)
 	fmt.Printf("Next: export GOWORK=$PWD/local.work (once in each terminal), go test ./%[1]s, change it, go run ./scripts/check %[1]s;\n"+
 		"at the end, go run ./scripts/new-stage --remove %[1]s (WORKSHOP.md says more)\n", name)
+}
+
+// projectStart is the project's stage that the stage in folder dir was copied from, through the
+// origin lines of the learner's copies of copies; dir itself when it is the project's.
+func projectStart(dir string) string {
+	mine := stages.Mine(".")
+	for n := 0; slices.Contains(mine, dir) && n < 10; n++ { // the bound stops a loop of origin lines
+		dir = stages.Origin(".", dir)
+	}
+	return dir
+}
+
+// sameFile reports whether the file at path holds data.
+func sameFile(data []byte, path string) bool {
+	theirs, err := os.ReadFile(path)
+	return err == nil && bytes.Equal(data, theirs)
 }
 
 func copyFile(from, to string) error {

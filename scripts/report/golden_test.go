@@ -78,6 +78,20 @@ func TestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden.Check(t, "results.timings", generated(t, page, "timings"))
+
+	rehearsal := filepath.Join(root, "results", "rehearsal")
+	for i, name := range []string{"prepare", "ex1-alone", "ex1-together", "ex2-alone", "ex2-together", "ex3-alone", "ex3-together",
+		"ex4-alone", "ex4-together", "ex5-alone", "ex5-together"} {
+		if err := results.WriteWall(filepath.Join(rehearsal, name+".txt"), header+"command: go run ./scripts/check --rehearse\n", time.Duration(40+i)*time.Second); err != nil {
+			t.Fatal(err)
+		}
+	}
+	workshop := filepath.Join(root, "WORKSHOP.md")
+	write(t, workshop, block("rehearsal"))
+	if err := rehearsalBlock(root, "WORKSHOP.md", filepath.Join("results", "rehearsal")); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "workshop.rehearsal", generated(t, workshop, "rehearsal"))
 }
 
 func mustReadDir(t *testing.T, dir string) []*results.File {

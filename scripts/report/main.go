@@ -104,6 +104,9 @@ report: the latest results as charts and as the pages' tables, never typed by ha
                                       how long commands took, from the wall.txt files that they write (WALL, else
                                       results/test/wall.txt and results/compare/latest/wall.txt; check writes
                                       results/check/STAGE/wall.txt), as generated block N (timings) of F.md, or printed
+  go run ./scripts/report rehearsal [--file F.md]
+                                      the last check --rehearse (results/rehearsal/) as generated block rehearsal of
+                                      F.md, or printed: the preparation's time, each exercise's check alone and three at once
 
 It says which files it rewrote, a line each.
 `
@@ -146,6 +149,9 @@ func main() {
 			walls = timings
 		}
 		c.Fatal(timingsBlock(".", *file, cmp.Or(*name, "timings"), walls)) // the root, where Parse moved
+		return
+	case len(args) > 0 && args[0] == "rehearsal":
+		c.Fatal(rehearsalBlock(".", *file, filepath.Join("results", "rehearsal"))) // the root, where Parse moved
 		return
 	case len(args) > 0 && args[0] == "chapter":
 		dir := filepath.Join("results", "compare", "latest")
@@ -649,4 +655,46 @@ func timingsBlock(root, file, name string, walls []string) error {
 		return err
 	}
 	return provenance.UpdateFile(filepath.Join(root, file), provenance.Block{Name: name, Content: content})
+}
+
+// rehearsalBlock writes block rehearsal of file, under root, or prints it if file is "": the wall
+// times that check --rehearse kept in dir, the preparation's and each exercise's check's, alone
+// and three at once (the slowest of the three).
+func rehearsalBlock(root, file, dir string) error {
+	command := itself + " rehearsal"
+	if file != "" {
+		command += " --file " + filepath.ToSlash(file)
+	}
+	wall := func(name string) (string, map[string]string, error) {
+		d, f, err := results.ReadWall(filepath.Join(root, dir, name+".txt"))
+		if err != nil {
+			return "", nil, fmt.Errorf("%w: run go run ./scripts/check --rehearse first", err)
+		}
+		return d.Round(time.Second).String(), f.Config, nil
+	}
+	prepared, config, err := wall("prepare")
+	if err != nil {
+		return err
+	}
+	rows := []string{"| `go run ./scripts/...` | alone | three at once (the slowest) |", "|---|---:|---:|",
+		fmt.Sprintf("| `check --prepare` | %s | |", prepared)}
+	for n := 1; n <= 5; n++ {
+		alone, _, err := wall(fmt.Sprintf("ex%d-alone", n))
+		if errors.Is(err, os.ErrNotExist) {
+			continue // check --rehearse N rehearses some exercises only
+		} else if err != nil {
+			return err
+		}
+		together, _, err := wall(fmt.Sprintf("ex%d-together", n))
+		if err != nil {
+			return err
+		}
+		rows = append(rows, fmt.Sprintf("| `check ex%d` | %s | %s |", n, alone, together))
+	}
+	content := strings.Join(rows, "\n") + "\n\n" + provenance.Line(config, command) + "\n"
+	if file == "" {
+		_, err := fmt.Print(content)
+		return err
+	}
+	return provenance.UpdateFile(filepath.Join(root, file), provenance.Block{Name: "rehearsal", Content: content})
 }

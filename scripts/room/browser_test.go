@@ -93,7 +93,7 @@ func browse(t *testing.T, url string) context.Context {
 	t.Cleanup(cancel)
 	ctx, cancel = chromedp.NewContext(ctx)
 	t.Cleanup(cancel)
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720), chromedp.Navigate(url+"/"), chromedp.WaitVisible(chromedp.CSS("svg"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720), chromedp.Navigate(url+"/"), chromedp.WaitVisible(chromedp.CSS("h1"))); err != nil {
 		t.Fatal(err)
 	}
 	return ctx
@@ -104,30 +104,44 @@ type shown struct {
 	Who, Releases, Headers, Median []string
 	Cells                          [][]string
 	Scripts, Width, Height         int
-	Outside                        []string // boxes of names, the median row or the chart beyond 1280x720
+	Outside                        []string // boxes of names, cells, the median row or the chart beyond the screen
 	Clipped                        []string // the chart's marks outside its canvas
 	ChartText                      string
+	Titles                         []string // each row's whole name
+	CutNames                       []string // names whose cell hides part of them
+	Smallest                       float64  // the least size of the type of any text shown, in CSS pixels
+	NameFont                       float64  // the names' type
+	Bottom                         float64  // the lowest row's bottom
 }
 
 const readPage = `(() => {
 	const text = (e) => e.innerText.replace(/\s+/g, " ").trim();
-	const svg = document.querySelector("svg"), box = svg.viewBox.baseVal;
-	const outside = (e) => { const r = e.getBoundingClientRect(); return r.left < 0 || r.top < 0 || r.right > 1280 || r.bottom > 720 || r.width == 0; };
-	const who = [...document.querySelectorAll("tr.participant td.who")];
+	const shownNow = (e) => e.getClientRects().length > 0;
+	const svg = [...document.querySelectorAll("svg")].find(shownNow) || document.querySelector("svg");
+	const outside = (e) => { const r = e.getBoundingClientRect(); return r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight || r.width == 0; };
+	const who = [...document.querySelectorAll("tr.participant td.who")].filter(shownNow);
+	const rows = [...document.querySelectorAll("tr.participant")].filter(shownNow);
+	const texts = [...document.querySelectorAll("body *")].filter((e) => shownNow(e) && !(e instanceof SVGElement) &&
+		[...e.childNodes].some((n) => n.nodeType == 3 && n.textContent.trim() != ""));
 	return {
+		Titles: rows.map((tr) => tr.title),
+		CutNames: who.filter((td) => td.scrollWidth > td.clientWidth + 1).map((td) => td.firstChild.textContent),
+		Smallest: Math.min(...texts.map((e) => parseFloat(getComputedStyle(e).fontSize))),
+		NameFont: who.length ? parseFloat(getComputedStyle(who[0]).fontSize) : 0,
+		Bottom: Math.max(0, ...rows.map((tr) => tr.getBoundingClientRect().bottom)),
 		Who: who.map((td) => td.firstChild.textContent),
-		Releases: [...document.querySelectorAll("tr.participant .rel")].map(text),
+		Releases: rows.map((tr) => text(tr.querySelector(".rel"))),
 		Headers: [...document.querySelectorAll("thead th")].map(text),
 		Median: [...document.querySelectorAll("tr.room td")].map(text),
-		Cells: [...document.querySelectorAll("tr.participant")].map((tr) => [...tr.cells].filter((td) => !td.classList.contains("who")).map(text)),
+		Cells: rows.map((tr) => [...tr.cells].filter((td) => !td.classList.contains("who")).map(text)),
 		Scripts: document.scripts.length,
 		Width: document.documentElement.scrollWidth,
 		Height: document.documentElement.scrollHeight,
-		Outside: [...who, ...document.querySelectorAll("tr.room"), svg].filter(outside).map((e) => e.outerHTML.slice(0, 80)),
-		Clipped: [...svg.querySelectorAll("text, circle, path, rect")].filter((e) => {
-			const b = e.getBBox();
-			return b.x < box.x || b.y < box.y || b.x + b.width > box.x + box.width || b.y + b.height > box.y + box.height;
-		}).map((e) => e.outerHTML),
+		Outside: [...rows.flatMap((tr) => [...tr.cells]), ...document.querySelectorAll("h1 nav a"), ...document.querySelectorAll("tr.room"), ...(shownNow(svg) ? [svg] : [])].filter(outside).map((e) => e.outerHTML.slice(0, 80)),
+		Clipped: [...svg.querySelectorAll("circle, path, rect")].filter(shownNow).filter((e) => {
+			const b = e.getBoundingClientRect(), c = svg.getBoundingClientRect();
+			return b.left < c.left - 1 || b.top < c.top - 1 || b.right > c.right + 1 || b.bottom > c.bottom + 1;
+		}).map((e) => e.outerHTML.slice(0, 120)),
 		ChartText: svg.textContent.replace(/\s+/g, " "),
 	};
 })()`
@@ -138,8 +152,13 @@ func read(t *testing.T, ctx context.Context) shown {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Width > 1280 || s.Height > 720 || len(s.Outside) > 0 {
-		t.Errorf("the page is %dx%d, more than the projector's 1280x720; outside: %q", s.Width, s.Height, s.Outside)
+	screen, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`[innerWidth, innerHeight]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	width, height := screen[0], screen[1]
+	if s.Width > width || s.Height > height || len(s.Outside) > 0 {
+		t.Errorf("the page is %dx%d, more than the screen's %dx%d; outside: %q", s.Width, s.Height, width, height, s.Outside)
 	}
 	if len(s.Clipped) > 0 {
 		t.Errorf("the chart draws outside its canvas: %q", s.Clipped)
@@ -266,16 +285,54 @@ func TestPageInBrowser(t *testing.T) {
 	}
 }
 
-// TestRoomOfFiftyInBrowser serves fifty participants whose names share a
-// long start, twenty on go1.26.8 and thirty on go1.27.3, and checks at
-// 1280x720 that every name, the median row and the chart are on the screen
-// with no scrolling; that the cut names stay apart; that each row shows its
-// release and the median row each release's median; that a verdict the
-// allocations decided reads as decided; and that a stage changed after its
-// check is marked. With -update it writes the screenshot to docs/room.png.
-func TestRoomOfFiftyInBrowser(t *testing.T) {
+// readScreens reads each screen of the dense view in turn, as the instructor shows them with
+// the links of its title, and returns what they show together.
+func readScreens(t *testing.T, ctx context.Context, url string) shown {
+	t.Helper()
+	screens, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("section.screen[id^=screen-]").length`))
+	if err != nil || screens == 0 {
+		t.Fatalf("no screen of participants (%v)", err)
+	}
+	var all shown
+	for i := 1; i <= screens; i++ {
+		if err := chromedp.Do(ctx, chromedp.Navigate(fmt.Sprintf("%s/?screen=%d#screen-%d", url, i, i)), chromedp.WaitVisible(chromedp.CSS("h1"))); err != nil {
+			t.Fatal(err)
+		}
+		s := read(t, ctx)
+		screenshot(t, ctx, filepath.Join(os.TempDir(), fmt.Sprintf("room-%s-%d.png", t.Name(), i)))
+		if i == 1 {
+			all = s
+			continue
+		}
+		all.Who, all.Titles, all.Releases = append(all.Who, s.Who...), append(all.Titles, s.Titles...), append(all.Releases, s.Releases...)
+		all.Cells, all.CutNames = append(all.Cells, s.Cells...), append(all.CutNames, s.CutNames...)
+		all.Smallest, all.Bottom = min(all.Smallest, s.Smallest), max(all.Bottom, s.Bottom)
+	}
+	return all
+}
+
+// sixtyNames are the names of a room of sixty: most of one long start, so that a name cut to fit
+// must keep its end, with a long one and a Korean one among them.
+func sixtyName(i int) string {
+	switch i {
+	case 7:
+		return "Maximiliana Oyelaran-Castellanos"
+	case 12:
+		return "김영희 워크숍 참가자"
+	}
+	return fmt.Sprintf("Workshop Load Tester %02d", i)
+}
+
+// TestRoomOfSixtyInBrowser serves sixty participants, twenty on go1.26.8 and forty on go1.27.3,
+// and checks at a projector's 1280x720 that every name, release, speed-up and guess is on the
+// screen, whole names where they fit, with no scrolling either way and no text under 16 pixels;
+// that each release has its median; that a verdict the allocations decided reads as decided, and a
+// stage changed after its check is marked; then that 1920x1080 shows the same larger, using the
+// screen, and that the chart, a screen of its own, fits. With -update it writes the screenshot to
+// docs/room.png.
+func TestRoomOfSixtyInBrowser(t *testing.T) {
 	_, url := startRoom(t, t.TempDir())
-	for i := 1; i <= 50; i++ {
+	for i := 1; i <= 60; i++ {
 		release, ex1 := "go1.27.3", fmt.Sprintf("ex1 stage0-linear %.1f %dx", 3+float64(i%7)/2, 2+i%5)
 		if i <= 20 {
 			release, ex1 = "go1.26.8", fmt.Sprintf("ex1 stage0-linear %.1f %dx", 6+float64(i%5)/2, 2+i%5)
@@ -289,52 +346,96 @@ func TestRoomOfFiftyInBrowser(t *testing.T) {
 		}
 		exercises := []string{ex1, ex2, fmt.Sprintf("ex3 stage2-noclone %.1f 2x", 2+float64(i%6)/5)}
 		if i%4 == 0 {
-			exercises = append(exercises, fmt.Sprintf("ex4 stage3-parallel %.1f 2x", 1.5+float64(i%3)/5))
+			exercises = append(exercises, fmt.Sprintf("ex4 stage3-parallel %.1f 2.5x", 1.5+float64(i%3)/5))
 		}
 		if i%9 == 0 {
-			exercises = append(exercises, "ex5 stage4-append 1.8! -")
+			exercises = append(exercises, "ex5 stage4-append 1.8! 12x")
 		}
 		if i == 17 {
-			exercises[2] = "ex3 stage2-noclone FAILED -"
+			exercises[2] = "ex3 stage2-noclone FAILED 3x"
 		}
 		id := fmt.Sprintf("p%02dxxxxxxxxx", i)
-		if code, reply := post(t, url, handIn(fmt.Sprintf("Workshop Load Tester %02d", i), id, release, exercises...)); code != 200 {
+		if code, reply := post(t, url, handIn(sixtyName(i), id, release, exercises...)); code != 200 {
 			t.Fatalf("%d %s", code, reply)
 		}
 	}
 	ctx := browse(t, url)
-	s := read(t, ctx)
-	if len(s.Who) != 50 {
-		t.Fatalf("the page shows %d participants, want 50", len(s.Who))
+	s := readScreens(t, ctx, url)
+	if len(s.Who) != 60 {
+		t.Fatalf("the screens show %d participants, want 60", len(s.Who))
 	}
-	for i, name := range s.Who {
-		if !strings.HasSuffix(name, fmt.Sprintf("%02d", i+1)) || slices.Contains(s.Who[:i], name) {
-			t.Errorf("row %d reads %q: a cut name must keep its end and stay apart from the others (%q)", i+1, name, s.Who)
+	number := map[string]int{} // the rows come sorted by name
+	for i := 1; i <= 60; i++ {
+		number[sixtyName(i)] = i
+	}
+	for i, title := range s.Titles {
+		if number[title] == 0 || s.Who[i] != title {
+			t.Errorf("row %d reads %q (whole: %q): want a participant's whole name", i+1, s.Who[i], title)
 		}
+	}
+	if len(s.CutNames) > 0 {
+		t.Errorf("names cut by their cells: %q", s.CutNames)
+	}
+	if s.Smallest < 16 {
+		t.Errorf("text as small as %.1f px at 1280x720, want 16 at least", s.Smallest)
 	}
 	for i, release := range s.Releases {
-		if want := map[bool]string{true: "1.26.8", false: "1.27.3"}[i < 20]; release != want {
-			t.Errorf("row %d's release reads %q, want %q", i+1, release, want)
+		if want := map[bool]string{true: "1.26.8", false: "1.27.3"}[number[s.Titles[i]] <= 20]; release != want {
+			t.Errorf("%s's release reads %q, want %q", s.Titles[i], release, want)
 		}
 	}
-	if len(s.Median) < 2 || !strings.Contains(s.Median[1], "go1.26") || !strings.Contains(s.Median[1], "go1.27") {
+	cellsOf := map[int][]string{}
+	for i, cells := range s.Cells {
+		n := number[s.Titles[i]]
+		cellsOf[n] = cells
+		ex1 := fmt.Sprintf("%.1fx (%dx)", 3+float64(n%7)/2, 2+n%5)
+		if n <= 20 {
+			ex1 = fmt.Sprintf("%.1fx (%dx)", 6+float64(n%5)/2, 2+n%5)
+		}
+		if cells[0] != ex1 {
+			t.Errorf("participant %d's ex1 reads %q, want the speed-up and the guess, %q", n, cells[0], ex1)
+		}
+		if want := fmt.Sprintf("%.1fx (2.5x)", 1.5+float64(n%3)/5); n%4 == 0 && cells[3] != want {
+			t.Errorf("participant %d's ex4 reads %q, want %q", n, cells[3], want)
+		}
+	}
+	if len(s.Median) < 2 || !strings.Contains(s.Median[1], "x 1.26 ") || !strings.Contains(s.Median[1], "x 1.27") {
 		t.Errorf("the median row reads %q: where the room mixes releases, each has its median", s.Median)
 	}
-	if !strings.Contains(s.ChartText, "1.26") || !strings.Contains(s.ChartText, "1.27") {
-		t.Errorf("the chart's words are %q: where the room mixes releases, it is split by release", s.ChartText)
+	if got := cellsOf[3][1]; got != "−49% allocs (2x)" { // participant 3's ex2
+		t.Errorf("a verdict the allocations decided reads %q, want −49%% allocs (2x)", got)
 	}
-	if got := s.Cells[2][1]; got != "−49% allocs" { // participant 3's ex2
-		t.Errorf("a verdict the allocations decided reads %q, want −49%% allocs", got)
+	if got := cellsOf[9][4]; got != "1.8x! (12x)" { // participant 9's ex5
+		t.Errorf("a stage changed after its check reads %q, want it marked 1.8x! (12x)", got)
 	}
-	if got := s.Cells[8][4]; got != "1.8x!" { // participant 9's ex5
-		t.Errorf("a stage changed after its check reads %q, want it marked 1.8x!", got)
+	if got := cellsOf[17][2]; got != "✗ (3x)" {
+		t.Errorf("a failed check reads %q, want ✗ (3x)", got)
 	}
-	if got := s.Cells[16][2]; got != "✗" {
-		t.Errorf("a failed check reads %q, want ✗", got)
+	if *update { // the first screen, as the projector shows it first
+		if err := chromedp.Do(ctx, chromedp.Navigate(url+"/?screen=1#screen-1"), chromedp.WaitVisible(chromedp.CSS("h1"))); err != nil {
+			t.Fatal(err)
+		}
+		screenshot(t, ctx, filepath.Join("..", "..", "docs", "room.png"))
 	}
-	path := ""
-	if *update {
-		path = filepath.Join("..", "..", "docs", "room.png")
+
+	// At 1920x1080 the same page, larger, down to the screen's foot.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1920, 1080)); err != nil {
+		t.Fatal(err)
 	}
-	screenshot(t, ctx, path)
+	large := readScreens(t, ctx, url)
+	if len(large.Who) != 60 || large.NameFont < 1.4*s.NameFont || large.Bottom < 0.8*1080 {
+		t.Errorf("at 1920x1080: %d names in type of %.1f px (at 1280x720, %.1f), the last row's foot at %.0f px of 1080",
+			len(large.Who), large.NameFont, s.NameFont, large.Bottom)
+	}
+	screenshot(t, ctx, filepath.Join(os.TempDir(), "room-sixty-1920.png"))
+
+	// The chart, on a screen of its own.
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720), chromedp.Navigate(url+"/?chart#chart"), chromedp.WaitVisible(chromedp.CSS("#chart svg"))); err != nil {
+		t.Fatal(err)
+	}
+	chart := read(t, ctx)
+	if !strings.Contains(chart.ChartText, "1.26") || !strings.Contains(chart.ChartText, "1.27") {
+		t.Errorf("the chart's words are %q: where the room mixes releases, it is split by release", chart.ChartText)
+	}
+	screenshot(t, ctx, filepath.Join(os.TempDir(), "room-sixty-chart.png"))
 }

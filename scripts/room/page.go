@@ -5,11 +5,13 @@ import (
 	"cmp"
 	"fmt"
 	"html/template"
+	"image/color"
 	"io"
-	"math"
 	"slices"
 	"strings"
+	"unicode"
 
+	"example.com/userperf/scripts/internal/figures"
 	"example.com/userperf/scripts/internal/results"
 )
 
@@ -17,10 +19,11 @@ import (
 // room. A few participants get large type, one column per exercise, a few
 // words per cell, and the chart under the table. A larger room gets the
 // dense view: the room's medians in one row, the participants in panels
-// side by side with a short cell each, and a lower chart, all in one
-// screen. Every field goes through html/template, which escapes it for where
+// side by side, each cell the speed-up and the guess, on as few screens as
+// hold everyone (one link each), with the chart under them where it fits,
+// else on a screen of its own. Every field goes through html/template, which escapes it for where
 // it stands.
-var page = template.Must(template.New("page").Funcs(template.FuncMap{"times": times, "label": releaseLabel, "trimGo": trimGo}).Parse(`<!DOCTYPE html>
+var page = template.Must(template.New("page").Funcs(template.FuncMap{"times": times, "label": releaseLabel, "trimGo": trimGo, "u": px, "inc": func(i int) int { return i + 1 }}).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 {{if .Refresh}}<meta http-equiv="refresh" content="{{.Refresh}}">{{end}}
 <title>The room: {{len .Rows}} participants</title>
@@ -49,25 +52,31 @@ td .line small { display: inline; }
 p.key, p.cut { font-size: 16px; color: #444; margin: 6px 0; }
 p.cut { color: #8a3b00; }
 svg { display: block; width: 100%; height: auto; max-height: 300px; }
-{{if .Dense}}body { margin: 6px 16px 0; }
-h1 { font-size: 24px; margin: 0 0 2px; }
-h1 small { font-size: 16px; }
-#median th, #median td { font-size: 16px; padding: 1px 6px; }
-#median th.ex { border-top-width: 6px; }
-#median th small { display: inline; font-size: 13px; }
-#median td small { display: inline; font-size: 13px; }
-h1 { white-space: nowrap; overflow: hidden; }
-.panels { display: grid; grid-template-columns: repeat({{len .Panels}}, minmax(0, 1fr)); column-gap: 18px; margin-top: 4px; }
+{{if .Dense}}:root { --u: min(calc(100vw / {{.ScreenW}}), calc(100vh / {{.ScreenH}})); }
+body { margin: {{u 6}} {{u 12}} 0; font-size: {{u .Font}}; line-height: {{u .Line}}; overflow: hidden; }
+h1 { font-size: {{u 24}}; line-height: {{u 32}}; height: {{u 32}}; margin: 0 0 {{u 4}}; white-space: nowrap; overflow: hidden; }
+h1 small, h1 nav, p.key, p.cut { font-size: {{u 16}}; }
+h1 nav { float: right; position: relative; padding-left: {{u 12}}; background: #fff; font-weight: normal; }
+h1 nav a { margin-left: {{u 8}}; }
+.screen { display: none; }
+.screen:target, body:not(:has(.screen:target)) .screen:first-of-type { display: block; }
+#median th, #median td { font-size: {{u .Font}}; line-height: {{u .Line}}; height: {{u .Line}}; padding: 0 {{u 6}}; box-sizing: border-box; }
+#median th { border-top: {{u 5}} solid; }
+#median small { display: inline; font-size: {{u 16}}; margin-right: {{u 8}}; }
+.panels { display: grid; grid-template-columns: repeat({{.PerScreen}}, minmax(0, 1fr)); column-gap: {{u 16}}; margin-top: {{u 6}}; }
 .panels table { table-layout: auto; }
-.panels th, .panels td { font-size: {{.Font}}px; line-height: {{.Text}}px; height: {{.Line}}px; padding: 0 4px; border-bottom: 1px solid #e4e4e4; box-sizing: border-box; }
-.panels th { font-size: {{.Small}}px; border-bottom: 2px solid; }
-.panels td.who small, .panels th small { display: inline; margin-left: 0.4em; font-size: {{.Small}}px; line-height: 1; }
-.panels .mark { min-width: 0; padding: 0 2px; margin-left: 1px; border-radius: 3px; line-height: 1.1; }
-.panels .changed { padding: 0 2px; margin-left: 2px; border-width: 1px; border-radius: 3px; line-height: 1.1; }
-p.key, p.cut { font-size: 13px; margin: 2px 0; }
+.panels th, .panels td { font-size: {{u .Font}}; line-height: {{u .Line}}; height: {{u .Line}}; padding: 0 {{u 4}}; border-bottom: 1px solid #e4e4e4; box-sizing: border-box; }
+.panels th { border-bottom: {{u 2}} solid; white-space: nowrap; }
+.panels td.who { width: 100%; max-width: 0; overflow: hidden; text-overflow: clip; }
+.panels td.who small, .panels th small { display: inline; margin-left: 0.4em; font-size: {{u 16}}; }
+.panels .guess { color: #444; font-weight: normal; }
+.panels .mark, .panels .changed { min-width: 0; padding: 0 {{u 2}}; margin-left: {{u 2}}; border-radius: {{u 3}}; line-height: 1.1; font-size: 1em; }
+.panels .changed { border-width: 1px; }
+p.key, p.cut { margin: {{u 2}} 0; }
+#chart svg { max-height: {{u .ChartH}}; }
 {{end}}</style></head>
 <body>
-<h1>The room <small>{{len .Rows}} participant{{if ne (len .Rows) 1}}s{{end}}{{with .Send}} · hand in: <code>{{.}}</code>{{end}}</small></h1>
+<h1>{{if .Dense}}<nav>{{if gt (len .Screens) 1}}{{range $i, $_ := .Screens}}<a href="#screen-{{inc $i}}">{{if not $i}}participants {{end}}{{inc $i}}</a>{{end}}{{end}}{{if not .ChartBelow}}<a href="#chart">the chart</a>{{end}} · (2x) a guess</nav>{{end}}The room <small>{{len .Rows}} participant{{if ne (len .Rows) 1}}s{{end}}{{with .Send}} · hand in: <code>{{.}}</code>{{end}}</small></h1>
 {{with .Refused}}<p class="key">{{.}} new participant{{if ne . 1}}s{{end}} refused: too many from one address in a minute</p>{{end}}
 {{if not .Rows}}<p>No hand-in yet.</p>{{else}}
 {{template "cut" .}}{{if .Dense}}{{template "dense" .}}{{else}}
@@ -87,51 +96,38 @@ p.key, p.cut { font-size: 13px; margin: 2px 0; }
 {{define "key"}}{{if .Dense}}<p class="key"><span class="ok">2.0x</span> passed: the speed-up against the start ·
 {{with .Marks.Counted}}<span class="counted">{{.}}</span> an exact count decided ·
 {{end}}<span class="mark">?</span> cannot tell · <span class="wrong">✗</span> a check failed ·
-{{if .Marks.Changed}}<span class="changed">!</span> changed after its check · {{end}}the guesses are in the chart</p>{{else}}<p class="key"><span class="ok">✓</span> passed, with the speed-up against the exercise's start on the participant's machine ·
+{{if .Marks.Changed}}<span class="changed">!</span> changed after its check · {{end}}<span class="guess">(3x)</span> the participant's guess</p>{{else}}<p class="key"><span class="ok">✓</span> passed, with the speed-up against the exercise's start on the participant's machine ·
 {{with .Marks.Counted}}<span class="counted">{{.}}</span> an exact count decided ·
 {{end}}<span class="mark">?</span> cannot tell: within that machine's noise · <span class="wrong">✗</span> a check failed{{if not .Marks.Counted}}: its speed does not count{{end}} ·
 {{if .Marks.Changed}}<span class="changed">changed</span> after its check · {{end}}off: the median factor between a guess and its measurement</p>{{end}}{{end}}
 {{define "cell"}}{{if .Passed}}<span class="ok">✓</span> {{if .Counted}}<span class="counted">{{.Counted}}</span>{{else if .Ratio}}{{if .Told}}<span class="ratio">{{times .Ratio}}</span>{{else}}<span class="ratio unsure">{{times .Ratio}}</span><span class="mark" title="cannot tell">?</span>{{end}}{{end}}{{else if .Failed}}<span class="wrong">✗ wrong</span>{{else if .Handed}}<span class="none">not checked</span>{{else}}<span class="none">—</span>{{end}}{{if .Changed}} <span class="changed" title="the stage changed after its check">changed</span>{{end}}{{if .Guess}}<small class="guess">guess {{.Guess}}</small>{{end}}{{end}}
-{{define "dense-cell"}}{{if .Passed}}{{if .Counted}}<span class="counted">{{.Counted}}</span>{{else if .Ratio}}{{if .Told}}<span class="ratio ok">{{times .Ratio}}</span>{{else}}<span class="ratio unsure">{{times .Ratio}}</span><span class="mark" title="cannot tell">?</span>{{end}}{{else}}<span class="ok">✓</span>{{end}}{{else if .Failed}}<span class="wrong">✗</span>{{else if .Handed}}<span class="none">unchecked</span>{{else}}<span class="none">·</span>{{end}}{{if .Changed}}<span class="changed" title="the stage changed after its check">!</span>{{end}}{{end}}
+{{define "dense-cell"}}{{if .Passed}}{{if .Counted}}<span class="counted">{{.Counted}}</span>{{else if .Ratio}}{{if .Told}}<span class="ratio ok">{{times .Ratio}}</span>{{else}}<span class="ratio unsure">{{times .Ratio}}</span><span class="mark" title="cannot tell">?</span>{{end}}{{else}}<span class="ok">✓</span>{{end}}{{else if .Failed}}<span class="wrong">✗</span>{{else if .Handed}}<span class="none">unchecked</span>{{else}}<span class="none">·</span>{{end}}{{if .Changed}}<span class="changed" title="the stage changed after its check">!</span>{{end}}{{with .Guess}} <span class="guess">({{.}})</span>{{end}}{{end}}
 {{define "dense"}}<table id="median">
-<thead><tr><th style="width: 11%"></th>{{range .Exercises}}<th class="ex" style="border-top-color: {{.Colour}}">{{.Name}} <small>from {{or .Start "?"}}</small></th>{{end}}</tr></thead>
-<tbody><tr class="room"><td class="who">room median</td>{{range .Exercises}}<td>{{range .ByRelease}}{{if .Answers}}<span class="line"><span class="ratio">{{times .Median}}</span> <small>{{label .Name}}, of {{.Answers}}</small></span>{{end}}{{else}}{{if .Answers}}<span class="ratio">{{times .Median}}</span> <small>of {{.Answers}}</small>{{else}}<span class="none">—</span>{{end}}{{end}}</td>{{end}}</tr></tbody></table>
-<div class="panels">{{range .Panels}}<table class="panel"><thead><tr><th>who <small>Go</small></th>{{range $.Exercises}}<th style="border-bottom-color: {{.Colour}}; color: {{.Colour}}">{{.Name}}</th>{{end}}</tr></thead>
+<thead><tr><th style="width: 12%"></th>{{range .Exercises}}<th class="ex" style="border-top-color: {{.Colour}}">{{.Name}} <small>from {{or .Start "?"}}</small></th>{{end}}</tr></thead>
+<tbody><tr class="room"><td class="who">room median</td>{{range .Exercises}}<td>{{range .ByRelease}}{{if .Answers}}<span class="ratio">{{times .Median}}</span> <small>{{trimGo (label .Name)}}</small> {{end}}{{else}}{{if .Answers}}<span class="ratio">{{times .Median}}</span> <small>of {{.Answers}}</small>{{else}}<span class="none">—</span>{{end}}{{end}}</td>{{end}}</tr></tbody></table>
+{{range $i, $screen := .Screens}}<section class="screen" id="screen-{{inc $i}}"><div class="panels">{{range $screen}}<table class="panel"><thead><tr><th>who <small>Go</small></th>{{range $.Exercises}}<th style="border-bottom-color: {{.Colour}}; color: {{.Colour}}">{{.Name}}</th>{{end}}</tr></thead>
 <tbody>{{range .}}<tr class="participant" title="{{.Name}}"><td class="who">{{.Short}}<small>{{with .Tag}}#{{.}} · {{end}}<span class="rel">{{or (trimGo .Release) "?"}}</span></small></td>{{range .Cells}}<td>{{template "dense-cell" .}}</td>{{end}}</tr>
-{{end}}</tbody></table>{{end}}</div>
-{{template "key" .}}
-{{template "chart" .Chart}}{{end}}
-{{define "chart"}}<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {{.W}} {{.H}}" font-family="system-ui, Helvetica, Arial, sans-serif" role="img" aria-label="{{.Title}}">
-<rect width="{{.W}}" height="{{.H}}" fill="#fff"/>
-<text x="{{.Left}}" y="24" font-size="20" font-weight="bold">{{.Title}}</text>
-<g font-size="15" fill="#333"><circle cx="{{.KeyX 0}}" cy="20" r="7" fill="#555"/><text x="{{.KeyX 12}}" y="25">measured</text>
-<circle cx="{{.KeyX 100}}" cy="20" r="7" fill="#fff" stroke="#555" stroke-width="2" stroke-dasharray="3 2"/><text x="{{.KeyX 112}}" y="25">cannot tell</text>
-<path d="M{{.KeyX 210}} 13 l7 7 l-7 7 l-7 -7 z" fill="none" stroke="#555" stroke-width="2"/><text x="{{.KeyX 222}}" y="25">guess</text>
-<rect x="{{.KeyX 280}}" y="18" width="24" height="5" fill="#555"/><text x="{{.KeyX 310}}" y="25">room median</text></g>
-{{range .Ticks}}<line x1="{{$.Left}}" x2="{{$.Right}}" y1="{{.Y}}" y2="{{.Y}}" stroke="{{if .One}}#000{{else}}#ddd{{end}}" stroke-width="{{if .One}}2{{else}}1{{end}}"/>
-<text x="{{$.TickX}}" y="{{.Y}}" dy="5" font-size="15" text-anchor="end">{{.Label}}</text>{{end}}
-{{range .Groups}}<g><rect x="{{.X}}" y="{{$.Top}}" width="{{.W}}" height="{{$.PlotH}}" fill="{{.Colour}}" fill-opacity="0.06"/>
-<text x="{{.Mid}}" y="{{$.LabelY}}" font-size="18" font-weight="bold" text-anchor="middle" fill="{{.Colour}}">{{.Name}}</text>
-{{range .Releases}}<text x="{{.Mid}}" y="{{$.ReleaseY}}" font-size="13" text-anchor="middle" fill="#333">{{.Name}}</text>{{if .Left}}<line x1="{{.Left}}" x2="{{.Left}}" y1="{{$.Top}}" y2="{{$.PlotBottom}}" stroke="#999" stroke-dasharray="2 3"/>{{end}}{{end}}
-{{range .Medians}}<rect x="{{.X}}" y="{{.Y}}" width="{{.W}}" height="5" fill="{{.Colour}}"/>{{end}}
-{{range .Guesses}}{{if not $.Low}}<line x1="{{.X}}" x2="{{.X}}" y1="{{.From}}" y2="{{.Y}}" stroke="#999" stroke-width="1.5" stroke-dasharray="3 3"/>{{end}}<path d="M{{.X}} {{.Y}} m0 -{{$.R}} l{{$.R}} {{$.R}} l-{{$.R}} {{$.R}} l-{{$.R}} -{{$.R}} z" fill="none" stroke="#555" stroke-width="2"/>{{end}}
-{{range .Dots}}{{if .Told}}<circle cx="{{.X}}" cy="{{.Y}}" r="{{$.R}}" fill="{{.Colour}}"/>{{else}}<circle cx="{{.X}}" cy="{{.Y}}" r="{{$.R}}" fill="#fff" stroke="{{.Colour}}" stroke-width="3" stroke-dasharray="4 3"/>{{end}}{{end}}</g>
-{{end}}</svg>{{end}}`))
+{{end}}</tbody></table>{{end}}</div>{{if and $.ChartBelow (eq $i 0)}}{{template "key" $}}<div id="chart">{{template "chart" $.Chart}}</div>{{end}}</section>
+{{end}}{{if not .ChartBelow}}<section class="screen" id="chart">{{template "key" $}}{{template "chart" .Chart}}</section>{{end}}{{end}}
+{{define "chart"}}{{.}}{{end}}`))
 
 // pageData is what the page template shows.
 type pageData struct {
 	roomView
-	Refresh    int    // seconds between reloads, 0 for a page that stays
-	Send       string // the command that hands in to this room, "" offline
-	NameWidth  int    // the share of the width of the names' column
-	Chart      chart
-	Shown      []shownRow   // the rows the page shows, within its bytes
-	LeftOut    int          // the rows it leaves out
-	Dense      bool         // the dense view, for more participants than the large type holds
-	Panels     [][]shownRow // the dense view's participants, one slice per panel side by side
-	Font, Line int          // the dense view's type and row, in pixels
-	Text       int          // a row's line of text: the row less its border
-	Small      int          // and its headers'
+	Refresh    int            // seconds between reloads, 0 for a page that stays
+	Send       string         // the command that hands in to this room, "" offline
+	NameWidth  int            // the share of the width of the names' column
+	Chart      template.HTML  // the chart, SVG from internal/figures
+	Shown      []shownRow     // the rows the page shows, within its bytes
+	LeftOut    int            // the rows it leaves out
+	Dense      bool           // the dense view, for more participants than the large type holds
+	Screens    [][][]shownRow // the dense view's participants: screens of panels side by side
+	PerScreen  int            // the panels side by side on a screen
+	ChartBelow bool           // the dense view's chart fits under its one screen, else it is a screen of its own
+	ChartH     int            // the chart's height, in the plan's pixels
+	Font, Line int            // the dense view's type and row, in the plan's pixels
+	ScreenW    int            // the plan's screen, which the dense view scales to the real one
+	ScreenH    int
 	MaxKiB     int
 	MaxColumns int
 	Marks      struct {
@@ -148,18 +144,33 @@ type shownRow struct {
 }
 
 // The views' sizes: the large type holds a few participants above its
-// chart; the dense view fits panels of short rows, as many side by side as
-// the exercises leave room for, into what its other parts leave of 720
-// pixels.
+// chart. The dense view is planned in pixels of a projector's 1280x720 and
+// scaled to the screen it is shown on (the CSS unit --u is one pixel of the
+// plan), so a 1920x1080 screen shows it half as large again. It fits panels
+// of short rows, as many side by side as their widths allow, at the largest
+// type that fits everyone, at least minFont; a room larger still gets more
+// screens, one link each, never a scrollbar.
 const (
 	largeRows     = 3
+	screenWidth   = 1280
 	screenHeight  = 720
-	denseFixed    = 305 // the dense view's title, medians, notes, chart and margins, with one release
-	denseNameRune = 16
 	largeNameRune = 15
-	denseChart    = 160 // the dense view's chart's least height, in its units
-	minFont       = 9
+	denseNameRune = 16 // the fewest letters of a name that a panel keeps
+	minFont       = 16
+	tinyFont      = 9 // for a room of more stage names than a row holds at minFont
+	maxFont       = 24
+	maxPanels     = 4
+	panelGap      = 16
+	denseMargins  = 24  // left and right
+	denseChart    = 200 // the least height of a chart under the panels
 )
+
+// px is n pixels of the dense view's plan, in CSS.
+func px(n int) template.CSS { return template.CSS(fmt.Sprintf("calc(%d * var(--u))", n)) }
+
+// denseFixed is the height of what the dense view shows beside its panels' rows, at rows of line
+// pixels: the margins, the title, the medians' two rows and the panels' heading.
+func denseFixed(line int) int { return 6 + 32 + 4 + 2*line + 6 + line + 8 }
 
 func writePage(w io.Writer, v roomView, refresh int, send string) error {
 	var out bytes.Buffer
@@ -194,50 +205,110 @@ func layout(v roomView, shown, refresh int, send string) pageData {
 			d.Marks.Changed = d.Marks.Changed || c.Changed
 		}
 	}
-	d.Chart = drawChart(v, 0)
+	d.Chart = drawChart(v)
 	d.Rows = all // the title counts everyone
 	if !d.Dense {
 		return d
 	}
-	// The panels side by side that give the largest type: more panels are
-	// shorter, for a larger line, and narrower, for a smaller one.
-	fixed := denseFixed + 20*max(0, len(v.Releases)-1) // a line of medians per release
-	per := len(d.Shown)
-	for panels := 1; panels <= min(4, len(d.Shown)); panels++ {
-		rows := (len(d.Shown) + panels - 1) / panels
-		line := (screenHeight - fixed) / (rows + 1)
-		across := fontForWidth(panels, len(v.Exercises), d.Marks.Counted != "")
-		if panels > 1 && across < minFont {
-			break // too narrow to read: a room this large scrolls down, never across
+	d.ScreenW, d.ScreenH = screenWidth, screenHeight
+	perPanel, names := denseGrid(&d, v.Rows)
+	d.Shown = shortNames(v.Rows, names)
+	for i := 0; i < len(d.Shown); i += perPanel * d.PerScreen {
+		var screen [][]shownRow
+		for j := i; j < min(i+perPanel*d.PerScreen, len(d.Shown)); j += perPanel {
+			screen = append(screen, d.Shown[j:min(j+perPanel, len(d.Shown))])
 		}
-		if font := min(20, line*4/5, across); font > d.Font {
-			d.Font, d.Line, per = font, line, rows
-		}
+		d.Screens = append(d.Screens, screen)
 	}
-	d.Font = max(minFont, d.Font)
-	d.Line = max(d.Font*5/4, min(30, d.Line))
-	d.Small = max(minFont, d.Font*4/5)
-	d.Text = d.Line - 1
-	for i := 0; i < len(d.Shown); i += per {
-		d.Panels = append(d.Panels, d.Shown[i:min(i+per, len(d.Shown))])
+	rows := min(perPanel, len(d.Shown))
+	spare := screenHeight - denseFixed(d.Line) - rows*d.Line - 26 // less the key's line
+	d.ChartBelow = len(d.Screens) == 1 && spare >= denseChart
+	d.ChartH = screenHeight - 80
+	if d.ChartBelow {
+		d.ChartH = spare
 	}
-	// The chart takes what the panels leave of the screen, in the chart's units.
-	spare := max(0, screenHeight-fixed-(per+1)*d.Line-10) // less a margin for fixed's estimate
-	d.Chart = drawChart(v, min(300, math.Round(denseChart+float64(spare)*1200/1240)))
+	d.Chart = drawChart(v)
 	return d
 }
 
-// fontForWidth is the largest type, in pixels, that fits a panel's row
-// across one of panels side by side: a cut name of denseNameRune letters, a
-// release, and a few characters per exercise ("6.5x", more for a count,
-// "−49% allocs"), each with its padding, in widths of the type's size.
-func fontForWidth(panels, exercises int, counts bool) int {
-	width := (1240 - 18*(panels-1)) / panels
-	ems := 0.62*denseNameRune + 3.0 + 2.6*float64(exercises)
-	if counts {
-		ems += 4.2 // one column is as wide as a count
+// denseGrid picks the dense view's type, row and panels side by side: the largest type from maxFont
+// down at which everyone fits one screen, else the least type and most panels, on more screens. It
+// returns the rows of a panel and how many letters of a name it keeps.
+func denseGrid(d *pageData, rows []row) (perPanel, names int) {
+	for font := maxFont; font >= minFont; font-- {
+		line := font * 5 / 4
+		perPanel = max(1, (screenHeight-denseFixed(line))/(line+1)) // a row's border may take a pixel more
+		for panels := 1; panels <= maxPanels; panels++ {
+			room := panelRunes(rows, panels, font)
+			if room < denseNameRune {
+				break
+			}
+			d.Font, d.Line, d.PerScreen, names = font, line, panels, room
+			if panels*perPanel >= len(rows) {
+				return perPanel, names
+			}
+		}
 	}
-	return int(float64(width-8*(exercises+2)) / ems)
+	if names > 0 {
+		return perPanel, names // the least type, as many panels as fit: more screens
+	}
+	// Columns too many for one panel at minFont: smaller type, one panel, rather than a scroll across.
+	for d.Font = minFont - 1; d.Font > tinyFont && panelRunes(rows, 1, d.Font) < denseNameRune; d.Font-- {
+	}
+	d.Line, d.PerScreen = d.Font*5/4, 1
+	return max(1, (screenHeight-denseFixed(d.Line))/d.Line), denseNameRune
+}
+
+// panelRunes is how many letters of a name fit in a row of a panel, one of panels side by side at
+// type of font pixels: what the release and the widest of each exercise's cells leave.
+func panelRunes(rows []row, panels, font int) int {
+	if len(rows) == 0 {
+		return maxFieldRunes
+	}
+	width := float64(screenWidth-denseMargins-panelGap*(panels-1))/float64(panels) - float64(font)*0.6 // the name's padding
+	width -= float64(font) * (ems("1.27.3") + 1)                                                       // the release, after the name
+	for j := range rows[0].Cells {
+		widest := ems("ex0") // the heading
+		for _, r := range rows {
+			widest = max(widest, ems(denseText(r.Cells[j])))
+		}
+		width -= float64(font) * (widest + 0.6)
+	}
+	return int(width / (float64(font) * ems("n")))
+}
+
+// denseText is about what a dense cell shows, to measure it.
+func denseText(c cell) string {
+	text := "·"
+	switch {
+	case c.Passed && c.Counted != "":
+		text = c.Counted
+	case c.Passed && c.Ratio > 0:
+		text = times(c.Ratio) + "?"
+	case c.Handed && c.Failed == "" && !c.Passed:
+		text = "unchecked"
+	}
+	if c.Changed {
+		text += "!"
+	}
+	if c.Guess != "" {
+		text += " (" + cut(c.Guess, maxGuessRunes) + ")"
+	}
+	return text
+}
+
+// ems is about how wide s is in a proportional type, in widths of the type's size: a wide letter
+// (Hangul, Han, kana) takes one, another about three fifths.
+func ems(s string) float64 {
+	w := 0.0
+	for _, r := range s {
+		if unicode.In(r, unicode.Hangul, unicode.Han, unicode.Hiragana, unicode.Katakana) {
+			w++
+		} else {
+			w += 0.6
+		}
+	}
+	return w
 }
 
 // shortNames cuts the rows' names to n runes by their middles, so that names
@@ -277,147 +348,61 @@ func trimGo(version string) string { return cut(strings.TrimPrefix(version, "go"
 
 // writeChart writes the chart alone, an SVG file.
 func writeChart(w io.Writer, v roomView) error {
-	return page.ExecuteTemplate(w, "chart", drawChart(v, 0))
+	_, err := io.WriteString(w, string(drawChart(v)))
+	return err
 }
 
 func times(r float64) string { return results.Times(r) }
 
-// chart is the room's chart laid out: per exercise, a band in its colour
-// with each right answer's speed-up as a dot, hollow when its check could not
-// tell, each prediction as a diamond and the room's median as a bar, on a log
-// scale that every figure fits in. Where the room mixes Go releases, each
-// band is split in one part per release, each with its own median.
-type chart struct {
-	W, H, Left, Right, Top, PlotH, TickX, LabelY float64
-	ReleaseY, PlotBottom, R                      float64
-	Low                                          bool // the dense view's: no line joins a guess to its dot
-	Title                                        string
-	Ticks                                        []tick
-	Groups                                       []group
-}
-
-type tick struct {
-	Y     float64
-	Label string
-	One   bool
-}
-
-type group struct {
-	Name, Colour  string
-	X, W, Mid     float64
-	Releases      []part
-	Medians       []bar
-	Dots, Guesses []dot
-}
-
-// part is a release's share of a band: its label's middle, and its left
-// edge where another part stands before it (0 for the first).
-type part struct {
-	Name      string
-	Mid, Left float64
-}
-
-type bar struct {
-	X, Y, W float64
-	Colour  string
-}
-
-type dot struct {
-	X, Y   float64
-	From   float64 // a guess's measurement, which a line joins it to
-	Told   bool
-	Colour string
-}
-
-// KeyX places the legend's items from the right end of the title line.
-func (c chart) KeyX(offset float64) float64 { return c.Right - 420 + offset }
-
-// drawChart lays the chart out; height is the dense view's, 0 for the large view's.
-func drawChart(v roomView, height float64) chart {
-	c := chart{W: 1200, H: 300, Left: 70, Right: 1185, Top: 40, PlotH: 226, TickX: 62, R: 8,
-		Title: "Speed-up against the start, right answers, log scale"}
-	if height > 0 { // the dense view's chart, under its panels
-		c.Low, c.H, c.PlotH, c.R = true, height, height-72, 5
-	}
+// drawChart draws the room's chart with internal/figures: a band per exercise, split per Go
+// release where the room mixes them, each right answer's speed-up and guess, and the median.
+func drawChart(v roomView) template.HTML {
+	title := "Speed-up against the start, right answers"
 	mixed := len(v.Releases) > 1
-	if mixed {
-		c.PlotH -= 16
-		c.Title = "Speed-up against the start, per Go release, log scale"
+	releases := v.Releases
+	if !mixed {
+		releases = []string{""} // one band per exercise: every hand-in
+	} else {
+		title += ", per Go release"
 	}
-	c.PlotBottom = c.Top + c.PlotH
-	c.ReleaseY = c.PlotBottom + 16
-	c.LabelY = c.H - 8
 	var values []float64
-	for _, r := range v.Rows {
-		for _, cl := range r.Cells {
-			for _, x := range []float64{cl.Ratio, cl.GuessRatio} {
-				if cl.Passed && cl.Ratio > 0 && x > 0 {
-					values = append(values, x)
+	var bands []figures.RoomBand
+	for i, ex := range v.Exercises {
+		for k, release := range releases {
+			b := figures.RoomBand{Label: ex.Name, Colour: rgb(ex.Colour), Median: ex.Median}
+			if mixed {
+				b.Label += "\n" + trimGo(releaseLabel(release))
+				b.Median = ex.ByRelease[k].Median
+			}
+			for _, r := range v.Rows {
+				if c := r.Cells[i]; c.Passed && c.Ratio > 0 && (!mixed || releaseOf(r.Release) == release) {
+					b.Measured = append(b.Measured, figures.RoomPoint{Ratio: c.Ratio, Told: c.Told})
+					values = append(values, c.Ratio)
+					if c.GuessRatio > 0 {
+						b.Guesses = append(b.Guesses, c.GuessRatio)
+						values = append(values, c.GuessRatio)
+					}
 				}
 			}
+			bands = append(bands, b)
 		}
 	}
 	lo, hi := scale(values)
-	y := func(r float64) float64 {
-		r = min(max(r, lo), hi) // a value beyond the scale sits at its edge
-		return tenth(c.Top + c.PlotH*(1-(math.Log(r)-math.Log(lo))/(math.Log(hi)-math.Log(lo))))
+	svg, err := figures.RoomChart(title, bands, lo, hi)
+	if err != nil {
+		return template.HTML(template.HTMLEscapeString("the chart: " + err.Error()))
 	}
-	for _, t := range []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000} {
-		if t >= lo && t <= hi {
-			c.Ticks = append(c.Ticks, tick{y(t), fmt.Sprintf("%gx", t), t == 1})
-		}
-	}
-	n := float64(max(1, len(v.Exercises)))
-	width := (c.Right - c.Left) / n
-	releases := v.Releases
-	if !mixed {
-		releases = []string{""} // one part: every hand-in
-	}
-	for i, ex := range v.Exercises {
-		g := group{Name: ex.Name, Colour: ex.Colour, X: c.Left + float64(i)*width + 6, W: width - 12}
-		g.Mid = g.X + g.W/2
-		partW := g.W / float64(len(releases))
-		for k, release := range releases {
-			x0 := g.X + float64(k)*partW
-			p := part{Name: strings.TrimPrefix(releaseLabel(release), "go"), Mid: x0 + partW/2}
-			if k > 0 {
-				p.Left = x0
-			}
-			if mixed {
-				g.Releases = append(g.Releases, p)
-			}
-			var answers []cell
-			for _, r := range v.Rows {
-				if cl := r.Cells[i]; cl.Passed && cl.Ratio > 0 && (!mixed || releaseOf(r.Release) == release) {
-					answers = append(answers, cl)
-				}
-			}
-			median := ex
-			if mixed {
-				median = ex.ByRelease[k]
-			}
-			if median.Answers > 0 {
-				g.Medians = append(g.Medians, bar{x0 + 8, y(median.Median) - 2.5, partW - 16, ex.Colour})
-			}
-			// The dots spread across the part, so that equal answers stay apart.
-			step := min(36, (partW-40)/float64(max(1, len(answers))))
-			first := p.Mid - step*float64(len(answers)-1)/2
-			for j, cl := range answers {
-				x := tenth(first + step*float64(j))
-				g.Dots = append(g.Dots, dot{x, y(cl.Ratio), 0, cl.Told, ex.Colour})
-				if cl.GuessRatio > 0 {
-					g.Guesses = append(g.Guesses, dot{x, y(cl.GuessRatio), y(cl.Ratio), true, ex.Colour})
-				}
-			}
-		}
-		c.Groups = append(c.Groups, g)
-	}
-	return c
+	return template.HTML(svg) // drawn by gonum from numbers and the exercises' names, which it escapes
 }
 
-// tenth rounds a coordinate to a tenth of a unit, finer than a screen
-// shows, so that the page does not carry digits no one sees.
-func tenth(x float64) float64 { return math.Round(x*10) / 10 }
+// rgb is an exercise's colour, "#1f77b4", for gonum; grey for what is not one.
+func rgb(hex string) color.Color {
+	var r, g, b uint8
+	if _, err := fmt.Sscanf(hex, "#%02x%02x%02x", &r, &g, &b); err != nil {
+		return color.Gray{Y: 0x55}
+	}
+	return color.RGBA{R: r, G: g, B: b, A: 0xff}
+}
 
 // outlier is how far from the values' median, either way, a value may lie and still widen the chart's
 // scale: one hand-in far from the others would otherwise flatten them all onto one line.

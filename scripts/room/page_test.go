@@ -170,3 +170,15 @@ func TestScaleIgnoresOneFarValue(t *testing.T) {
 		t.Errorf("an empty room's scale is %g to %g, want half as fast to twice as fast and a margin", l, h)
 	}
 }
+
+// Releases are read as go/version reads them: a patch or a release candidate is its release, and
+// what names none (a development build, an older hand-in) is one release of its own, first.
+func TestReleases(t *testing.T) {
+	var rows []row
+	for _, v := range []string{"go1.27.3", "go1.26.8", "", "go1.27rc1", "devel go1.28-abc", "go1.9.2"} {
+		rows = append(rows, row{Release: v})
+	}
+	if got, want := releases(rows), []string{"", "go1.9", "go1.26", "go1.27"}; !slices.Equal(got, want) {
+		t.Errorf("releases = %q, want %q", got, want)
+	}
+}

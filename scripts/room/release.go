@@ -1,24 +1,20 @@
 package main
 
 import (
-	"regexp"
+	"go/version"
 	"slices"
-	"strconv"
 )
 
-// goRelease is the release a go-version names, "go1.27" of "go1.27.3":
+// releaseOf is the release that version names, "go1.27" of "go1.27.3":
 // encoding/json's engine, which stages 0 to 3 lean on, changes between
-// releases, and not between their patches.
-var goRelease = regexp.MustCompile(`^go1\.(\d+)`)
-
-// releaseOf is the release of version, or "" when it names none (an older
-// hand-in, or a development build).
-func releaseOf(version string) string {
-	return goRelease.FindString(version)
+// releases, and not between their patches. It is "" when version names
+// none (an older hand-in, or a development build).
+func releaseOf(v string) string {
+	return version.Lang(v) // "" for what is not a Go version
 }
 
 // releases lists the releases of rows, oldest first; a hand-in that names
-// none counts as one release of its own, "".
+// none counts as one release of its own, "", first.
 func releases(rows []row) []string {
 	var list []string
 	for _, r := range rows {
@@ -26,18 +22,8 @@ func releases(rows []row) []string {
 			list = append(list, rel)
 		}
 	}
-	slices.SortFunc(list, func(a, b string) int { return minor(a) - minor(b) })
+	slices.SortFunc(list, version.Compare) // "" first: an invalid version sorts before every valid one
 	return list
-}
-
-// minor is the release's minor number, -1 for none.
-func minor(release string) int {
-	m := goRelease.FindStringSubmatch(release)
-	if m == nil {
-		return -1
-	}
-	n, _ := strconv.Atoi(m[1])
-	return n
 }
 
 // splitByRelease gives each of v's exercises the medians of the hands of

@@ -29,6 +29,7 @@ var commands = map[string]func(ts *testscript.TestScript, neg bool, args []strin
 	"exits":     exits,
 	"leftovers": leftovers,
 	"later":     later,
+	"plant":     plant,
 }
 
 func TestMain(m *testing.M) {
@@ -194,4 +195,18 @@ func later(ts *testscript.TestScript, neg bool, args []string) {
 	for _, name := range args {
 		ts.Check(os.Chtimes(ts.MkAbs(name), t, t))
 	}
+}
+
+// plant FILE OLD NEW plants a bug: it replaces in FILE the text of the
+// script's file OLD, which must occur once, with the text of its file NEW.
+func plant(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: plant FILE OLD NEW")
+	}
+	data := ts.ReadFile(args[0])
+	old, planted := ts.ReadFile(args[1]), ts.ReadFile(args[2])
+	if n := strings.Count(data, old); n != 1 {
+		ts.Fatalf("%s holds the text of %s %d times, want once: the stage changed, change the script", args[0], args[1], n)
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(strings.Replace(data, old, planted, 1)), 0o644))
 }
