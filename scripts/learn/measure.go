@@ -75,8 +75,8 @@ func parsePlan(root, command string) (*plan, error) {
 	for len(ws) > 0 && envWord.MatchString(ws[0]) {
 		p.env, ws = append(p.env, ws[0]), ws[1:]
 	}
-	if len(ws) < 3 || ws[0] != "go" || ws[1] != "run" || ws[2] != "./scripts/compare" {
-		return nil, nil
+	if len(ws) < 3 || ws[0] != "go" || ws[1] != "run" || ws[2] != "./scripts/compare" || slices.Contains(ws, "--go") {
+		return nil, nil // run as it is: another command, or compare's Go releases, which it labels itself
 	}
 	flags := flag.NewFlagSet("compare", flag.ContinueOnError)
 	flags.SetOutput(io.Discard)
@@ -144,6 +144,7 @@ type measurer struct {
 	c     *harness.Cmd
 	run   *harness.Run
 	built map[string]bool
+	kept  bool
 }
 
 // build builds the test binaries of the stages not built yet.
@@ -163,9 +164,10 @@ func (m *measurer) build(list []stages.Stage) {
 	}
 }
 
-// keep keeps the run's results once anything was measured.
+// keep keeps the run's results once anything was measured, once.
 func (m *measurer) keep() {
-	if m.run != nil {
+	if m.run != nil && !m.kept {
+		m.kept = true
 		if entries, _ := os.ReadDir(m.run.Dir); len(entries) > 0 {
 			m.run.Keep()
 		}
@@ -220,19 +222,12 @@ func (m *measurer) measure(q pages.Question, p *plan, benchtime string) (outcome
 		m.c.Fatal(err)
 		return f
 	}
-	base, again, last := read(first.Name), read(first.Name+".again"), read(p.stages[len(p.stages)-1].Name)
+	base, again := read(first.Name), read(first.Name+".again")
 	var out outcome
-	for i, row := range q.Rows {
-		b, a, o, bench, name := base, again, last, row, first.Name
-		if len(p.stages) == 1 { // one stage: this row against the first row
-			if i == 0 {
-				continue
-			}
-			b, a, o, bench, name = asRow(base, q.Rows[0]), asRow(again, q.Rows[0]), asRow(base, row), "row", q.Rows[0]
-		}
+	add := func(row, label string, b, a, o *results.File, bench, against string) error {
 		c, err := results.Compare(b, a, o, bench)
 		if err != nil {
-			return out, err
+			return err
 		}
 		shown, value, baseValue := results.Times(c.Ratio), c.Ratio, 0.0
 		if q.Ask != "x" && q.Ask != "text" {
@@ -240,10 +235,29 @@ func (m *measurer) measure(q pages.Question, p *plan, benchtime string) (outcome
 			baseValue, _ = b.Median(bench, q.Ask)
 			shown = strconv.FormatFloat(value, 'g', 3, 64) + " " + q.Ask
 		}
-		verdict := c.Verdict(name)
-		out.lines = append(out.lines, fmt.Sprintf("%s: %s, %s", row, shown, verdict))
+		verdict := strings.TrimSpace(label + " " + c.Verdict(against))
+		out.lines = append(out.lines, fmt.Sprintf("%s: %s: %s", row, shown, verdict))
 		if len(out.lines) == 1 {
 			out.first = measurement{Shown: shown, Value: value, Base: baseValue, Verdict: row + ": " + verdict}
+		}
+		return nil
+	}
+	for i, row := range q.Rows {
+		var err error
+		switch {
+		case len(p.stages) > 1: // every other stage against the first, at this row
+			for _, s := range p.stages[1:] {
+				if err = add(row, s.Name, base, again, read(s.Name), row, first.Name); err != nil {
+					break
+				}
+			}
+		case len(q.Rows) == 1: // one stage at one row: the A/A pair itself, decided on its own spread
+			err = add(row, first.Name+",again", base, nil, again, row, first.Name)
+		case i > 0: // one stage: this row against the first row
+			err = add(row, "", asRow(base, q.Rows[0]), asRow(again, q.Rows[0]), asRow(base, row), "row", q.Rows[0])
+		}
+		if err != nil {
+			return out, err
 		}
 	}
 	if len(out.lines) == 0 {

@@ -44,6 +44,7 @@ func (g *guide) run(noPredict bool, benchtime string) {
 		ms := &measurer{c: g.c, built: map[string]bool{}}
 		out, err := ms.measure(q, p, benchtime)
 		g.c.Fatal(err)
+		ms.keep()
 		m = out.first
 		fmt.Printf("\nMeasured here:\n  %s\n\n", strings.Join(out.lines, "\n  "))
 	}
@@ -54,8 +55,12 @@ func (g *guide) run(noPredict bool, benchtime string) {
 	}
 	fmt.Printf("%-18s %s\n", "verdict:", m.Verdict)
 	g.s.Measured[q.ID] = m
-	if g.s.Current == q.ID {
-		g.s.Current = ""
+	g.s.Current = ""
+	for _, next := range slices.Concat(g.qs[i+1:], g.qs[:i]) { // the next not measured, after this one
+		if _, ok := g.s.Measured[next.ID]; !ok {
+			g.s.Current = next.ID
+			break
+		}
 	}
 	g.c.Fatal(g.s.save())
 

@@ -41,11 +41,12 @@ func Path(root string) []string {
 }
 
 var (
-	marker   = regexp.MustCompile(`<!-- question (\S+)((?: [a-z]+=\S+)*): (.*?) -->`)
-	param    = regexp.MustCompile(` ([a-z]+)=(\S+)`)
-	predict  = regexp.MustCompile(`\bPredict\b`)
-	answer   = regexp.MustCompile(`^<details><summary>Answer`)
-	stopLine = regexp.MustCompile("^(```|#|<!-- BEGIN GENERATED)")
+	marker    = regexp.MustCompile(`<!-- question (\S+)((?: [a-z]+=\S+)*): (.*?) -->`)
+	param     = regexp.MustCompile(` ([a-z]+)=(\S+)`)
+	predict   = regexp.MustCompile(`\bPredict\b`)
+	answer    = regexp.MustCompile(`^<details><summary>Answer`)
+	envPrefix = regexp.MustCompile(`^([A-Z_]+=\S* )+`) // USERPERF_MILLION=1 before a command
+	stopLine  = regexp.MustCompile("^(```|#|<!-- BEGIN GENERATED)")
 )
 
 // Fold is the line that opens a generated block's fold: the measured answer stays closed until the
@@ -131,7 +132,7 @@ func PageQuestions(page, text string) (qs []Question, problems []string) {
 				bad(i, "question %s: unknown parameter %s (ask, rows)", q.ID, p[1])
 			}
 		}
-		if q.Command == "" || !strings.HasPrefix(q.Command, "go ") {
+		if !strings.HasPrefix(envPrefix.ReplaceAllString(q.Command, ""), "go ") {
 			bad(i, "question %s: no command that runs (go run ./scripts/compare ..., go test ...)", q.ID)
 		}
 		if q.Ask == "" {
