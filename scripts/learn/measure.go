@@ -103,42 +103,6 @@ func parsePlan(root, command string) (*plan, error) {
 	return p, err
 }
 
-// matches reports whether the -bench pattern selects row (ListByRole/users=10000/matches=100),
-// element by element as go test matches a benchmark and its sub-benchmarks.
-func matches(pattern, row string) bool {
-	parts, names := splitPattern(pattern), strings.Split(row, "/")
-	names[0] = "Benchmark" + names[0]
-	for i, name := range names {
-		if i >= len(parts) {
-			return true
-		}
-		re, err := regexp.Compile(parts[i])
-		if err != nil || !re.MatchString(name) {
-			return false
-		}
-	}
-	return true
-}
-
-// splitPattern splits a -bench pattern at the slashes outside brackets and parentheses, as go test does.
-func splitPattern(pattern string) []string {
-	var parts []string
-	depth, from := 0, 0
-	for i, r := range pattern {
-		switch r {
-		case '(', '[':
-			depth++
-		case ')', ']':
-			depth--
-		case '/':
-			if depth == 0 {
-				parts, from = append(parts, pattern[from:i]), i+1
-			}
-		}
-	}
-	return append(parts, pattern[from:])
-}
-
 // measurer measures questions in one results/learn/<stamp>/ run, each stage's test binary built once.
 type measurer struct {
 	c     *harness.Cmd

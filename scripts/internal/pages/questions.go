@@ -41,7 +41,7 @@ func Path(root string) []string {
 }
 
 var (
-	marker    = regexp.MustCompile(`<!-- question (\S+)((?: [a-z]+=\S+)*): (.*?) -->`)
+	marker    = regexp.MustCompile(`<!-- question (\S+)((?: [a-z]+=\S+)*):(.*?) ?-->`)
 	param     = regexp.MustCompile(` ([a-z]+)=(\S+)`)
 	predict   = regexp.MustCompile(`\bPredict\b`)
 	answer    = regexp.MustCompile(`^<details><summary>Answer`)
@@ -230,4 +230,39 @@ func FoldBlocks(page, text string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// SplitBench splits a -bench pattern at the slashes outside brackets and parentheses, as go test does.
+func SplitBench(pattern string) []string {
+	var parts []string
+	depth, from := 0, 0
+	for i, r := range pattern {
+		switch r {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth--
+		case '/':
+			if depth == 0 {
+				parts, from = append(parts, pattern[from:i]), i+1
+			}
+		}
+	}
+	return append(parts, pattern[from:])
+}
+
+// RunsRow reports whether the -bench pattern runs row (ListByRole/users=10000/matches=100).
+func RunsRow(pattern, row string) bool {
+	parts, names := SplitBench(pattern), strings.Split(row, "/")
+	names[0] = "Benchmark" + names[0]
+	for i, name := range names {
+		if i >= len(parts) {
+			return true
+		}
+		re, err := regexp.Compile(parts[i])
+		if err != nil || !re.MatchString(name) {
+			return false
+		}
+	}
+	return true
 }
