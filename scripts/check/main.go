@@ -22,7 +22,10 @@ const usage = `
 check: one verdict on a stage, yours or the project's, within a few minutes.
 
   go run ./scripts/check mystage [--predict 3x [--no-check]] [--budget 3m] [--no-compare]
-                                 [--from ORIGIN] [--against REFERENCE] [--hold-cores]
+                                 [--from ORIGIN] [--against REFERENCE] [--hold-cores] [--watch]
+
+--watch checks the stage again on every save in its folder, until Ctrl-C: go vet and its tests without
+the race detector (seconds, with a progress line), then once they pass the speed step and its verdict.
 
 --predict 3x records your prediction of the stage's speed-up against its origin (3x: three times
 faster; 0.8x: slower) in results/check/STAGE/prediction.txt; every later check of the stage prints it
@@ -62,6 +65,7 @@ func main() {
 	noCompare, noCheck := k.Flags.Bool("no-compare", false, ""), k.Flags.Bool("no-check", false, "")
 	budget := k.Flags.Duration("budget", 3*time.Minute, "")
 	hold := k.Flags.Bool("hold-cores", false, "")
+	watch, watched := k.Flags.Bool("watch", false, ""), k.Flags.Bool(strings.TrimPrefix(afterWatch, "--"), false, "")
 	args := k.Parse()
 	if len(args) != 1 {
 		k.Usage("name one stage to check: go run ./scripts/check STAGE (--help for more)")
@@ -98,6 +102,9 @@ func main() {
 		k.Usage("cannot tell what to compare %s with: %v", args[0], err)
 	}
 	k.logs = filepath.Join("results", "check", k.stage.Name)
+	if *watch {
+		k.watch() // until Ctrl-C (watch.go)
+	}
 	prediction := k.prediction(*predict, !*noCheck)
 	if *noCheck {
 		fmt.Printf("check: recorded your prediction for %s: %s against %s, in %s; change it, then go run ./scripts/check %s\n",
@@ -110,7 +117,9 @@ func main() {
 	}
 	k.Cleanup(func() { os.Remove(k.binary) })
 
-	k.tests()
+	if !*watched { // the watch ran the tests
+		k.tests()
+	}
 	if *noCompare {
 		k.next("the speed: not measured (--no-compare)")
 		k.verdict("passed (no speed comparison: --no-compare)")
