@@ -52,21 +52,8 @@ func load() (*state, error) {
 	if err := json.Unmarshal(data, s); err != nil {
 		return nil, fmt.Errorf("%s: %v (learn reset starts again)", path, err)
 	}
-	for _, m := range []any{&s.Predictions, &s.Measured, &s.Hints} { // a file of an older learn may lack one
-		switch m := m.(type) {
-		case *map[string]string:
-			if *m == nil {
-				*m = map[string]string{}
-			}
-		case *map[string]measurement:
-			if *m == nil {
-				*m = map[string]measurement{}
-			}
-		case *map[string]int:
-			if *m == nil {
-				*m = map[string]int{}
-			}
-		}
+	if s.Predictions == nil || s.Measured == nil || s.Hints == nil { // a file that lacks one
+		return nil, fmt.Errorf("%s: incomplete (learn reset starts again)", path)
 	}
 	return s, nil
 }
