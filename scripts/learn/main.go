@@ -74,8 +74,7 @@ func main() {
 	case what == "goto" && len(args) == 2:
 		g.goTo(args[1])
 	case what == "reset" && len(args) == 1:
-		*s = state{}
-		c.Fatal(s.save())
+		c.Fatal(reset())
 		fmt.Println("learn: forgot every prediction, measurement and hint; go run ./scripts/learn starts again")
 	case what == "hint":
 		g.hint(args[1:])

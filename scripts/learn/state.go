@@ -74,3 +74,14 @@ func (s *state) save() error {
 	}
 	return os.Rename(tmp, path)
 }
+
+// reset forgets the state: the file goes.
+func reset() error {
+	path, err := statePath()
+	if err == nil {
+		if err = os.Remove(path); errors.Is(err, fs.ErrNotExist) {
+			err = nil
+		}
+	}
+	return err
+}
