@@ -28,7 +28,7 @@ learn: your way through the path, one question at a time: predict, measure on th
   go run ./scripts/learn reset             forgets every prediction, measurement and hint
   go run ./scripts/learn hint [EXERCISE]   the next hint of a WORKSHOP.md exercise (1 to 9, or your stage)
   go run ./scripts/learn --time-all        runs every question's command and writes how long each took
-                                           (docs/results.md, block questions)
+                                           (docs/results.md, block questions; --file PAGE: another page)
 
 run refuses a question you have not predicted; --no-predict measures it anyway, and says so.
 run --benchtime D measures with go test's -benchtime D in place of the question's (1x: a quick look,
