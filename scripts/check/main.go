@@ -6,7 +6,8 @@
 //	go run ./scripts/check [flags] STAGE
 //
 // First go vet; then, under -race, the conformance suite and the
-// differential tests at GOMAXPROCS 1, 3 and 8, the fuzz seed corpora and the
+// differential tests at GOMAXPROCS 1 and 3 (at 8 the differential and the
+// concurrent tests), the fuzz seed corpora and the
 // stage's own tests, in four processes at once, up to the first failure.
 // Tests still running after 10 minutes (USERPERF_CHECK_TIMEOUT), or using
 // no CPU for a minute without finishing a test, are stopped, and called a
@@ -32,7 +33,9 @@
 //		With --predict: record the guess and stop. Predict first, then change
 //		the stage.
 //	--budget D
-//		The longest the speed step may measure (default 3m).
+//		The longest the speed step may measure (default: what is left of a
+//		minute since the check began, a minute and a half for exercises 3
+//		and 4; at least 20s).
 //	--no-compare
 //		Stop after the tests: no speed.
 //	--from ORIGIN
@@ -42,12 +45,25 @@
 //	--hold-cores
 //		Keep every core busy with another process meanwhile, as a loaded
 //		machine would.
+//	--watch
+//		Check the stage again on every save in its folder, until Ctrl-C: go
+//		vet and its tests without the race detector, with a progress line,
+//		then once they pass the speed step and its verdict.
+//	--prepare
+//		Before a workshop: vet and build every stage's tests and benchmarks,
+//		link the commands, write local.work, check stage1-index without its
+//		speed, and say how long it took.
+//	--rehearse [N...]
+//		Time the workshop's checks: --prepare, then for each exercise (or
+//		those named) a copy of its reference checked alone and three checked
+//		at once; writes results/rehearsal/ and WORKSHOP.md's rehearsal block.
 //
 // # Examples
 //
 //	go run ./scripts/check --predict 3x --no-check ex4
 //	go run ./scripts/check ex4
 //	go run ./scripts/check ex4 --against stage4-append
+//	go run ./scripts/check --watch ex4
 package main
 
 import (
@@ -71,9 +87,12 @@ const usage = `
 check: one verdict on a stage, yours or the project's, within a few minutes.
 
   go run ./scripts/check mystage [--predict 3x [--no-check]] [--budget 3m] [--no-compare]
-                                 [--from ORIGIN] [--against REFERENCE] [--hold-cores]
+                                 [--from ORIGIN] [--against REFERENCE] [--hold-cores] [--watch]
   go run ./scripts/check --prepare     before the workshop: build and warm what checks need
   go run ./scripts/check --rehearse [N...]   time the workshop's checks (of exercises N), alone and three at once
+
+--watch checks the stage again on every save in its folder, until Ctrl-C: go vet and its tests without
+the race detector (seconds, with a progress line), then once they pass the speed step and its verdict.
 
 --predict 3x records your prediction of the stage's speed-up against its origin (3x: three times
 faster; 0.8x: slower) in results/check/STAGE/prediction.txt; every later check of the stage prints it
@@ -122,6 +141,7 @@ func main() {
 	budget := k.Flags.Duration("budget", 0, "")
 	hold := k.Flags.Bool("hold-cores", false, "")
 	prepare, rehearse := k.Flags.Bool("prepare", false, ""), k.Flags.Bool("rehearse", false, "")
+	watch, watched := k.Flags.Bool("watch", false, ""), k.Flags.Bool(strings.TrimPrefix(afterWatch, "--"), false, "")
 	args := k.Parse()
 	if *prepare && len(args) == 0 {
 		k.prepare()
@@ -165,6 +185,9 @@ func main() {
 		k.Usage("cannot tell what to compare %s with: %v", args[0], err)
 	}
 	k.logs = filepath.Join("results", "check", k.stage.Name)
+	if *watch {
+		k.watch() // until Ctrl-C (watch.go)
+	}
 	prediction := k.prediction(*predict, !*noCheck)
 	if *noCheck {
 		fmt.Printf("check: recorded your prediction for %s: %s against %s, in %s; change it, then go run ./scripts/check %s\n",
@@ -177,7 +200,9 @@ func main() {
 	}
 	k.Cleanup(func() { os.Remove(k.binary) })
 
-	k.tests()
+	if !*watched { // the watch ran the tests
+		k.tests()
+	}
 	if *noCompare {
 		k.next("the speed: not measured (--no-compare)")
 		k.verdict("passed (no speed comparison: --no-compare)")

@@ -21,6 +21,7 @@ import (
 	"strings"
 	"time"
 
+	"example.com/userperf/scripts/internal/pages"
 	"example.com/userperf/scripts/internal/stages"
 )
 
@@ -89,6 +90,8 @@ func UpdateFile(path string, update ...Block) error {
 		}
 		doc = doc[:i+len(begin)] + "\n" + b.Content + doc[j:]
 	}
+	// A block between a question and its answer folds, so that a learner measures before reading it.
+	doc = pages.FoldBlocks(path, doc)
 	if doc == string(old) {
 		return err
 	}

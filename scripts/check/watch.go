@@ -1,0 +1,199 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"example.com/userperf/scripts/internal/testevents"
+)
+
+// afterWatch is the flag that --watch gives the check it starts once its own tests pass: that
+// check goes straight to the speed step.
+const afterWatch = "--after-watch"
+
+// watch checks the stage on every save in its folder until Ctrl-C: go vet and its tests (without
+// the race detector, in seconds), then, once they pass, the speed step and its verdict, in a check
+// of its own. A save while a step runs stops it and starts again.
+func (k *check) watch() {
+	args := slices.DeleteFunc(slices.Clone(os.Args[1:]), func(a string) bool { return a == "--watch" || a == "-watch" })
+	self, err := os.Executable()
+	k.Fatal(err)
+	k.Fatal(os.MkdirAll(k.watchLogs(), 0o755))
+	var cancel context.CancelFunc
+	done := make(chan struct{})
+	close(done) // no check running yet
+	stop := func() {
+		if cancel != nil {
+			cancel()
+		}
+		<-done
+	}
+	k.Cleanup(stop) // Ctrl-C: the running step ends before the watch does
+	begin := func() {
+		stop()
+		var ctx context.Context
+		ctx, cancel = context.WithCancel(context.Background())
+		done = make(chan struct{})
+		go func() {
+			defer close(done)
+			k.cycle(ctx, self, args)
+		}()
+	}
+	fmt.Printf("check: watching %s; every save checks it again (Ctrl-C stops)\n", k.stage.Dir)
+	seen := snapshot(k.stage.Dir)
+	begin()
+	for {
+		time.Sleep(300 * time.Millisecond)
+		now := snapshot(k.stage.Dir)
+		if maps.Equal(now, seen) {
+			continue
+		}
+		changed := firstChange(seen, now)
+		for { // a save is often several writes: wait until the folder is quiet
+			time.Sleep(200 * time.Millisecond)
+			later := snapshot(k.stage.Dir)
+			if maps.Equal(later, now) {
+				break
+			}
+			now = later
+		}
+		seen = now
+		stop()
+		fmt.Printf("\n== %s saved: checking %s again\n", changed, k.stage.Name)
+		begin()
+	}
+}
+
+// cycle is one check of the watch: vet, the tests with a progress line, then the speed step.
+func (k *check) cycle(ctx context.Context, self string, args []string) {
+	start := time.Now()
+	fmt.Printf("== watch 1/3: go vet ./%s\n", k.stage.Dir)
+	if err := k.command(ctx, "go", "vet", "./"+k.stage.Dir).Run(); err != nil {
+		k.waiting(ctx, "go vet failed (above)")
+		return
+	}
+	fmt.Printf("== watch 2/3: go test ./%s (without -race, which the check itself runs)\n", k.stage.Dir)
+	total := k.lastTotal()
+	test := k.command(ctx, "go", "test", "-count=1", "-json", "./"+k.stage.Dir)
+	test.Stdout = nil
+	log, err := os.Create(filepath.Join(k.watchLogs(), "tests.log"))
+	if err != nil { // not Fatal: its clean-up waits for this cycle
+		fmt.Fprintln(os.Stderr, err)
+		return
+	}
+	defer log.Close()
+	var live atomic.Pointer[testevents.Run]
+	started, ended := make(chan *testevents.Run, 1), make(chan struct{})
+	go func() { // the progress line, twice a second, with the total of the last run
+		r := <-started
+		live.Store(r)
+		for {
+			select {
+			case <-ended:
+				return
+			case <-time.After(500 * time.Millisecond):
+				fmt.Printf("\r   tests done: %d of %s", r.Tests.Load(), total)
+			}
+		}
+	}()
+	run, err := testevents.Start(test, log, os.Stdout, nil, started)
+	close(ended)
+	if live.Load() == nil {
+		close(started) // go test did not start
+	}
+	fmt.Printf("\r   tests done: %d of %s\n", run.Tests.Load(), total)
+	if ctx.Err() != nil {
+		return
+	}
+	if err != nil || len(run.Failed) > 0 {
+		fmt.Println("-- what failed")
+		for _, e := range run.Failed {
+			fmt.Printf("   --- FAIL: %s\n", e.Test)
+		}
+		k.waiting(ctx, fmt.Sprintf("FAILED: the tests of %s (%s says all)", k.stage.Name, filepath.ToSlash(log.Name())))
+		return
+	}
+	os.WriteFile(filepath.Join(k.watchLogs(), "total.txt"), []byte(strconv.Itoa(int(run.Tests.Load()))+"\n"), 0o644) // without it, the next total is unknown
+	fmt.Printf("   ok (%[1]s)\n== watch 3/3: the speed (go run ./scripts/check %[2]s also runs the tests under -race)\n", time.Since(start).Round(time.Second), k.stage.Name)
+	if err := k.command(ctx, self, append([]string{afterWatch}, args...)...).Run(); err != nil && ctx.Err() == nil {
+		k.waiting(ctx, "the check failed (above)")
+		return
+	}
+	k.waiting(ctx, "")
+}
+
+// watchLogs is the folder of the watch's own files: results/watch/STAGE (the check's own are cleared by each check).
+func (k *check) watchLogs() string { return filepath.Join("results", "watch", k.stage.Name) }
+
+// lastTotal is how many tests the stage's last watched run ended, as the progress line's total.
+func (k *check) lastTotal() string {
+	data, err := os.ReadFile(filepath.Join(k.watchLogs(), "total.txt"))
+	if err != nil {
+		return "? (the first run counts them)"
+	}
+	return strings.TrimSpace(string(data))
+}
+
+// waiting says what the cycle came to, unless a save stopped it, and that the watch goes on.
+func (k *check) waiting(ctx context.Context, what string) {
+	if ctx.Err() != nil {
+		return
+	}
+	if what != "" {
+		fmt.Printf("\ncheck: %s %s\n", k.stage.Name, what)
+	}
+	fmt.Printf("\ncheck: waiting for a save in %s (Ctrl-C stops)\n", k.stage.Dir)
+}
+
+// command is a child of the watch that a save or Ctrl-C interrupts, as Ctrl-C in a terminal would.
+func (k *check) command(ctx context.Context, name string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	cmd.Cancel = func() error { // an interrupt lets the child clean up; Windows has none to send
+		if err := cmd.Process.Signal(os.Interrupt); err != nil {
+			return cmd.Process.Kill()
+		}
+		return nil
+	}
+	cmd.WaitDelay = 30 * time.Second
+	return cmd
+}
+
+// snapshot is each file of the stage's folder with its size and modification time.
+func snapshot(dir string) map[string]string {
+	files := map[string]string{}
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if info, err := d.Info(); err == nil {
+				files[path] = fmt.Sprint(info.Size(), info.ModTime().UnixNano())
+			}
+		}
+		return nil // a file removed while walking is a change the next snapshot sees
+	})
+	return files
+}
+
+// firstChange names a file that differs between two snapshots.
+func firstChange(before, after map[string]string) string {
+	for path, v := range after {
+		if before[path] != v {
+			return filepath.ToSlash(path)
+		}
+	}
+	for path := range before {
+		if _, ok := after[path]; !ok {
+			return filepath.ToSlash(path)
+		}
+	}
+	return "a file"
+}
