@@ -323,10 +323,12 @@ func syntaxError(data []byte, err error) error {
 		// The decoder stops right after the byte it could not take.
 		return inputErrorf("malformed JSON body: %s at byte %d is not valid there",
 			describeByte(data[syntax.Offset-1]), syntax.Offset)
-	case errors.Is(err, io.EOF):
+	case errors.Is(err, io.EOF) && len(bytes.TrimSpace(data)) == 0:
 		return inputErrorf("body is empty; send a JSON object")
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return inputErrorf("malformed JSON body: it ends in the middle of a value")
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		// The decoder says EOF between tokens ("{", `{"id":"a"`) and
+		// unexpected EOF inside one: to the client both are a cut body.
+		return inputErrorf("malformed JSON body: the body ends before the object closes, after %d bytes", len(data))
 	default:
 		return inputErrorf("malformed JSON body")
 	}

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/labstack/echo/v4"
 )
@@ -55,8 +56,18 @@ func New(limits Limits, ledger *Ledger) *Guard {
 // would take the next free slot, whoever needs it.
 type Listener struct {
 	net.Listener
-	Refused  atomic.Int64  // connections refused, for their client's share, the reserve, or at shutdown
+
+	// Answer makes the 503 to a refused connection; Listen sets JSONAnswer.
+	Answer func(msg string) (contentType string, body []byte)
+
+	Refused    atomic.Int64 // connections answered 503, for their client's share, the reserve, or at shutdown
+	Unanswered atomic.Int64 // connections refused and reset: MaxRefusing were being written, or the write failed
+
+	// Of those, the connections the kernel had queued at shutdown (see Close).
+	QueuedAnswered, QueuedReset atomic.Int64
+
 	slots    chan struct{} // one per connection open
+	writing  chan struct{} // one per refusal being written
 	done     chan struct{} // closed with the listener
 	once     sync.Once
 	clients  *clients
@@ -65,7 +76,8 @@ type Listener struct {
 
 // Listen wraps l in a Listener of limits, whose addresses share g's.
 func (g *Guard) Listen(l net.Listener, limits Limits) *Listener {
-	return &Listener{Listener: l, slots: make(chan struct{}, limits.MaxConns), done: make(chan struct{}), clients: g.clients}
+	return &Listener{Listener: l, Answer: JSONAnswer, slots: make(chan struct{}, limits.MaxConns),
+		writing: make(chan struct{}, MaxRefusing), done: make(chan struct{}), clients: g.clients}
 }
 
 // Accept waits for a free slot, then for a connection whose client has
@@ -88,10 +100,10 @@ func (l *Listener) Accept() (net.Conn, error) {
 		cl, refusal := l.clients.enter(host, true)
 		switch refusal {
 		case overConnShare:
-			l.refuse(conn, fmt.Sprintf(refusal, l.clients.connShare))
+			l.refuse(conn, fmt.Sprintf(refusal, l.clients.connShare), time.Time{})
 			continue
 		case inConnReserve:
-			l.refuse(conn, fmt.Sprintf(refusal, l.clients.holdingConns(host)))
+			l.refuse(conn, fmt.Sprintf(refusal, l.clients.holdingConns(host)), time.Time{})
 			continue
 		}
 		setSendBuffer(conn)
