@@ -148,12 +148,12 @@ func (cs *clients) clientOf(req *http.Request) (cl *client, entered bool) {
 	if cl, ok := req.Context().Value(clientKey{}).(*client); ok {
 		return cl, false
 	}
-	cl, _ = cs.enter(hostOf(req.RemoteAddr), false)
+	cl, _ = cs.enter(HostOf(req.RemoteAddr), false)
 	return cl, true
 }
 
-// hostOf is the host of a remote address.
-func hostOf(addr string) string {
+// HostOf is the host of a remote address: what names its client.
+func HostOf(addr string) string {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return addr // not host:port: the whole of it is the best name there is

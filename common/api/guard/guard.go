@@ -96,7 +96,7 @@ func (l *Listener) Accept() (net.Conn, error) {
 			<-l.slots
 			return nil, err
 		}
-		host := hostOf(conn.RemoteAddr().String())
+		host := HostOf(conn.RemoteAddr().String())
 		cl, refusal := l.clients.enter(host, true)
 		switch refusal {
 		case overConnShare:

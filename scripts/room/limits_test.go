@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log"
 	"net"
 	"net/http"
 	"os"
@@ -18,7 +19,21 @@ import (
 // dialRoom opens a connection to the room at url.
 func dialRoom(t *testing.T, url string) net.Conn {
 	t.Helper()
-	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+	return dialRoomFrom(t, url, nil)
+}
+
+// dialRoomFrom opens a connection to the room at url from the loopback
+// address ip (nil: the system's choice).
+func dialRoomFrom(t *testing.T, url string, ip net.IP) net.Conn {
+	t.Helper()
+	d := net.Dialer{}
+	if ip != nil {
+		d.LocalAddr = &net.TCPAddr{IP: ip}
+	}
+	conn, err := d.Dial("tcp", strings.TrimPrefix(url, "http://"))
+	if err != nil && ip != nil {
+		t.Skipf("cannot send from %v, which Linux and Windows have and macOS does not by default: %v", ip, err)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,15 +73,15 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // connections at once: one beyond them waits until a connection closes.
 func TestConnsBound(t *testing.T) {
 	l := roomLimits
-	l.conns, l.addressConns = 2, 3 // the address's share does not bind
+	l.conns, l.addressConns = 2, 3 // the address's share does not bind; the second is the reserve, for a new address
 	_, url := startRoomWith(t, t.TempDir(), l)
-	held := []net.Conn{dialRoom(t, url), dialRoom(t, url)}
+	held := []net.Conn{dialRoomFrom(t, url, net.IPv4(127, 0, 0, 1)), dialRoomFrom(t, url, net.IPv4(127, 0, 0, 2))}
 	for _, c := range held { // served, so accepted: each holds its slot while it stays open
 		if code, err := getOn(c, 10*time.Second); code != http.StatusOK {
 			t.Fatalf("a connection within the bound: %d, %v", code, err)
 		}
 	}
-	third := dialRoom(t, url)
+	third := dialRoomFrom(t, url, net.IPv4(127, 0, 0, 3))
 	if code, err := getOn(third, 300*time.Millisecond); !errors.Is(err, os.ErrDeadlineExceeded) {
 		t.Fatalf("a third connection with two held was answered (%d, %v); want it to wait", code, err)
 	}
@@ -164,36 +179,26 @@ func TestStalledBodyLetGo(t *testing.T) {
 }
 
 // TestNewParticipantsBound checks that one address makes at most
-// limits.newPerMinute participants a minute, that the page counts those
-// refused, and that a known participant hands in again whatever the count.
+// limits.newPerMinute participants at once, then one per minute/newPerMinute,
+// that the page counts those refused, and that a known participant hands
+// in again whatever the count.
 func TestNewParticipantsBound(t *testing.T) {
 	l := roomLimits
 	l.newPerMinute = 3
 	s, url := startRoomWith(t, t.TempDir(), l)
-	var mu sync.Mutex // the server reads the clock, the test moves it
-	clock := time.Date(2026, 1, 2, 9, 0, 0, 0, time.UTC)
-	tick := func(d time.Duration) {
-		mu.Lock()
-		defer mu.Unlock()
-		clock = clock.Add(d)
-	}
-	s.addrs.now = func() time.Time {
-		mu.Lock()
-		defer mu.Unlock()
-		return clock
-	}
+	tick := stopClock(s)
 	for i := range 3 {
 		if code, reply := post(t, url, handInFile("Ada", fmt.Sprintf("aaaaaaaa%04d", i), "passed: ...", 4, 2)); code != http.StatusOK {
 			t.Fatalf("new participant %d of 3: %d %s", i, code, reply)
 		}
-		tick(10 * time.Second)
 	}
 	if page := roomPage(t, url); strings.Contains(page, "refused") {
 		t.Errorf("the page says some were refused before any was:\n%s", page)
 	}
+	tick(5 * time.Second)
 	code, reply := post(t, url, handInFile("Ada", "bbbbbbbb0000", "passed: ...", 4, 2))
-	if code != http.StatusTooManyRequests || !strings.Contains(reply, "made 3 new participants in the last minute") || !strings.Contains(reply, "retry in 31 s") {
-		t.Errorf("a fourth new participant within the minute: %d %q, want 429, the bound and when to retry", code, reply)
+	if code != http.StatusTooManyRequests || !strings.Contains(reply, "made 3 new participants in the last minute") || !strings.Contains(reply, "retry in 16 s") {
+		t.Errorf("a fourth new participant at once: %d %q, want 429, the bound and when to retry", code, reply)
 	}
 	if code, reply := post(t, url, handInFile("Ada", "aaaaaaaa0001", "passed: ...", 5, 2)); code != http.StatusOK {
 		t.Errorf("a known participant handing in again: %d %q, want 200", code, reply)
@@ -201,9 +206,87 @@ func TestNewParticipantsBound(t *testing.T) {
 	if page := roomPage(t, url); !strings.Contains(page, "1 new participant refused: too many from one address in a minute") {
 		t.Errorf("the page does not say that one was refused:\n%s", page)
 	}
-	tick(31 * time.Second) // a minute after the first
+	tick(15 * time.Second) // a third of a minute after the first three
 	if code, reply := post(t, url, handInFile("Ada", "bbbbbbbb0000", "passed: ...", 4, 2)); code != http.StatusOK {
-		t.Errorf("a new participant a minute after the first: %d %q, want 200", code, reply)
+		t.Errorf("a new participant a third of a minute later: %d %q, want 200", code, reply)
+	}
+}
+
+// stopClock gives s's limiters a clock that only the returned tick moves.
+func stopClock(s *server) (tick func(time.Duration)) {
+	var mu sync.Mutex // the server reads the clock, the test moves it
+	clock := time.Date(2026, 1, 2, 9, 0, 0, 0, time.UTC)
+	s.addrs.mu.Lock()
+	defer s.addrs.mu.Unlock()
+	s.addrs.now = func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		return clock
+	}
+	return func(d time.Duration) {
+		mu.Lock()
+		defer mu.Unlock()
+		clock = clock.Add(d)
+	}
+}
+
+// TestWrongSecretsThrottled sends wrong secrets for a known id from one
+// address: after limits.wrongPerMinute of them, its hand-ins are refused
+// unread, the right secret too, until its rate allows one more; another
+// address is not held back, and the log counts them.
+func TestWrongSecretsThrottled(t *testing.T) {
+	logs := captureLog(t)
+	s, url := startRoom(t, t.TempDir())
+	tick := stopClock(s)
+	ada := handInFile("Ada", "aaaaaaaa1111", "passed: ...", 4, 2)
+	if code, reply := post(t, url, ada); code != http.StatusOK {
+		t.Fatalf("the first hand-in: %d %s", code, reply)
+	}
+	const wrong = "WRONGSECRET234567ABCDEFGHI"
+	for i := range roomLimits.wrongPerMinute {
+		if code, reply := postWith(t, url, ada, wrong); code != http.StatusForbidden {
+			t.Fatalf("wrong secret %d: %d %q, want 403", i+1, code, reply)
+		}
+	}
+	if code, reply := postWith(t, url, ada, wrong); code != http.StatusTooManyRequests || !strings.Contains(reply, "wrong secrets") {
+		t.Errorf("a wrong secret past the rate: %d %q, want 429 saying why", code, reply)
+	}
+	if code, reply := post(t, url, ada); code != http.StatusTooManyRequests {
+		t.Errorf("the right secret from the address past its rate: %d %q, want 429: it is not compared", code, reply)
+	}
+	if code, reply := postFrom(t, url, net.IPv4(127, 0, 0, 2), ada); code != http.StatusOK {
+		t.Errorf("the right secret from another address: %d %q, want 200", code, reply)
+	}
+	tick(time.Minute / time.Duration(roomLimits.wrongPerMinute))
+	if code, reply := post(t, url, ada); code != http.StatusOK {
+		t.Errorf("the right secret once the rate allows one: %d %q, want 200", code, reply)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.wrongSecrets != roomLimits.wrongPerMinute || s.throttled != 2 {
+		t.Errorf("counted %d wrong secrets and %d refused unread, want %d and 2", s.wrongSecrets, s.throttled, roomLimits.wrongPerMinute)
+	}
+	if out := logs.String(); !strings.Contains(out, "a wrong secret for id aaaaaaaa1111") || !strings.Contains(out, "refusing the secrets of 127.0.0.1 unread") {
+		t.Errorf("the log does not name the wrong secrets and the refusal:\n%s", out)
+	}
+}
+
+// TestNinthAddressServed has eight addresses hold every connection they
+// can: a ninth address, and so the page, must still be answered at once.
+func TestNinthAddressServed(t *testing.T) {
+	l := roomLimits
+	l.conns, l.addressConns = 32, 4 // eight addresses would take every slot but for the reserve
+	_, url := startRoomWith(t, t.TempDir(), l)
+	for a := range 8 {
+		ip := net.IPv4(127, 0, 0, byte(2+a))
+		for range l.addressConns {
+			conn := dialRoomFrom(t, url, ip)
+			getOn(conn, 10*time.Second) // 200, or 503 once only the reserve is left: held either way
+		}
+	}
+	ninth := dialRoomFrom(t, url, net.IPv4(127, 0, 0, 20))
+	if code, err := getOn(ninth, 5*time.Second); code != http.StatusOK {
+		t.Errorf("the page from a ninth address: %d, %v; want 200", code, err)
 	}
 }
 
@@ -303,5 +386,116 @@ func TestStrayTempsRemoved(t *testing.T) {
 	}
 	if _, err := os.Stat(kept); err != nil || len(s.hands) != 1 {
 		t.Errorf("the hand-in %s (%v), %d loaded; want it kept and loaded", kept, err, len(s.hands))
+	}
+}
+
+// postFrom sends body to the room with testSecret from the loopback
+// address ip, and returns the status and the reply.
+func postFrom(t *testing.T, url string, ip net.IP, body string) (int, string) {
+	t.Helper()
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: ip}}
+	client := http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
+	defer client.CloseIdleConnections()
+	req, err := http.NewRequest(http.MethodPost, url+"/handin", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+testSecret)
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Skipf("cannot send from %v, which Linux and Windows have and macOS does not by default: %v", ip, err)
+	}
+	defer resp.Body.Close()
+	reply, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(reply)
+}
+
+// lockedBuffer is a buffer that the server's goroutines write and the test reads.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// captureLog sends the log to a buffer until the test ends.
+func captureLog(t *testing.T) *lockedBuffer {
+	logs := &lockedBuffer{}
+	log.SetOutput(logs)
+	t.Cleanup(func() { log.SetOutput(os.Stderr) })
+	return logs
+}
+
+// TestShutdownKeepsHandInsInFlight stops the room while hand-ins are
+// half sent: each must be answered and kept once its body arrives, the
+// server must return no error (exit status 0), and the log must say so.
+func TestShutdownKeepsHandInsInFlight(t *testing.T) {
+	logs := captureLog(t)
+	dir := t.TempDir()
+	s, err := newServer(dir, workshopStarts, roomLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listener, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + listener.Addr().String()
+	signals, stopped := make(chan os.Signal, 1), make(chan error, 1)
+	go func() { stopped <- s.run(s.listen(listener), signals) }()
+	const inFlight = 3
+	var rest []func() (int, error)
+	for i := range inFlight {
+		conn := dialRoom(t, url)
+		id := fmt.Sprintf("aaaaaaaa%04d", i)
+		body := handInFile("Ada", id, "passed: ...", 4, 2)
+		fmt.Fprintf(conn, "POST /handin HTTP/1.1\r\nHost: room\r\nAuthorization: Bearer %s\r\nContent-Length: %d\r\n\r\n%s",
+			testSecret, len(body), body[:len(body)/2])
+		rest = append(rest, func() (int, error) {
+			io.WriteString(conn, body[len(body)/2:])
+			conn.SetDeadline(time.Now().Add(10 * time.Second))
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				return 0, err
+			}
+			return resp.StatusCode, nil
+		})
+	}
+	waitFor(t, "the hand-ins being read", func() bool {
+		s.addrs.mu.Lock()
+		defer s.addrs.mu.Unlock()
+		return s.addrs.bodies == inFlight
+	})
+	signals <- os.Interrupt
+	waitFor(t, "the shutdown to start", func() bool { return strings.Contains(logs.String(), "finishing the hand-ins") })
+	for i, finish := range rest {
+		if code, err := finish(); code != http.StatusOK {
+			t.Errorf("hand-in %d, finished during the shutdown: %d, %v; want 200", i, code, err)
+		}
+	}
+	select {
+	case err := <-stopped:
+		if err != nil {
+			t.Errorf("run after a signal: %v, want nil (exit status 0)", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the room did not stop within 10 s of its last hand-in")
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
+	if len(files) != inFlight {
+		t.Errorf("%d hand-ins kept, want %d", len(files), inFlight)
+	}
+	if out := logs.String(); !strings.Contains(out, fmt.Sprintf("room: stopped: %d hand-ins kept", inFlight)) {
+		t.Errorf("the log does not say what the room kept:\n%s", out)
 	}
 }
