@@ -385,6 +385,7 @@ func newHandlers(stage Stage, users []user.User, limits Limits, logger *log.Logg
 	_, prebuilt := stage.(Prebuilt)
 	ledger := guard.NewLedger(stage, users, limits, !prebuilt)
 	h := &handlers{stage: stage, prebuilt: prebuilt, ledger: ledger, guard: guard.New(limits, ledger), log: logger}
+	h.guard.Log = logger
 	h.writers.New = func() any { return new(guard.Writer) }
 	return h
 }

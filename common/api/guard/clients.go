@@ -136,7 +136,7 @@ func (cs *clients) holding(cl *client) int64 {
 	return cl.held
 }
 
-// clientKey is the key of a connection's *client in its context, which the
+// clientKey is the key of a connection's *clientConn in its context, which the
 // server puts there when it accepts the connection (see ConnContext), so
 // that a request finds its client without looking its address up.
 type clientKey struct{}
@@ -145,8 +145,8 @@ type clientKey struct{}
 // itself and must leave it once done: a handler served without the API's
 // server (a test's, a benchmark's) has no client in the connection.
 func (cs *clients) clientOf(req *http.Request) (cl *client, entered bool) {
-	if cl, ok := req.Context().Value(clientKey{}).(*client); ok {
-		return cl, false
+	if c, ok := req.Context().Value(clientKey{}).(*clientConn); ok {
+		return c.client, false
 	}
 	cl, _ = cs.enter(HostOf(req.RemoteAddr), false)
 	return cl, true
@@ -165,7 +165,7 @@ func HostOf(addr string) string {
 // server accepted it through a Listener: http.Server's ConnContext.
 func ConnContext(ctx context.Context, conn net.Conn) context.Context {
 	if c, ok := conn.(*clientConn); ok {
-		return context.WithValue(ctx, clientKey{}, c.client)
+		return context.WithValue(ctx, clientKey{}, c)
 	}
 	return ctx
 }

@@ -10,6 +10,7 @@ package guard
 
 import (
 	"fmt"
+	"log"
 	"net"
 	"net/http"
 	"sync"
@@ -32,6 +33,10 @@ type Guard struct {
 	// Pace is the least progress an answer must make. New sets DefaultPace;
 	// a test may change it before the server starts.
 	Pace Pace
+
+	// Log is where the rate of a client cut for the minimum rate is
+	// logged once it is measured (see RateWindow); nil: log's default.
+	Log *log.Logger
 
 	inFlight atomic.Int64
 	maxBytes int64    // what inFlight may reach
