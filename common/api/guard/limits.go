@@ -108,6 +108,14 @@ func MemoryLimit(limits Limits) int64 {
 	return limits.MaxStoredBytes + limits.MaxInFlightBytes + ProgramBytes
 }
 
+// PeakRSS is the most resident memory a stage reaches under limits, as
+// the kernel counts it: MemoryLimit, and one list's worth of the bytes in
+// flight more. A stage that builds a list allocates its bytes at once, and
+// the collector, which the soft limit triggers then, frees the previous
+// list only after: for a moment both are resident. A list takes at most
+// MaxInFlightBytes.
+func PeakRSS(limits Limits) int64 { return MemoryLimit(limits) + limits.MaxInFlightBytes }
+
 // cost is what a user whose JSON is encoded bytes long, holding roles
 // roles, counts against MaxStoredBytes: the JSON once, for the user
 // itself, and once per role, for the role's list, and RoleBytes per role.
