@@ -54,6 +54,7 @@ func main() {
 			c.Usage("--serve takes no hand-in files: participants send theirs with go run ./scripts/handin --to URL NAME")
 		}
 		c.Fatal(serve(*addr, filepath.Join(dir, "handins"), isStart))
+		return // stopped by a signal, once the hand-ins being received were kept
 	}
 	c.Fatal(os.Chdir(here)) // Parse moved to the root: the hand-in files are here, and results/room goes here
 	var paths []string

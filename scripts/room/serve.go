@@ -371,6 +371,8 @@ func serve(addr, dir string, isStart func(string) bool) error {
 		"%d hand-ins read at once (%d per address), %d new participants and %d wrong secrets per address a minute, "+
 		"%d participants; Ctrl-C stops it once the hand-ins being received are kept\n",
 		l.conns, l.addressConns, l.connLimits().ConnReserve(), l.bodies, l.addressBodies, l.newPerMinute, l.wrongPerMinute, l.participants)
+	// The signals are the server's alone: the harness would exit at once.
+	signal.Reset(os.Interrupt, syscall.SIGTERM)
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	return s.run(s.listen(listener), signals)
