@@ -15,6 +15,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"example.com/userperf/common/api/guard"
 	"example.com/userperf/common/user"
 	"github.com/labstack/echo/v4"
 )
@@ -203,26 +204,12 @@ func decodeNewUser(body io.Reader, capacity int) (user.User, error) {
 	return u, validateUser(&u)
 }
 
-// bodyCapacity is the buffer that a body announced as contentLength bytes
-// (-1: not announced) is read into, and what its reading reserves of the
-// in-flight bytes: one byte more than the body, so that its end is seen
-// without growing the buffer, and for a body that may be too large, one
-// more than the limit, so that MaxBytesReader can tell.
-func bodyCapacity(contentLength int64) int {
-	if contentLength < 0 || contentLength > MaxBodyBytes {
-		return MaxBodyBytes + 1
-	}
-	return int(contentLength) + 1
-}
-
-// readBody reads a whole request body into a buffer of capacity bytes,
-// which it grows only if the body is longer than it said, and turns a
-// failed read into an answer about the request. io.ReadAll would start
-// small and double, leaving about the body's size again in garbage. The
-// error of the socket itself is never shown: it names the addresses of
-// both ends and says nothing the client can act on.
+// readBody reads a whole request body into a buffer of capacity bytes
+// (guard.ReadBody), and turns a failed read into an answer about the
+// request. The error of the socket itself is never shown: it names the
+// addresses of both ends and says nothing the client can act on.
 func readBody(body io.Reader, capacity int) ([]byte, error) {
-	data, err := readAll(body, make([]byte, 0, capacity))
+	data, err := guard.ReadBody(body, capacity)
 	if err == nil {
 		return data, nil
 	}
@@ -240,23 +227,6 @@ func readBody(body io.Reader, capacity int) ([]byte, error) {
 		return nil, inputErrorf("request body ended before the length it announced")
 	default:
 		return nil, inputErrorf("request body could not be read")
-	}
-}
-
-// readAll is io.ReadAll into buf.
-func readAll(r io.Reader, buf []byte) ([]byte, error) {
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return buf, err
-		}
 	}
 }
 

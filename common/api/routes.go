@@ -218,7 +218,7 @@ func (h *handlers) create(c echo.Context) error {
 		c.Response().Header().Set(echo.HeaderConnection, "close")
 		return &http.MaxBytesError{Limit: MaxBodyBytes}
 	}
-	capacity := bodyCapacity(req.ContentLength)
+	capacity := guard.BodyCapacity(req.ContentLength, MaxBodyBytes)
 	r, err := h.guard.ReserveBody(c, int64(capacity))
 	if err != nil {
 		// The connection is closed after the answer: net/http would

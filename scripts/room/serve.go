@@ -7,7 +7,6 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
-	"io"
 	"log"
 	"maps"
 	"net"
@@ -139,8 +138,8 @@ func (s *server) handIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.addrs.endBody(host)
-	data, err := readBody(r.Body, r.ContentLength)
-	if errors.Is(err, errTooLarge) {
+	data, err := guard.ReadBody(http.MaxBytesReader(w, r.Body, maxBody), guard.BodyCapacity(r.ContentLength, maxBody))
+	if _, over := errors.AsType[*http.MaxBytesError](err); over {
 		tooLarge(w)
 		return
 	} else if errors.Is(err, os.ErrDeadlineExceeded) {
@@ -227,27 +226,6 @@ func (s *server) handIn(w http.ResponseWriter, r *http.Request) {
 // secretPattern is what a participant secret looks like: scripts/handin
 // makes 26 letters and digits (crypto/rand.Text).
 var secretPattern = regexp.MustCompile(`^[A-Za-z0-9]{16,64}$`)
-
-var errTooLarge = errors.New("the body is larger than maxBody")
-
-// readBody reads a body that announced length bytes (-1: it did not) into
-// one buffer of that size, or of maxBody, which it never grows: a body
-// longer than maxBody is errTooLarge.
-func readBody(body io.Reader, length int64) ([]byte, error) {
-	size := maxBody
-	if length >= 0 && length < maxBody {
-		size = int(length)
-	}
-	buf := make([]byte, size+1) // one more, to see the end
-	n, err := io.ReadFull(body, buf)
-	switch {
-	case err == nil:
-		return nil, errTooLarge
-	case err == io.EOF || err == io.ErrUnexpectedEOF:
-		return buf[:n], nil
-	}
-	return nil, err
-}
 
 // tooLarge refuses a body over maxBody and closes the connection once the
 // answer is sent: the server reads no more of it.
