@@ -13,7 +13,7 @@ import (
 // small whatever its clients do: a connection holds a few kilobytes, a
 // body being read up to maxBody, and the rest is the room's hand-ins.
 type limits struct {
-	conns, addressConns   int           // connections open at once: in all, and from one address (the last eighth kept for new addresses)
+	conns, addressConns   int           // connections open at once: in all, and from one address (see connLimits for the reserve)
 	bodies, addressBodies int           // hand-ins being read at once: in all, and from one address
 	newPerMinute          int           // participants one address may make in a minute, all at once at most
 	wrongPerMinute        int           // wrong secrets one address may send in a minute, all at once at most
@@ -27,10 +27,17 @@ var roomLimits = limits{conns: 512, addressConns: 64, bodies: 64, addressBodies:
 	participants: 200, readTime: 10 * time.Second}
 
 // connLimits are the connection bounds in the terms of the API's guard,
-// whose Listener the room serves on.
+// whose Listener the room serves on. Its reserve for addresses that hold
+// no connection has one for each participant and a few more, for the
+// projector and the instructor: the addresses that fill the rest take one
+// each of it, so fewer than participants+reserveExtra of them cannot lock
+// a new one, or the page, out.
 func (l limits) connLimits() guard.Limits {
-	return guard.Limits{MaxConns: l.conns, MaxClientConns: l.addressConns}
+	return guard.Limits{MaxConns: l.conns, MaxClientConns: l.addressConns, ReserveConns: min(l.participants+reserveExtra, l.conns-1)}
 }
+
+// reserveExtra is the room's reserve of connections beyond one per participant.
+const reserveExtra = 8
 
 // textAnswer is the room's answer to a connection its listener refuses.
 func textAnswer(msg string) (contentType string, body []byte) {

@@ -73,7 +73,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // connections at once: one beyond them waits until a connection closes.
 func TestConnsBound(t *testing.T) {
 	l := roomLimits
-	l.conns, l.addressConns = 2, 3 // the address's share does not bind; the second is the reserve, for a new address
+	l.conns, l.addressConns, l.participants = 2, 3, 0 // the address's share does not bind; the second is the reserve, for a new address
 	_, url := startRoomWith(t, t.TempDir(), l)
 	held := []net.Conn{dialRoomFrom(t, url, net.IPv4(127, 0, 0, 1)), dialRoomFrom(t, url, net.IPv4(127, 0, 0, 2))}
 	for _, c := range held { // served, so accepted: each holds its slot while it stays open
@@ -99,7 +99,7 @@ func TestConnsBound(t *testing.T) {
 // limits.addressConns connections: the next is answered 503 and closed.
 func TestAddressConnsBound(t *testing.T) {
 	l := roomLimits
-	l.conns, l.addressConns = 10, 2
+	l.conns, l.addressConns, l.participants = 10, 2, 0
 	_, url := startRoomWith(t, t.TempDir(), l)
 	for range 2 {
 		if code, err := getOn(dialRoom(t, url), 10*time.Second); code != http.StatusOK {
@@ -271,121 +271,26 @@ func TestWrongSecretsThrottled(t *testing.T) {
 	}
 }
 
-// TestNinthAddressServed has eight addresses hold every connection they
-// can: a ninth address, and so the page, must still be answered at once.
+// TestNinthAddressServed has as many addresses as the room takes
+// participants hold every connection they can: one more address, and so
+// the page, must still be answered at once.
 func TestNinthAddressServed(t *testing.T) {
 	l := roomLimits
-	l.conns, l.addressConns = 32, 4 // eight addresses would take every slot but for the reserve
+	l.conns, l.addressConns, l.participants = 64, 16, 20 // the addresses would take every slot but for the reserve
 	_, url := startRoomWith(t, t.TempDir(), l)
-	for a := range 8 {
+	for a := range l.participants {
 		ip := net.IPv4(127, 0, 0, byte(2+a))
 		for range l.addressConns {
 			conn := dialRoomFrom(t, url, ip)
-			getOn(conn, 10*time.Second) // 200, or 503 once only the reserve is left: held either way
+			// 200, or 503 once only the reserve is left, or, with every
+			// slot held, no answer: a short wait, so that the test ends
+			// before the server's idle timeout frees any of them.
+			getOn(conn, 300*time.Millisecond)
 		}
 	}
-	ninth := dialRoomFrom(t, url, net.IPv4(127, 0, 0, 20))
-	if code, err := getOn(ninth, 5*time.Second); code != http.StatusOK {
-		t.Errorf("the page from a ninth address: %d, %v; want 200", code, err)
-	}
-}
-
-// TestOneAddressCannotFillTheRoom hands in 200 participants from one
-// address with the room's own bounds: the first few get in, and the page
-// counts the rest as refused.
-func TestOneAddressCannotFillTheRoom(t *testing.T) {
-	_, url := startRoomWith(t, t.TempDir(), roomLimits)
-	in := 0
-	for i := range 200 {
-		code, reply := post(t, url, handInFile("Mallory", fmt.Sprintf("mmmmmmmm%04d", i), "passed: ...", 4, 2))
-		switch code {
-		case http.StatusOK:
-			in++
-		case http.StatusTooManyRequests:
-		default:
-			t.Fatalf("participant %d: %d %s", i, code, reply)
-		}
-	}
-	if in != roomLimits.newPerMinute {
-		t.Errorf("%d of 200 new participants from one address got in, want %d", in, roomLimits.newPerMinute)
-	}
-	if want := fmt.Sprintf("%d new participants refused", 200-in); !strings.Contains(roomPage(t, url), want) {
-		t.Errorf("the page lacks %q", want)
-	}
-}
-
-// TestPageMadeOnce checks that concurrent loads of an unchanged room share
-// one page, so that the server holds one copy however many load it.
-func TestPageMadeOnce(t *testing.T) {
-	s, url := startRoom(t, t.TempDir())
-	post(t, url, handInFile("Ada", "aaaaaaaa1111", "passed: ...", 4, 2))
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Go(func() { roomPage(t, url) })
-	}
-	wg.Wait()
-	made := func() int {
-		s.pageMu.Lock()
-		defer s.pageMu.Unlock()
-		return s.pagesMade
-	}
-	if n := made(); n != 1 {
-		t.Errorf("8 loads of one room made %d pages, want 1", n)
-	}
-	post(t, url, handInFile("Ken", "kkkkkkkk1111", "passed: ...", 3, 2))
-	if page, n := roomPage(t, url), made(); !strings.Contains(page, "Ken") || n != 2 {
-		t.Errorf("after a hand-in, %d pages made (want 2), and the page shows Ken: %v", n, strings.Contains(page, "Ken"))
-	}
-}
-
-// TestTooLargeCloses checks that a hand-in over maxBody is answered 413 at
-// once, announced or not, and that the connection is closed then rather
-// than read to its end or to the read timeout.
-func TestTooLargeCloses(t *testing.T) {
-	_, url := startRoom(t, t.TempDir())
-	conn := dialRoom(t, url)
-	conn.SetDeadline(time.Now().Add(5 * time.Second)) // within the server's read timeout
-	fmt.Fprintf(conn, "POST /handin HTTP/1.1\r\nHost: room\r\nContent-Length: %d\r\n\r\n%s", maxBody+100<<10, strings.Repeat("x", 1000))
-	r := bufio.NewReader(conn)
-	resp, err := http.ReadResponse(r, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusRequestEntityTooLarge || !resp.Close || !strings.Contains(string(body), "at most 256 KiB") {
-		t.Errorf("an announced body over the bound: %s %q (Connection: close %v), want 413, the bound, and the connection closed", resp.Status, body, resp.Close)
-	}
-	if _, err := r.ReadByte(); err != io.EOF {
-		t.Errorf("after the 413, reading the connection: %v, want the end of it", err)
-	}
-	// Unannounced (chunked), the body is read up to the bound and no further.
-	resp, err = http.Post(url+"/handin", "text/plain", io.MultiReader(strings.NewReader(strings.Repeat("x", maxBody+1))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusRequestEntityTooLarge || !resp.Close {
-		t.Errorf("an unannounced body over the bound: %s (Connection: close %v), want 413 and the connection closed", resp.Status, resp.Close)
-	}
-}
-
-// TestStrayTempsRemoved checks that a start removes the temporary files a
-// crash left, and keeps the hand-ins.
-func TestStrayTempsRemoved(t *testing.T) {
-	dir := t.TempDir()
-	kept := filepath.Join(dir, "aaaaaaaa1111.txt")
-	stray := filepath.Join(dir, ".handin-12345")
-	os.WriteFile(kept, []byte(handInFile("Ada", "aaaaaaaa1111", "passed: ...", 4, 2)), 0o644)
-	os.WriteFile(stray, []byte("participant: half"), 0o644)
-	s, err := newServer(dir, workshopStarts, roomLimits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(stray); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("the stray %s is still there (%v)", stray, err)
-	}
-	if _, err := os.Stat(kept); err != nil || len(s.hands) != 1 {
-		t.Errorf("the hand-in %s (%v), %d loaded; want it kept and loaded", kept, err, len(s.hands))
+	next := dialRoomFrom(t, url, net.IPv4(127, 0, 0, byte(2+l.participants)))
+	if code, err := getOn(next, 5*time.Second); code != http.StatusOK {
+		t.Errorf("the page from one more address: %d, %v; want 200", code, err)
 	}
 }
 

@@ -43,6 +43,12 @@ type Limits struct {
 	// address opening thousands of connections leaves the others room. 0
 	// means a quarter of MaxConns (at least 1).
 	MaxClientConns int
+
+	// ReserveConns is how many of MaxConns only an address that holds no
+	// connection may take. 0 means the last eighth (at least one); a
+	// server that knows how many addresses it serves (the workshop's room)
+	// keeps one for each, so that no number of them can lock one out.
+	ReserveConns int
 }
 
 // ConnShare is what MaxClientConns means: the connections one client may
@@ -56,7 +62,12 @@ func (l Limits) ConnShare() int {
 
 // ConnReserve is how many of MaxConns only an address that holds no
 // connection may take.
-func (l Limits) ConnReserve() int { return max(1, l.MaxConns/8) }
+func (l Limits) ConnReserve() int {
+	if l.ReserveConns > 0 {
+		return l.ReserveConns
+	}
+	return max(1, l.MaxConns/8)
+}
 
 // DefaultMaxUsers is how many users a server started by api.Main holds at
 // most unless its -max-users flag says otherwise: ten times the default
