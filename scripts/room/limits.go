@@ -70,7 +70,9 @@ func newAddresses(l limits) *addresses {
 }
 
 // perMinute is a limiter of n a minute, n of them at once.
-func perMinute(n int) *rate.Limiter { return rate.NewLimiter(rate.Every(time.Minute/time.Duration(n)), n) }
+func perMinute(n int) *rate.Limiter {
+	return rate.NewLimiter(rate.Every(time.Minute/time.Duration(n)), n)
+}
 
 // get returns host's counts, made if need be; the caller holds a.mu.
 func (a *addresses) get(host string) *address {
