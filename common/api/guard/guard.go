@@ -43,6 +43,8 @@ type Guard struct {
 	clients  *clients // what each address holds
 	ledger   *Ledger  // each list's size, for ReserveList
 	drained  atomic.Bool
+
+	readingOut atomic.Int64 // cut clients whose rate is being measured (see readOut)
 }
 
 // New returns a guard of limits, whose lists are sized by ledger (nil: a

@@ -202,7 +202,9 @@ func (w *Writer) fail(err error, deadline time.Time, spare *os.File) *CutError {
 	case timedOut:
 		elapsed := time.Since(w.since)
 		follows := ""
-		if spare != nil {
+		if spare != nil && w.g.readingOut.Add(1) > MaxReadOuts {
+			w.g.readingOut.Add(-1) // spare is closed below
+		} else if spare != nil {
 			follows = "; the rate it read at is logged once it has read what was sent"
 			go w.g.readOut(spare, w.req.Method+" "+w.req.URL.String(), w.began, w.sent)
 			spare = nil
@@ -267,8 +269,13 @@ func (k *spareKeeper) disarm() *os.File {
 }
 
 // RateWindow bounds how long after a cut for the minimum rate the server
-// waits for the client to read what was sent (see readOut).
-const RateWindow = 30 * time.Second
+// waits for the client to read what was sent (see readOut); MaxReadOuts
+// bounds how many it waits for at once, each holding a socket and a
+// goroutine outside the connection cap: beyond it, the rate is not logged.
+const (
+	RateWindow  = 30 * time.Second
+	MaxReadOuts = 256
+)
 
 // readOut logs the rate at which the client of an answer cut for the
 // minimum rate read it. What the kernel took in the seconds before the cut
@@ -279,8 +286,10 @@ const RateWindow = 30 * time.Second
 // closed for writing, the connection lets the client read what was sent,
 // sent bytes in all from began, and the rate is those bytes over the time
 // until it closes its end, at most RateWindow after the cut. The answer's
-// in-flight bytes are given back at the cut, as before.
+// in-flight bytes are given back at the cut, and its slot of MaxConns as
+// net/http closes its own copy of the connection.
 func (g *Guard) readOut(spare *os.File, what string, began time.Time, sent int64) {
+	defer g.readingOut.Add(-1)
 	conn, err := net.FileConn(spare)
 	spare.Close()
 	if err != nil {
