@@ -15,6 +15,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"example.com/userperf/common/api/guard"
 	"example.com/userperf/common/user"
 	"github.com/labstack/echo/v4"
 )
@@ -256,24 +257,18 @@ func decodeNewUser(body io.Reader, capacity int) (user.User, error) {
 // anything is read: net/http has not answered 100 Continue yet, as it does
 // so at the first read of the body, which this answer never makes.
 func bodyCapacity(req *http.Request) (int, error) {
-	switch n := req.ContentLength; {
-	case n > MaxBodyBytes:
+	if req.ContentLength > MaxBodyBytes {
 		return 0, &http.MaxBytesError{Limit: MaxBodyBytes}
-	case n < 0:
-		return MaxBodyBytes + 1, nil
-	default:
-		return int(n) + 1, nil
 	}
+	return guard.BodyCapacity(req.ContentLength, MaxBodyBytes), nil
 }
 
-// readBody reads a whole request body into a buffer of capacity bytes,
-// which it grows only if the body is longer than it said, and turns a
-// failed read into an answer about the request. io.ReadAll would start
-// small and double, leaving about the body's size again in garbage. The
-// error of the socket itself is never shown: it names the addresses of
-// both ends and says nothing the client can act on.
+// readBody reads a whole request body into a buffer of capacity bytes
+// (guard.ReadBody), and turns a failed read into an answer about the
+// request. The error of the socket itself is never shown: it names the
+// addresses of both ends and says nothing the client can act on.
 func readBody(body io.Reader, capacity int) ([]byte, error) {
-	data, err := readAll(body, make([]byte, 0, capacity))
+	data, err := guard.ReadBody(body, capacity)
 	if err == nil {
 		return data, nil
 	}
@@ -291,23 +286,6 @@ func readBody(body io.Reader, capacity int) ([]byte, error) {
 		return nil, inputErrorf("request body ended before the length it announced")
 	default:
 		return nil, inputErrorf("request body could not be read")
-	}
-}
-
-// readAll is io.ReadAll into buf.
-func readAll(r io.Reader, buf []byte) ([]byte, error) {
-	for {
-		if len(buf) == cap(buf) {
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return buf, err
-		}
 	}
 }
 
@@ -374,10 +352,12 @@ func syntaxError(data []byte, err error) error {
 		// The decoder stops right after the byte it could not take.
 		return inputErrorf("malformed JSON body: %s at byte %d is not valid there",
 			describeByte(data[syntax.Offset-1]), syntax.Offset)
-	case errors.Is(err, io.EOF):
+	case errors.Is(err, io.EOF) && len(bytes.TrimSpace(data)) == 0:
 		return inputErrorf("body is empty; send a JSON object")
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return inputErrorf("malformed JSON body: it ends in the middle of a value")
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		// The decoder says EOF between tokens ("{", `{"id":"a"`) and
+		// unexpected EOF inside one: to the client both are a cut body.
+		return inputErrorf("malformed JSON body: the body ends before the object closes, after %d bytes", len(data))
 	default:
 		return inputErrorf("malformed JSON body")
 	}

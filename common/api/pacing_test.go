@@ -79,7 +79,7 @@ func TestSlowReaderGivesItsReservationBack(t *testing.T) {
 		t.Errorf("a small GET meanwhile: status %d, want 200", status)
 	}
 	close(gated.release)
-	waitForLog(t, logs, "below the minimum rate of 64 KiB/s after")
+	waitForLog(t, logs, "fell behind the minimum rate of 64 KiB/s")
 
 	go func() { <-gated.entered }() // the next list may go through
 	want := string(gated.Stage.ListByRole(user.RoleAdmin))

@@ -381,19 +381,25 @@ func (s *server) serve(signals <-chan os.Signal) error {
 	// The answers that closeAll cut end as their writes fail: they are
 	// given a moment to be counted, and those still being built then are
 	// counted as what they are.
-	refusedConns := int64(0)
+	var refusedConns, resetConns, queuedAnswered, queuedReset int64
 	for _, l := range s.listeners {
 		l.WaitRefusals()
 		refusedConns += l.Refused.Load()
+		resetConns += l.Unanswered.Load()
+		queuedAnswered += l.QueuedAnswered.Load()
+		queuedReset += l.QueuedReset.Load()
 	}
+	s.log.Printf("%s: the connections queued in the kernel at the signal: %d answered with 503, %d reset "+
+		"(those taken after %v, or with %d refusals being written until then)",
+		s.name, queuedAnswered, queuedReset, guard.DrainQueueTime, guard.MaxRefusing)
 	c := &s.h.guard.Answers
 	for give := time.Now().Add(time.Second); c.InProgress() > 0 && time.Now().Before(give); {
 		time.Sleep(10 * time.Millisecond)
 	}
 	s.log.Printf("%s: stopped; since it started, %d answer(s) were sent whole, %d cut (each logged above), "+
 		"%d still being built and cut, %d not sent as their client had gone, %d refused with 503, "+
-		"and %d connection(s) refused with 503 (for -max-client-conns, the reserve, or queued at shutdown)",
-		s.name, c.Finished.Load(), c.Cut.Load(), c.InProgress(), c.Gone.Load(), c.Refused.Load(), refusedConns)
+		"and %d connection(s) refused with 503 (for -max-client-conns, the reserve, or queued at shutdown) and %d reset unanswered",
+		s.name, c.Finished.Load(), c.Cut.Load(), c.InProgress(), c.Gone.Load(), c.Refused.Load(), refusedConns, resetConns)
 	for range s.servers {
 		if err := <-served; !errors.Is(err, http.ErrServerClosed) {
 			return err

@@ -162,7 +162,8 @@ func TestQueuedConnectionIsAnsweredAtShutdown(t *testing.T) {
 	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "shutting down") {
 		t.Errorf("the queued request: %d %s, want 503 saying the server is shutting down", resp.StatusCode, body)
 	}
-	if !strings.Contains(logs.String(), "and 1 connection(s) refused with 503") {
-		t.Errorf("the last line does not count the refused connection:\n%s", logs)
+	if !strings.Contains(logs.String(), "and 1 connection(s) refused with 503") ||
+		!strings.Contains(logs.String(), "queued in the kernel at the signal: 1 answered with 503, 0 reset") {
+		t.Errorf("the log does not count the queued connection as answered:\n%s", logs)
 	}
 }

@@ -62,7 +62,10 @@ func badBodies() []badBody {
 		{"empty body", "", 400, "body is empty"},
 		{"an array", `[` + rawUser(id(16), name, email, roles) + `]`, 400, "must be a JSON object, not an array"},
 		{"garbage after the object", rawUser(id(17), name, email, roles) + ` x`, 400, "exactly one JSON object"},
-		{"cut in the middle", rawUser(id(18), name, email, roles)[:30], 400, "ends in the middle"},
+		{"cut in the middle", rawUser(id(18), name, email, roles)[:30], 400, "the body ends before the object closes"},
+		{"an opening brace alone", "{", 400, "the body ends before the object closes"},
+		{"cut after a field", `{"id":` + id(20), 400, "the body ends before the object closes"},
+		{"no closing brace", strings.TrimSuffix(rawUser(id(21), name, email, roles), "}"), 400, "the body ends before the object closes"},
 		{"unknown field", `{"id":` + id(19) + `,"nam":` + name + `}`, 400, `unknown field "nam"`},
 	}
 }

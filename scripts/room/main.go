@@ -68,9 +68,11 @@ tell it from that machine's noise, the count that decided where the time could n
 when a check failed; their prediction beside it; the room's medians
 of right answers, and how far the predictions were from the measurements.
 
---serve binds to 127.0.0.1 given a bare port, and lists this machine's addresses. The served hand-ins
-are kept in results/room/handins/, one file per participant, and read again at the next start. Offline,
-it prints the table and writes results/room/index.html, table.txt and room.svg.
+--serve binds to 127.0.0.1 given a bare port, to port 8070 given an address alone (not the stages'
+8080), and lists this machine's addresses. The served hand-ins are kept in results/room/handins/, one
+file per participant, and read again at the next start. Ctrl-C or SIGTERM stops it once the hand-ins
+being received are kept, with a log line of what it kept and refused. Offline, it prints the table and
+writes results/room/index.html, table.txt and room.svg.
 `
 
 func main() {
@@ -87,6 +89,7 @@ func main() {
 			c.Usage("--serve takes no hand-in files: participants send theirs with go run ./scripts/handin --to URL NAME")
 		}
 		c.Fatal(serve(*addr, filepath.Join(dir, "handins"), isStart))
+		return // stopped by a signal, once the hand-ins being received were kept
 	}
 	c.Fatal(os.Chdir(here)) // Parse moved to the root: the hand-in files are here, and results/room goes here
 	var paths []string

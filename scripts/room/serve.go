@@ -2,22 +2,26 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
 	"fmt"
-	"io"
 	"log"
 	"maps"
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
+
+	"example.com/userperf/common/api/guard"
 )
 
 // A hand-in file is a few kilobytes (its verdicts and benchmark lines);
@@ -40,10 +44,12 @@ type server struct {
 	limits  limits
 	addrs   *addresses
 
-	mu      sync.Mutex
-	hands   map[string]hand // by id
-	refused int             // new participants refused for their address's limit
-	version int             // changes with the hands and refused
+	mu           sync.Mutex
+	hands        map[string]hand // by id
+	refused      int             // new participants refused for their address's limit
+	wrongSecrets int             // hand-ins refused for a secret that is not their id's
+	throttled    int             // hand-ins refused unread for their address's wrong secrets
+	version      int             // changes with the hands and refused
 
 	pageMu      sync.Mutex // one page is made at a time, and shared
 	pageVersion int
@@ -120,7 +126,7 @@ func (s *server) page(w http.ResponseWriter, r *http.Request) {
 // the first. The first hand-in of an id sets its secret, which the
 // Authorization header carries; later ones must carry the same.
 func (s *server) handIn(w http.ResponseWriter, r *http.Request) {
-	host := hostOf(r.RemoteAddr)
+	host := guard.HostOf(r.RemoteAddr)
 	if r.ContentLength > maxBody {
 		tooLarge(w)
 		return
@@ -132,8 +138,8 @@ func (s *server) handIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.addrs.endBody(host)
-	data, err := readBody(r.Body, r.ContentLength)
-	if errors.Is(err, errTooLarge) {
+	data, err := guard.ReadBody(http.MaxBytesReader(w, r.Body, maxBody), guard.BodyCapacity(r.ContentLength, maxBody))
+	if _, over := errors.AsType[*http.MaxBytesError](err); over {
 		tooLarge(w)
 		return
 	} else if errors.Is(err, os.ErrDeadlineExceeded) {
@@ -165,8 +171,26 @@ func (s *server) handIn(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old, known := s.hands[h.ID]
-	switch kept := old.values[secretKey]; {
+	kept := old.values[secretKey]
+	if known && kept != "" {
+		if ok, wait, first := s.addrs.mayTrySecret(host); !ok {
+			s.throttled++
+			if first { // once per address while it is refused: a script that retries does not flood the log
+				log.Printf("room: refusing the secrets of %s unread: it sent %d wrong ones in a minute, the most one address may",
+					host, s.limits.wrongPerMinute)
+			}
+			w.Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())+1))
+			refuse(w, http.StatusTooManyRequests, "your address sent %d wrong secrets in the last minute, the most one address may; retry in %d s",
+				s.limits.wrongPerMinute, int(wait.Seconds())+1)
+			return
+		}
+	}
+	switch {
 	case known && kept != "" && subtle.ConstantTimeCompare([]byte(kept), []byte(hash)) != 1:
+		s.wrongSecrets++
+		if n := s.addrs.wrongSecret(host); n == 1 || n%100 == 0 {
+			log.Printf("room: a wrong secret for id %s from %s (%d from it since it was last quiet, %d in all)", h.ID, host, n, s.wrongSecrets)
+		}
 		refuse(w, http.StatusForbidden, "id %s was first handed in with another secret, so this hand-in may not replace it. "+
 			"Hand in from the machine that made the id, or copy its participant-secret (beside participant-id, in its "+
 			"configuration folder's userperf/) to this one; or, to hand in as a new participant, delete both files here", h.ID)
@@ -196,36 +220,12 @@ func (s *server) handIn(w http.ResponseWriter, r *http.Request) {
 	h.values[secretKey] = hash
 	s.hands[h.ID] = h
 	s.version++
-	if !known {
-		s.addrs.made(host)
-	}
 	fmt.Fprintf(w, "received %s's hand-in (%d stage%s, id %s)\n", h.Name, len(h.Stages), plural(len(h.Stages)), h.ID)
 }
 
 // secretPattern is what a participant secret looks like: scripts/handin
 // makes 26 letters and digits (crypto/rand.Text).
 var secretPattern = regexp.MustCompile(`^[A-Za-z0-9]{16,64}$`)
-
-var errTooLarge = errors.New("the body is larger than maxBody")
-
-// readBody reads a body that announced length bytes (-1: it did not) into
-// one buffer of that size, or of maxBody, which it never grows: a body
-// longer than maxBody is errTooLarge.
-func readBody(body io.Reader, length int64) ([]byte, error) {
-	size := maxBody
-	if length >= 0 && length < maxBody {
-		size = int(length)
-	}
-	buf := make([]byte, size+1) // one more, to see the end
-	n, err := io.ReadFull(body, buf)
-	switch {
-	case err == nil:
-		return nil, errTooLarge
-	case err == io.EOF || err == io.ErrUnexpectedEOF:
-		return buf[:n], nil
-	}
-	return nil, err
-}
 
 // tooLarge refuses a body over maxBody and closes the connection once the
 // answer is sent: the server reads no more of it.
@@ -265,16 +265,27 @@ func writeAtomically(path string, data []byte) error {
 	return err
 }
 
+// defaultPort is the room's port when --serve gives an address alone: not
+// the stages' 8080, which the instructor's own stage may hold.
+const defaultPort = "8070"
+
 // listenAddress is where to listen for addr: a bare port or ":port" is on
 // loopback, which only this machine reaches; the room needs the address it
 // reaches this machine at.
 func listenAddress(addr string) (string, error) {
 	if !strings.Contains(addr, ":") {
-		addr = ":" + addr
+		if net.ParseIP(addr) != nil || addr == "localhost" {
+			addr += ":" + defaultPort
+		} else {
+			addr = ":" + addr
+		}
 	}
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return "", fmt.Errorf("--serve %s: give HOST:PORT, such as 127.0.0.1:8080 or this machine's address on the room's network", addr)
+		return "", fmt.Errorf("--serve %s: give HOST:PORT, such as 127.0.0.1:%s or this machine's address on the room's network", addr, defaultPort)
+	}
+	if port == "" {
+		port = defaultPort
 	}
 	if host == "" || host == "localhost" {
 		host = "127.0.0.1"
@@ -301,7 +312,8 @@ func roomAddresses(port string) []string {
 	return list
 }
 
-// serve runs the room's server at addr until the process ends.
+// serve runs the room's server at addr until SIGINT or SIGTERM (on
+// Windows, os.Interrupt), then stops as run does.
 func serve(addr, dir string, isStart func(string) bool) error {
 	s, err := newServer(dir, isStart, roomLimits)
 	if err != nil {
@@ -330,14 +342,68 @@ func serve(addr, dir string, isStart func(string) bool) error {
 			fmt.Println("        (this machine lists none: is it on the network?)")
 		}
 	} else {
-		fmt.Println("room: if a participant's handin cannot connect, this machine's firewall may block the port; Ctrl-C stops the server")
+		fmt.Println("room: if a participant's handin cannot connect, this machine's firewall may block the port")
 	}
 	l := s.limits
-	fmt.Printf("room: at most %d connections at once (%d per address), %d hand-ins read at once (%d per address), "+
-		"%d new participants per address a minute, %d participants\n",
-		l.conns, l.addressConns, l.bodies, l.addressBodies, l.newPerMinute, l.participants)
-	return s.httpServer().Serve(newConnLimiter(listener, s.addrs))
+	fmt.Printf("room: at most %d connections at once (%d per address, %d kept for addresses that hold none), "+
+		"%d hand-ins read at once (%d per address), %d new participants and %d wrong secrets per address a minute, "+
+		"%d participants; Ctrl-C stops it once the hand-ins being received are kept\n",
+		l.conns, l.addressConns, l.connLimits().ConnReserve(), l.bodies, l.addressBodies, l.newPerMinute, l.wrongPerMinute, l.participants)
+	// The signals are the server's alone: the harness would exit at once.
+	signal.Reset(os.Interrupt, syscall.SIGTERM)
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	return s.run(s.listen(listener), signals)
 }
+
+// listen wraps l in the API's guard listener with the room's bounds: one
+// address holds at most its share of the connections, and the last eighth
+// are kept for addresses that hold none, so that no few addresses lock the
+// page or a participant out.
+func (s *server) listen(l net.Listener) *guard.Listener {
+	bounds := s.limits.connLimits()
+	gl := guard.New(bounds, nil).Listen(l, bounds)
+	gl.Answer = textAnswer
+	return gl
+}
+
+// run serves on l until a signal arrives on signals. Then it stops
+// accepting (the connections queued are answered 503), lets the hand-ins
+// being received finish for up to drainTime, logs what it kept and
+// refused, and returns nil.
+func (s *server) run(l *guard.Listener, signals <-chan os.Signal) error {
+	srv := s.httpServer()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(l) }()
+	var sig os.Signal
+	select {
+	case err := <-served:
+		return err
+	case sig = <-signals:
+	}
+	drain := s.drainTime()
+	log.Printf("room: %v: finishing the hand-ins being received, for up to %v", sig, drain)
+	ctx, cancel := context.WithTimeout(context.Background(), drain)
+	defer cancel()
+	cut := ""
+	if err := srv.Shutdown(ctx); err != nil {
+		srv.Close()
+		cut = fmt.Sprintf(", and closed the connections still open after %v", drain)
+	}
+	<-served
+	l.WaitRefusals()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	log.Printf("room: stopped%s: %d hand-in%s kept in %s; since the start, %d wrong secret%s refused, %d more refused unread "+
+		"for their address's rate, %d new participant%s refused; %d connection%s refused with 503 (%d of them queued at the signal), %d reset",
+		cut, len(s.hands), plural(len(s.hands)), s.dir, s.wrongSecrets, plural(s.wrongSecrets), s.throttled,
+		s.refused, plural(s.refused), l.Refused.Load(), plural(int(l.Refused.Load())), l.QueuedAnswered.Load(), l.Unanswered.Load())
+	return nil
+}
+
+// drainTime is how long a shutdown waits for the hand-ins being received:
+// as long as one may take to arrive, and a moment to keep it.
+func (s *server) drainTime() time.Duration { return s.limits.readTime + 5*time.Second }
 
 // httpServer is s bounded in time, as the API is: a client that sends
 // slowly or never reads is let go, and a body that stalls frees its slot.

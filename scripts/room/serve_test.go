@@ -34,7 +34,7 @@ func startRoomWith(t *testing.T, dir string, l limits) (*server, string) {
 	}
 	srv, url := s.httpServer(), "http://"+listener.Addr().String()
 	s.send = sendCommand(url)
-	go srv.Serve(newConnLimiter(listener, s.addrs))
+	go srv.Serve(s.listen(listener))
 	t.Cleanup(func() { srv.Close() })
 	return s, url
 }
@@ -217,7 +217,8 @@ func TestServeRestart(t *testing.T) {
 }
 
 func TestListenAddress(t *testing.T) {
-	for addr, want := range map[string]string{"8080": "127.0.0.1:8080", ":8080": "127.0.0.1:8080", "localhost:1": "127.0.0.1:1", "10.0.0.5:8080": "10.0.0.5:8080"} {
+	for addr, want := range map[string]string{"8080": "127.0.0.1:8080", ":8080": "127.0.0.1:8080", "localhost:1": "127.0.0.1:1", "10.0.0.5:8080": "10.0.0.5:8080",
+		"10.0.0.5": "10.0.0.5:8070", "localhost": "127.0.0.1:8070", "10.0.0.5:": "10.0.0.5:8070"} {
 		if got, err := listenAddress(addr); err != nil || got != want {
 			t.Errorf("listenAddress(%q) = %q, %v; want %q", addr, got, err, want)
 		}

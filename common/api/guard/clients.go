@@ -118,13 +118,13 @@ func (cs *clients) holdingConns(host string) int {
 	return 0
 }
 
-// clientKey is the key of a connection's *client in its context, which the
+// clientKey is the key of a connection's *clientConn in its context, which the
 // server puts there when it accepts the connection (see ConnContext), so
 // that a request finds its client without looking its address up.
 type clientKey struct{}
 
-// hostOf is the host of a remote address: what names its client.
-func hostOf(addr string) string {
+// HostOf is the host of a remote address: what names its client.
+func HostOf(addr string) string {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
 		return addr // not host:port: the whole of it is the best name there is
@@ -136,7 +136,7 @@ func hostOf(addr string) string {
 // server accepted it through a Listener: http.Server's ConnContext.
 func ConnContext(ctx context.Context, conn net.Conn) context.Context {
 	if c, ok := conn.(*clientConn); ok {
-		return context.WithValue(ctx, clientKey{}, c.client)
+		return context.WithValue(ctx, clientKey{}, c)
 	}
 	return ctx
 }

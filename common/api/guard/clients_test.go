@@ -58,7 +58,7 @@ func TestClientIsItsRemoteHost(t *testing.T) {
 		"[2001:db8::1]:8080": "2001:db8::1",
 		"not an address":     "not an address",
 	} {
-		if got := hostOf(addr); got != want {
+		if got := HostOf(addr); got != want {
 			t.Errorf("remote address %q: client %q, want %q", addr, got, want)
 		}
 	}

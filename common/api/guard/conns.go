@@ -17,10 +17,29 @@ import (
 // answer: more than api's MaxHeaderBytes and MaxBodyBytes together.
 const refusedReadBytes = 128 << 10
 
+// MaxRefusing is how many 503s to refused connections are written at once,
+// each holding its connection and a goroutine for up to a second. Beyond
+// it, a connection refused while serving is closed unanswered, and one
+// queued at shutdown waits for its turn within DrainQueueTime.
+const MaxRefusing = 1024
+
+// DrainQueueTime bounds the shutdown's drain of the kernel's accept queue:
+// for that long, Close takes every connection queued and answers it 503;
+// those it takes after that are reset, at most maxDrainResets of them. A
+// client that keeps connecting would otherwise keep the server from ever
+// stopping.
+const DrainQueueTime = 2 * time.Second
+
+// maxDrainResets is more connections than any kernel queues for one
+// listener (Linux caps its queue at 65535), so that every connection
+// queued when the drain ends is counted.
+const maxDrainResets = 1 << 16
+
 // Close closes the listener once the connections that the kernel has
 // accepted for it, and the server not yet, are answered with 503: closing
 // it with them in its queue would reset them, and their clients would have
-// sent a request and got no status line.
+// sent a request and got no status line. QueuedAnswered and QueuedReset
+// count them.
 func (l *Listener) Close() error {
 	l.once.Do(func() {
 		close(l.done)
@@ -28,15 +47,22 @@ func (l *Listener) Close() error {
 		if !ok {
 			return
 		}
-		// Accept takes what is queued, then waits until the deadline; a
-		// deadline already past would fail it before it looked.
-		queue.SetDeadline(time.Now().Add(10 * time.Millisecond))
-		for {
+		end := time.Now().Add(DrainQueueTime)
+		for taken := 0; taken < maxDrainResets; {
+			// The queue is empty once no connection comes for a moment; a
+			// deadline already past would fail Accept before it looked.
+			queue.SetDeadline(time.Now().Add(10 * time.Millisecond))
 			conn, err := l.Listener.Accept()
 			if err != nil {
 				return
 			}
-			l.refuse(conn, "the server is shutting down; retry in a moment")
+			if time.Now().After(end) {
+				taken++
+				l.count(true, false)
+				reset(conn)
+				continue
+			}
+			l.refuse(conn, "the server is shutting down; retry in a moment", end)
 		}
 	})
 	return l.Listener.Close()
@@ -50,20 +76,82 @@ func (l *Listener) WaitRefusals() { l.refusing.Wait() }
 // written before the request is read, which HTTP allows; the connection is
 // then closed for writing and drained for a moment, so that the kernel
 // does not reset it, discarding the answer, for the request it did not
-// read.
-func (l *Listener) refuse(conn net.Conn, msg string) {
-	l.Refused.Add(1)
+// read. When MaxRefusing are being written, a connection queued at
+// shutdown (wait: until when it may wait) waits for a turn, and any other
+// is reset.
+func (l *Listener) refuse(conn net.Conn, msg string, wait time.Time) {
+	queued := !wait.IsZero()
+	if !l.takeTurn(wait) {
+		l.count(queued, false)
+		reset(conn)
+		return
+	}
 	l.refusing.Go(func() {
+		defer func() { <-l.writing }()
 		defer conn.Close()
-		body, _ := json.Marshal(map[string]string{"error": msg})
+		contentType, body := l.Answer(msg)
 		conn.SetDeadline(time.Now().Add(time.Second))
-		fmt.Fprintf(conn, "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"+
-			"Retry-After: 1\r\nConnection: close\r\n\r\n%s", len(body), body)
-		if tcp, ok := conn.(*net.TCPConn); ok {
+		_, err := fmt.Fprintf(conn, "HTTP/1.1 503 Service Unavailable\r\nContent-Type: %s\r\nContent-Length: %d\r\n"+
+			"Retry-After: 1\r\nConnection: close\r\n\r\n%s", contentType, len(body), body)
+		l.count(queued, err == nil)
+		if tcp, ok := conn.(*net.TCPConn); ok && err == nil {
 			tcp.CloseWrite()
 			io.Copy(io.Discard, io.LimitReader(conn, refusedReadBytes))
 		}
 	})
+}
+
+// takeTurn takes one of the MaxRefusing turns to write a refusal, waiting
+// until wait at most (zero: not at all).
+func (l *Listener) takeTurn(wait time.Time) bool {
+	select {
+	case l.writing <- struct{}{}:
+		return true
+	default:
+	}
+	if wait.IsZero() {
+		return false
+	}
+	timer := time.NewTimer(time.Until(wait))
+	defer timer.Stop()
+	select {
+	case l.writing <- struct{}{}:
+		return true
+	case <-timer.C:
+		return false
+	}
+}
+
+// count counts a refused connection as answered or reset, and among those
+// queued at shutdown if queued.
+func (l *Listener) count(queued, answered bool) {
+	switch {
+	case answered:
+		l.Refused.Add(1)
+	default:
+		l.Unanswered.Add(1)
+	}
+	switch {
+	case queued && answered:
+		l.QueuedAnswered.Add(1)
+	case queued:
+		l.QueuedReset.Add(1)
+	}
+}
+
+// JSONAnswer is the API's answer to a refused connection: its JSON error.
+func JSONAnswer(msg string) (contentType string, body []byte) {
+	body, _ = json.Marshal(map[string]string{"error": msg})
+	return "application/json", body
+}
+
+// reset closes conn at once, with a reset rather than an orderly close, so
+// that its client knows it got no answer.
+func reset(conn net.Conn) {
+	if tcp, ok := conn.(*net.TCPConn); ok {
+		tcp.SetLinger(0)
+	}
+	conn.Close()
 }
 
 // clientConn is a connection the server accepted, which holds its slot and

@@ -69,3 +69,45 @@ func TestConnectionReserveIsKeptForNewClients(t *testing.T) {
 		t.Errorf("the first connection of a third client: status %d, want 200", status)
 	}
 }
+
+// TestEveryQueuedConnectionIsAnswered queues many requests in the
+// kernel, which the server never accepts, and closes the listener: each
+// must get a 503, and the counts must say so. One deadline for the whole
+// drain answered the first few hundred and reset the rest.
+func TestEveryQueuedConnectionIsAnswered(t *testing.T) {
+	const queued = 1000
+	inner, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := New(DefaultLimits, nil).Listen(inner, DefaultLimits)
+	conns := make([]net.Conn, queued)
+	dialer := net.Dialer{Timeout: 5 * time.Second} // a kernel that queues fewer (macOS: 128) keeps the rest waiting
+	for i := range conns {
+		conn, err := dialer.Dial("tcp", inner.Addr().String())
+		if err != nil {
+			t.Skipf("cannot queue %d connections here: %v", queued, err)
+		}
+		defer conn.Close()
+		if _, err := io.WriteString(conn, "GET / HTTP/1.1\r\nHost: test\r\n\r\n"); err != nil {
+			t.Fatal(err)
+		}
+		conns[i] = conn
+	}
+	l.Close()
+	l.WaitRefusals()
+	answered := 0
+	for _, conn := range conns {
+		conn.SetDeadline(time.Now().Add(5 * time.Second))
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err == nil && resp.StatusCode == http.StatusServiceUnavailable {
+			answered++
+		}
+	}
+	if answered != queued {
+		t.Errorf("%d of %d queued connections answered with 503", answered, queued)
+	}
+	if a, r := l.QueuedAnswered.Load(), l.QueuedReset.Load(); a != int64(answered) || r != int64(queued-answered) {
+		t.Errorf("the listener counts %d answered and %d reset; the clients saw %d answered of %d", a, r, answered, queued)
+	}
+}

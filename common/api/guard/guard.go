@@ -49,6 +49,8 @@ type Guard struct {
 	ledger           *Ledger   // each list's size, for List
 	answers          sync.Pool // of *answer: one serves each request, and is reused
 	drained          atomic.Bool
+
+	readingOut atomic.Int64 // cut clients whose rate is being measured (see readOut)
 }
 
 // New returns a guard of limits, whose lists are sized by ledger (nil: a
@@ -67,8 +69,18 @@ func New(limits Limits, ledger *Ledger) *Guard {
 // would take the next free slot, whoever needs it.
 type Listener struct {
 	net.Listener
-	Refused  atomic.Int64  // connections refused, for MaxClientConns, the reserve, or at shutdown
+
+	// Answer makes the 503 to a refused connection; Listen sets JSONAnswer.
+	Answer func(msg string) (contentType string, body []byte)
+
+	Refused    atomic.Int64 // connections answered 503, for MaxClientConns, the reserve, or at shutdown
+	Unanswered atomic.Int64 // connections refused and reset: MaxRefusing were being written, or the write failed
+
+	// Of those, the connections the kernel had queued at shutdown (see Close).
+	QueuedAnswered, QueuedReset atomic.Int64
+
 	slots    chan struct{} // one per connection open
+	writing  chan struct{} // one per refusal being written
 	done     chan struct{} // closed with the listener
 	once     sync.Once
 	clients  *clients
@@ -77,7 +89,8 @@ type Listener struct {
 
 // Listen wraps l in a Listener of limits, whose clients are g's.
 func (g *Guard) Listen(l net.Listener, limits Limits) *Listener {
-	return &Listener{Listener: l, slots: make(chan struct{}, limits.MaxConns), done: make(chan struct{}), clients: g.clients}
+	return &Listener{Listener: l, Answer: JSONAnswer, slots: make(chan struct{}, limits.MaxConns),
+		writing: make(chan struct{}, MaxRefusing), done: make(chan struct{}), clients: g.clients}
 }
 
 // Accept waits for a free slot, then for a connection whose client has
@@ -96,14 +109,14 @@ func (l *Listener) Accept() (net.Conn, error) {
 			<-l.slots
 			return nil, err
 		}
-		host := hostOf(conn.RemoteAddr().String())
+		host := HostOf(conn.RemoteAddr().String())
 		cl, refusal := l.clients.enter(host, true)
 		switch refusal {
 		case overClientConns:
-			l.refuse(conn, fmt.Sprintf(refusal, l.clients.maxClientConns))
+			l.refuse(conn, fmt.Sprintf(refusal, l.clients.maxClientConns), time.Time{})
 			continue
 		case inConnReserve:
-			l.refuse(conn, fmt.Sprintf(refusal, l.clients.holdingConns(host)))
+			l.refuse(conn, fmt.Sprintf(refusal, l.clients.holdingConns(host)), time.Time{})
 			continue
 		}
 		setSendBuffer(conn)
@@ -215,10 +228,13 @@ func (g *Guard) begin(c echo.Context) *answer {
 		a = new(answer)
 	}
 	req, res := c.Request(), c.Response()
-	a.w = Writer{ResponseWriter: res.Writer, g: g, head: req.Method == http.MethodHead, ctx: req.Context()}
+	a.w = Writer{ResponseWriter: res.Writer, g: g, head: req.Method == http.MethodHead, ctx: req.Context(), req: req}
 	// Only net/http's server puts itself in a request's context.
 	if srv, ok := req.Context().Value(http.ServerContextKey).(*http.Server); ok {
 		a.w.paced, a.w.rc = true, *http.NewResponseController(res.Writer)
+		if c, ok := req.Context().Value(clientKey{}).(*clientConn); ok {
+			a.w.conn = c.Conn
+		}
 		if srv.WriteTimeout > 0 {
 			a.w.start = time.Now().Add(srv.WriteTimeout)
 		}
@@ -267,11 +283,14 @@ func (g *Guard) reserve(c echo.Context, a *answer, size, weight int64, needs str
 // it enters its remote host's client itself, until end.
 func (g *Guard) take(req *http.Request, a *answer, charge int64) (held int64, ok bool) {
 	cs := g.clients
-	cl, _ := req.Context().Value(clientKey{}).(*client)
+	var cl *client
+	if c, ok := req.Context().Value(clientKey{}).(*clientConn); ok {
+		cl = c.client
+	}
 	cs.mu.Lock()
 	defer cs.mu.Unlock()
 	if cl == nil {
-		cl, _ = cs.enterLocked(hostOf(req.RemoteAddr), false)
+		cl, _ = cs.enterLocked(HostOf(req.RemoteAddr), false)
 		a.entered = true
 	}
 	a.client = cl

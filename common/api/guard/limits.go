@@ -42,11 +42,22 @@ type Limits struct {
 	// answered with 503 and closed as soon as it is accepted, so that one
 	// client opening thousands of connections leaves the others room.
 	MaxClientConns int
+
+	// ReserveConns is how many of MaxConns only an address that holds no
+	// connection may take. 0 means the last eighth (at least one); a
+	// server that knows how many addresses it serves (the workshop's room)
+	// keeps one for each, so that no number of them can lock one out.
+	ReserveConns int
 }
 
 // ConnReserve is how many of MaxConns only a client that holds no
 // connection may take.
-func (l Limits) ConnReserve() int { return max(1, l.MaxConns/8) }
+func (l Limits) ConnReserve() int {
+	if l.ReserveConns > 0 {
+		return l.ReserveConns
+	}
+	return max(1, l.MaxConns/8)
+}
 
 // DefaultMaxUsers is how many users a server started by api.Main holds at
 // most unless its -max-users flag says otherwise: ten times the default
@@ -98,6 +109,14 @@ const ProgramBytes = 64 << 20
 func MemoryLimit(limits Limits) int64 {
 	return limits.MaxStoredBytes + limits.MaxInFlightBytes + ProgramBytes
 }
+
+// PeakRSS is the most resident memory a stage reaches under limits, as
+// the kernel counts it: MemoryLimit, and one list's worth of the bytes in
+// flight more. A stage that builds a list allocates its bytes at once, and
+// the collector, which the soft limit triggers then, frees the previous
+// list only after: for a moment both are resident. A list takes at most
+// MaxInFlightBytes.
+func PeakRSS(limits Limits) int64 { return MemoryLimit(limits) + limits.MaxInFlightBytes }
 
 // cost is what a user whose JSON is encoded bytes long, holding roles
 // roles, counts against MaxStoredBytes: the JSON once, for the user

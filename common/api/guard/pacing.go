@@ -1,12 +1,16 @@
 package guard
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"net"
 	"net/http"
 	"os"
+	"sync"
 	"time"
 )
 
@@ -65,6 +69,10 @@ type Writer struct {
 	start  time.Time               // the server's write timeout's deadline, for the first piece; zero for none
 	since  time.Time               // when the client was last ahead of the pace
 	taken  int64                   // bytes written since then
+	began  time.Time               // when the first piece was written
+	sent   int64                   // bytes written in all
+	conn   net.Conn                // the connection underneath, if the guard's Listener accepted it
+	req    *http.Request           // for the log of a cut
 	failed error                   // the first write that failed: the answer was not sent whole
 }
 
@@ -97,23 +105,41 @@ func (w *Writer) Write(p []byte) (int, error) {
 		stop := context.AfterFunc(w.ctx, func() { rc.SetWriteDeadline(time.Now()) })
 		defer stop()
 	}
+	var keeper *spareKeeper // see readOut
+	if tcp, ok := w.conn.(*net.TCPConn); ok && watch {
+		keeper = &spareKeeper{tcp: tcp}
+	}
 	written := 0
 	for written < len(p) {
 		piece := p[written:min(len(p), written+SendPiece)]
 		deadline := w.deadline(len(piece))
 		if err := w.rc.SetWriteDeadline(deadline); err != nil && !errors.Is(err, http.ErrNotSupported) {
-			return written, w.fail(err, deadline)
+			return written, w.fail(err, deadline, nil)
 		}
 		// Checked after the deadline is set: a client that goes from here
 		// on has its deadline set to now after this one.
 		if watch && w.ctx.Err() != nil {
-			return written, w.fail(w.ctx.Err(), deadline)
+			return written, w.fail(w.ctx.Err(), deadline, nil)
+		}
+		if w.began.IsZero() {
+			w.began = time.Now()
+		}
+		if keeper != nil {
+			keeper.arm(deadline.Add(-w.g.Pace.Grace / 4))
 		}
 		n, err := w.ResponseWriter.Write(piece)
 		written += n
 		w.taken += int64(n)
+		w.sent += int64(n)
+		var spare *os.File
+		if keeper != nil {
+			spare = keeper.disarm()
+		}
 		if err != nil {
-			return written, w.fail(err, deadline)
+			return written, w.fail(err, deadline, spare)
+		}
+		if spare != nil {
+			spare.Close()
 		}
 	}
 	return written, nil
@@ -142,10 +168,11 @@ func (w *Writer) deadline(n int) time.Time {
 func (w *Writer) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // fail names who ended the answer with err, the write's error; deadline is
-// the one Write set. A deadline error before that deadline comes from the
-// one set to now when the client went. The request's context cannot tell:
-// net/http cancels it on any failed write too.
-func (w *Writer) fail(err error, deadline time.Time) *CutError {
+// the one Write set, and spare a copy of the connection or nil. A deadline
+// error before that deadline comes from the one set to now when the
+// client went. The request's context cannot tell: net/http cancels it on
+// any failed write too.
+func (w *Writer) fail(err error, deadline time.Time, spare *os.File) *CutError {
 	why := "the client closed the connection"
 	timedOut := errors.Is(err, os.ErrDeadlineExceeded) && !time.Now().Before(deadline)
 	switch {
@@ -155,8 +182,19 @@ func (w *Writer) fail(err error, deadline time.Time) *CutError {
 		why = "the write timeout passed"
 	case timedOut:
 		elapsed := time.Since(w.since)
-		why = fmt.Sprintf("the client took %d bytes in %v, %.1f KiB/s, below the minimum rate of %d KiB/s",
-			w.taken, elapsed.Round(time.Millisecond), float64(w.taken)/1024/elapsed.Seconds(), w.g.Pace.Rate>>10)
+		follows := ""
+		if spare != nil && w.g.readingOut.Add(1) > MaxReadOuts {
+			w.g.readingOut.Add(-1) // spare is closed below
+		} else if spare != nil {
+			follows = "; the rate it read at is logged once it has read what was sent"
+			go w.g.readOut(spare, w.req.Method+" "+w.req.URL.String(), w.began, w.sent)
+			spare = nil
+		}
+		why = fmt.Sprintf("the client fell behind the minimum rate of %d KiB/s (its kernel took %d bytes in the last %v%s)",
+			w.g.Pace.Rate>>10, w.taken, elapsed.Round(time.Millisecond), follows)
+	}
+	if spare != nil {
+		spare.Close()
 	}
 	cut := &CutError{why, err}
 	if w.failed == nil {
@@ -173,3 +211,85 @@ type CutError struct {
 
 func (e *CutError) Error() string { return e.Why + ": " + e.err.Error() }
 func (e *CutError) Unwrap() error { return e.err }
+
+// spareKeeper takes a copy of a connection shortly before a piece's
+// deadline, while the piece waits for the socket, so that the connection
+// outlives net/http's close of it at the failed write (see readOut). Where
+// a copy cannot be taken (Windows), the cut's log says less.
+type spareKeeper struct {
+	tcp   *net.TCPConn
+	timer *time.Timer
+	ran   sync.WaitGroup // the timer's function, armed and not yet done
+	file  *os.File       // the copy, set by the timer's function
+}
+
+// arm has the copy taken at at, unless disarm comes first.
+func (k *spareKeeper) arm(at time.Time) {
+	k.ran.Add(1)
+	if k.timer == nil {
+		k.timer = time.AfterFunc(time.Until(at), func() {
+			defer k.ran.Done()
+			if f, err := k.tcp.File(); err == nil {
+				k.file = f
+			}
+		})
+		return
+	}
+	k.timer.Reset(time.Until(at))
+}
+
+// disarm stops the timer and returns the copy it took, if it ran.
+func (k *spareKeeper) disarm() *os.File {
+	if k.timer.Stop() {
+		k.ran.Done()
+	}
+	k.ran.Wait()
+	f := k.file
+	k.file = nil
+	return f
+}
+
+// RateWindow bounds how long after a cut for the minimum rate the server
+// waits for the client to read what was sent (see readOut); MaxReadOuts
+// bounds how many it waits for at once, each holding a socket and a
+// goroutine outside the connection cap: beyond it, the rate is not logged.
+const (
+	RateWindow  = 30 * time.Second
+	MaxReadOuts = 256
+)
+
+// readOut logs the rate at which the client of an answer cut for the
+// minimum rate read it. What the kernel took in the seconds before the cut
+// says little: the client's buffers took hundreds of KiB at once, and the
+// kernel learns of its reads only in window updates of up to 64 KiB. So
+// a piece that nears its deadline has a copy of the connection taken,
+// spare, which keeps it open when net/http closes its own at the failed write:
+// closed for writing, the connection lets the client read what was sent,
+// sent bytes in all from began, and the rate is those bytes over the time
+// until it closes its end, at most RateWindow after the cut. The answer's
+// in-flight bytes are given back at the cut, and its slot of MaxConns as
+// net/http closes its own copy of the connection.
+func (g *Guard) readOut(spare *os.File, what string, began time.Time, sent int64) {
+	defer g.readingOut.Add(-1)
+	conn, err := net.FileConn(spare)
+	spare.Close()
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	if tcp, ok := conn.(*net.TCPConn); ok {
+		tcp.CloseWrite()
+	}
+	conn.SetDeadline(time.Now().Add(RateWindow))
+	_, err = io.Copy(io.Discard, io.LimitReader(conn, refusedReadBytes))
+	elapsed := time.Since(began)
+	rate := float64(sent) / 1024 / elapsed.Seconds()
+	logger := cmp.Or(g.Log, log.Default())
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		logger.Printf("answer cut: %s: the client had not read the %d bytes sent %v after the cut: it read at %.1f KiB/s at most",
+			what, sent, RateWindow, rate)
+		return
+	}
+	logger.Printf("answer cut: %s: the client read the %d bytes sent in %v, from the first until it closed the connection: %.1f KiB/s",
+		what, sent, elapsed.Round(time.Millisecond), rate)
+}

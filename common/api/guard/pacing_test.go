@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -26,11 +27,19 @@ var testPace = Pace{Rate: 4 << 20, Grace: time.Second}
 // address and the channel on which each answer's write error, if any, arrives.
 func newPacedServer(t *testing.T, size int) (string, <-chan error) {
 	t.Helper()
+	addr, failed, _ := newLoggedPacedServer(t, size)
+	return addr, failed
+}
+
+// newLoggedPacedServer is newPacedServer, with the guard's log.
+func newLoggedPacedServer(t *testing.T, size int) (string, <-chan error, *logBuffer) {
+	t.Helper()
 	g := New(DefaultLimits, nil)
 	g.Pace = testPace
+	logs := &logBuffer{}
+	g.Log = log.New(logs, "", 0)
 	body := make([]byte, size)
 	failed := make(chan error, 1)
-	g.Log = log.New(io.Discard, "", 0)
 	e := echo.New()
 	e.GET("/", g.Wrap(func(c echo.Context) error {
 		c.Response().Header().Set("Content-Length", strconv.Itoa(size))
@@ -44,7 +53,25 @@ func newPacedServer(t *testing.T, size int) (string, <-chan error) {
 	ts.Config.ErrorLog = log.New(io.Discard, "", 0) // the Listener's close wakes Accept, which net/http logs
 	ts.Start()
 	t.Cleanup(ts.Close)
-	return ts.Listener.Addr().String(), failed
+	return ts.Listener.Addr().String(), failed, logs
+}
+
+// logBuffer is a log that the server writes and the test reads.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // steadyReader reads from r at rate bytes a second, catching up after any
@@ -115,12 +142,38 @@ func TestMinimumRate(t *testing.T) {
 				if !ok {
 					t.Fatalf("read %d of %d bytes, and the answer ended with %v; want a cut for the rate", read, size, answer)
 				}
-				var kib float64
-				if _, err := fmt.Sscanf(cut.Why[strings.Index(cut.Why, ", ")+2:], "%f KiB/s", &kib); err != nil ||
-					kib <= 0 || kib >= float64(testPace.Rate>>10) {
-					t.Errorf("the cut says %q: want the rate measured, above 0 and below the minimum of %d KiB/s", cut.Why, testPace.Rate>>10)
+				if !strings.Contains(cut.Why, fmt.Sprintf("fell behind the minimum rate of %d KiB/s", testPace.Rate>>10)) {
+					t.Errorf("the cut says %q: want the minimum rate it fell behind", cut.Why)
 				}
 			})
 		}
+	}
+}
+
+// TestCutLogsTheRateTheClientRead reads at a third of the minimum rate,
+// through a large receive buffer, which the kernel fills before the
+// client has read much: the log of the cut must state the rate the client
+// read at, as the client measures it, within a fifth. What the kernel
+// took in the seconds before the cut is a fraction of it.
+func TestCutLogsTheRateTheClientRead(t *testing.T) {
+	const size = 64 << 20
+	addr, failed, logs := newLoggedPacedServer(t, size)
+	rate := float64(testPace.Rate) / 3
+	start := time.Now()
+	read, _ := readSteadily(addr, 1<<20, rate)
+	measured := float64(read) / 1024 / time.Since(start).Seconds()
+	if _, ok := (<-failed).(*CutError); !ok {
+		t.Fatalf("read %d of %d bytes; want a cut for the rate", read, size)
+	}
+	var logged float64
+	for give := time.Now().Add(10 * time.Second); time.Now().Before(give); time.Sleep(10 * time.Millisecond) {
+		if _, line, ok := strings.Cut(logs.String(), "from the first until it closed the connection: "); ok {
+			fmt.Sscanf(line, "%f KiB/s", &logged)
+			break
+		}
+	}
+	t.Logf("client %.1f KiB/s, log %.1f KiB/s", measured, logged)
+	if logged < 0.8*measured || logged > 1.2*measured {
+		t.Errorf("the client read at %.1f KiB/s, and the log says %.1f KiB/s; want within a fifth:\n%s", measured, logged, logs)
 	}
 }

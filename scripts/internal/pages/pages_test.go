@@ -82,6 +82,10 @@ var constants = func() []constant {
 		constant{secs(api.IdleTimeout), "timeout"},
 		constant{secs(api.WriteTimeout), "timeout"},
 		constant{secs(api.DrainTimeout), "finish"},
+		constant{secs(guard.DrainQueueTime), "queue drain"},
+		constant{secs(guard.RateWindow), "of the"},
+		constant{mib(guard.PeakRSS(api.DefaultLimits)), "resident"},
+		constant{kib(guard.SendPiece), "kernel hears"},
 	)
 	for _, w := range bench.MixedWrites {
 		c = append(c, constant{fmt.Sprintf("%d%%", w), "write"})
