@@ -13,17 +13,17 @@ import (
 // small whatever its clients do: a connection holds a few kilobytes, a
 // body being read up to maxBody, and the rest is the room's hand-ins.
 type limits struct {
-	conns, addressConns   int           // connections open at once: in all, and from one address (see connLimits for the reserve)
-	bodies, addressBodies int           // hand-ins being read at once: in all, and from one address
-	newPerMinute          int           // participants one address may make in a minute, all at once at most
-	wrongPerMinute        int           // wrong secrets one address may send in a minute, all at once at most
-	participants          int           // participants in the room
-	readTime              time.Duration // to read a request, its body included: a stalled body frees its slot then
+	conns, clientConns   int           // connections open at once: in all, and from one client (see connLimits for the reserve)
+	bodies, clientBodies int           // hand-ins being read at once: in all, and from one client
+	newPerMinute         int           // participants one address may make in a minute, all at once at most
+	wrongPerMinute       int           // wrong secrets one address may send in a minute, all at once at most
+	participants         int           // participants in the room
+	readTime             time.Duration // to read a request, its body included: a stalled body frees its slot then
 }
 
 // roomLimits are the bounds of go run ./scripts/room --serve: a room of a
 // few dozen laptops, each handing in one file at a time, and a projector.
-var roomLimits = limits{conns: 512, addressConns: 64, bodies: 64, addressBodies: 4, newPerMinute: 5, wrongPerMinute: 10,
+var roomLimits = limits{conns: 512, clientConns: 64, bodies: 64, clientBodies: 4, newPerMinute: 5, wrongPerMinute: 10,
 	participants: 200, readTime: 10 * time.Second}
 
 // connLimits are the connection bounds in the terms of the API's guard,
@@ -33,7 +33,7 @@ var roomLimits = limits{conns: 512, addressConns: 64, bodies: 64, addressBodies:
 // each of it, so fewer than participants+reserveExtra of them cannot lock
 // a new one, or the page, out.
 func (l limits) connLimits() guard.Limits {
-	return guard.Limits{MaxConns: l.conns, MaxClientConns: l.addressConns, ReserveConns: min(l.participants+reserveExtra, l.conns-1)}
+	return guard.Limits{MaxConns: l.conns, MaxClientConns: l.clientConns, ReserveConns: min(l.participants+reserveExtra, l.conns-1)}
 }
 
 // reserveExtra is the room's reserve of connections beyond one per participant.
@@ -111,7 +111,7 @@ func (a *addresses) startBody(host string) (refusal string) {
 	defer a.mu.Unlock()
 	ad := a.get(host)
 	switch {
-	case ad.bodies >= a.limits.addressBodies:
+	case ad.bodies >= a.limits.clientBodies:
 		return fmt.Sprintf("your address is sending %d hand-ins at once, the most one address may; retry in a second", ad.bodies)
 	case a.bodies >= a.limits.bodies:
 		return fmt.Sprintf("the room is reading %d hand-ins at once, the most it reads; retry in a second", a.bodies)

@@ -73,7 +73,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // connections at once: one beyond them waits until a connection closes.
 func TestConnsBound(t *testing.T) {
 	l := roomLimits
-	l.conns, l.addressConns, l.participants = 2, 3, 0 // the address's share does not bind; the second is the reserve, for a new address
+	l.conns, l.clientConns, l.participants = 2, 3, 0 // the address's share does not bind; the second is the reserve, for a new address
 	_, url := startRoomWith(t, t.TempDir(), l)
 	held := []net.Conn{dialRoomFrom(t, url, net.IPv4(127, 0, 0, 1)), dialRoomFrom(t, url, net.IPv4(127, 0, 0, 2))}
 	for _, c := range held { // served, so accepted: each holds its slot while it stays open
@@ -95,11 +95,11 @@ func TestConnsBound(t *testing.T) {
 	resp.Body.Close()
 }
 
-// TestAddressConnsBound checks that one address holds at most
-// limits.addressConns connections: the next is answered 503 and closed.
-func TestAddressConnsBound(t *testing.T) {
+// TestClientConnsBound checks that one address holds at most
+// limits.clientConns connections: the next is answered 503 and closed.
+func TestClientConnsBound(t *testing.T) {
 	l := roomLimits
-	l.conns, l.addressConns, l.participants = 10, 2, 0
+	l.conns, l.clientConns, l.participants = 10, 2, 0
 	_, url := startRoomWith(t, t.TempDir(), l)
 	for range 2 {
 		if code, err := getOn(dialRoom(t, url), 10*time.Second); code != http.StatusOK {
@@ -114,7 +114,7 @@ func TestAddressConnsBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	body, _ := io.ReadAll(resp.Body)
-	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "holds 2 connections") || !resp.Close {
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "hold 2 connections") || !resp.Close {
 		t.Errorf("a third connection from one address: %s %q (closed: %v), want 503, the share, and the connection closed", resp.Status, body, resp.Close)
 	}
 }
@@ -134,20 +134,20 @@ func holdBodies(t *testing.T, s *server, url string, n int) {
 }
 
 // TestBodiesBound checks that the room reads at most limits.bodies
-// hand-ins at once, and limits.addressBodies from one address: the next
+// hand-ins at once, and limits.clientBodies from one address: the next
 // is answered 503, with its reason, before its body is read.
 func TestBodiesBound(t *testing.T) {
 	for _, c := range []struct {
-		name                  string
-		bodies, addressBodies int
-		reply                 string
+		name                 string
+		bodies, clientBodies int
+		reply                string
 	}{
 		{"in all", 2, 4, "the room is reading 2 hand-ins at once"},
 		{"from one address", 4, 2, "your address is sending 2 hand-ins at once"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			l := roomLimits
-			l.bodies, l.addressBodies = c.bodies, c.addressBodies
+			l.bodies, l.clientBodies = c.bodies, c.clientBodies
 			s, url := startRoomWith(t, t.TempDir(), l)
 			holdBodies(t, s, url, 2)
 			code, reply := post(t, url, handInFile("Ada", "aaaaaaaa1111", "passed: ...", 4, 2))
@@ -276,11 +276,11 @@ func TestWrongSecretsThrottled(t *testing.T) {
 // the page, must still be answered at once.
 func TestNinthAddressServed(t *testing.T) {
 	l := roomLimits
-	l.conns, l.addressConns, l.participants = 64, 16, 20 // the addresses would take every slot but for the reserve
+	l.conns, l.clientConns, l.participants = 64, 16, 20 // the addresses would take every slot but for the reserve
 	_, url := startRoomWith(t, t.TempDir(), l)
 	for a := range l.participants {
 		ip := net.IPv4(127, 0, 0, byte(2+a))
-		for range l.addressConns {
+		for range l.clientConns {
 			conn := dialRoomFrom(t, url, ip)
 			// 200, or 503 once only the reserve is left, or, with every
 			// slot held, no answer: a short wait, so that the test ends

@@ -348,7 +348,7 @@ func serve(addr, dir string, isStart func(string) bool) error {
 	fmt.Printf("room: at most %d connections at once (%d per address, %d kept for addresses that hold none), "+
 		"%d hand-ins read at once (%d per address), %d new participants and %d wrong secrets per address a minute, "+
 		"%d participants; Ctrl-C stops it once the hand-ins being received are kept\n",
-		l.conns, l.addressConns, l.connLimits().ConnReserve(), l.bodies, l.addressBodies, l.newPerMinute, l.wrongPerMinute, l.participants)
+		l.conns, l.clientConns, l.connLimits().ConnReserve(), l.bodies, l.clientBodies, l.newPerMinute, l.wrongPerMinute, l.participants)
 	// The signals are the server's alone: the harness would exit at once.
 	signal.Reset(os.Interrupt, syscall.SIGTERM)
 	signals := make(chan os.Signal, 1)
