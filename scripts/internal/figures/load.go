@@ -56,7 +56,7 @@ func LoadTables(files []*results.File, stageColumns bool) (string, error) {
 		for _, f := range files {
 			row := "| " + f.Name + " |"
 			for _, b := range benches {
-				row += " " + Median(f, b, unit, format(unit)) + " |"
+				row += " " + Cell(f, b, unit, format(unit)) + " |"
 			}
 			rows = append(rows, row)
 		}

@@ -105,10 +105,10 @@ func MixedTable(files []*results.File) string {
 		for _, f := range files {
 			row := "| " + f.Name + " |"
 			for _, w := range MixedWrites {
-				row += " " + Median(f, MixedBench(w, c), "sec/op", results.Duration) + " |"
+				row += " " + Cell(f, MixedBench(w, c), "sec/op", results.Duration) + " |"
 			}
 			if wait {
-				row += " " + Median(f, MixedBench(most, c), "read-wait-sec/op", results.Duration) + " |"
+				row += " " + Cell(f, MixedBench(most, c), "read-wait-sec/op", results.Duration) + " |"
 			}
 			rows = append(rows, row)
 		}
@@ -135,10 +135,10 @@ func MixedTable(files []*results.File) string {
 		unitName + "; ringed on the chart):\n\n" + strings.Join(found, "\n") + "\n\n"
 }
 
-// Median is f's median of bench in unit, formatted, or "—" if f has none.
-func Median(f *results.File, bench, unit string, format func(float64) string) string {
-	if v, ok := f.Median(bench, unit); ok {
-		return format(v)
+// Cell is f's median of bench in unit (results.Median), formatted, or "—" if f has none.
+func Cell(f *results.File, bench, unit string, format func(float64) string) string {
+	if v := f.Values(bench, unit); len(v) > 0 {
+		return format(results.Median(v))
 	}
 	return "—"
 }
