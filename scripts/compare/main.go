@@ -188,6 +188,7 @@ func tables(list []stages.Stage, file func(string) string, base *results.File, n
 	}
 	return withNoise(out, base, file, func(again *results.File) (string, error) {
 		out := fmt.Sprintf("\nVerdicts at %s (docs/measuring.md gives the rule):\n", headline)
+		var asked string // a learner's stages at the row that check asks their exercise's question
 		for _, s := range list[1:] {
 			if s.Name == stages.Floor {
 				continue // the limit of the path, not a step to decide on
@@ -201,6 +202,16 @@ func tables(list []stages.Stage, file func(string) string, base *results.File, n
 				return "", err
 			}
 			out += said(s.Name, c.Verdict(base.Name))
+			start := results.ExerciseStart(".", s.Dir, "") // the root, where Parse moved
+			if row := results.Question(start); start != "" && row != headline && len(other.Values(row, "sec/op")) > 0 {
+				if c, err = results.Compare(base, again, other, row); err != nil {
+					return "", err
+				}
+				asked += said(s.Name+" at "+row+", as check asks the exercise from "+start, c.Verdict(base.Name))
+			}
+		}
+		if asked != "" {
+			out += "\nThe same at each exercise's own row:\n" + asked
 		}
 		return out, nil
 	})

@@ -207,21 +207,16 @@ func (c Comparison) Verdict(base string) string {
 	if exact := c.exact(); exact != "" && !c.Decided {
 		first += "; " + exact
 	}
-	details := []string{fmt.Sprintf("speed: %s's time over this stage's, the median of every pair of their %d and %d samples, with its "+
-		"95%% confidence interval (CI) from benchstat's rank test", base, c.Samples[0], c.Samples[1])}
+	var details []string
 	if c.AA {
-		details = append(details, fmt.Sprintf("noise band: the A/A pair, %s measured twice, came out %s apart (speed %s, 95%% CI [%s, %s]), either way",
-			base, plusMinus(c.Band()), Times(c.Noise.Ratio), Times(c.Noise.Lo), Times(c.Noise.Hi)))
+		details = append(details, fmt.Sprintf("noise band: the A/A pair came out %s apart (its speed %s, 95%% CI [%s, %s])",
+			percent(c.Band()), Times(c.Noise.Ratio), Times(c.Noise.Lo), Times(c.Noise.Hi)))
 	}
-	switch {
-	case c.Decided:
-		details = append(details, "decided: the CI lies wholly outside the noise band")
-	case c.Same:
-		details = append(details, fmt.Sprintf("alike: the CI lies within %s, less than the smallest step of the exercises: no step either way", plusMinus(SmallestStep)))
-	case !math.IsInf(c.Hi, 0):
-		details = append(details, "cannot tell: the CI reaches into the noise band; more rounds, or a quieter machine, narrow it")
+	details = append(details, fmt.Sprintf("spread: %s %s, this stage %s; %d and %d samples; benchstat's p=%.3f",
+		base, c.Spreads[0], c.Spreads[1], c.Samples[0], c.Samples[1], c.P))
+	if !c.Decided && !c.Same && !math.IsInf(c.Hi, 0) {
+		details = append(details, "cannot tell: the CI reaches into the noise band; more rounds, or a quieter machine, narrow both")
 	}
-	details = append(details, fmt.Sprintf("spread: %s %s, this stage %s; benchstat's p=%.3f", base, c.Spreads[0], c.Spreads[1], c.P))
 	for _, n := range c.Counts {
 		details = append(details, n.say())
 	}
