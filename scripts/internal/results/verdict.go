@@ -73,6 +73,11 @@ type Count struct {
 // a step is decided when its CI leaves out 1x).
 func Compare(base, again, other *File, bench string) (Comparison, error) {
 	unit, name := Deciding(bench, base, other)
+	return CompareIn(unit, name, base, again, other, bench)
+}
+
+// CompareIn is Compare in unit, named name: a latency of the load tests ("p99-sec", "p99 latency").
+func CompareIn(unit, name string, base, again, other *File, bench string) (Comparison, error) {
 	a, b := base.Values(bench, unit), other.Values(bench, unit)
 	if len(a) == 0 || len(b) == 0 {
 		return Comparison{}, fmt.Errorf("no %s of %s in %s and %s", unit, bench, base.Name, other.Name)
