@@ -516,16 +516,11 @@ func stepVerdicts(files []*results.File, i int) string {
 		lines.String() + "\n"
 }
 
-// heldAgainstNoise compares other with base at bench, held against the noise band of the run's
-// A/A pair, first measured twice (compare's first.again.txt), where the run has it.
+// heldAgainstNoise compares other with base at bench, held against the noise band of the run
+// whose first stage is first.
 func heldAgainstNoise(first, base, other *results.File, bench string) (results.Comparison, error) {
 	c, err := results.Compare(base, nil, other, bench)
-	if again, errAgain := results.Read(strings.TrimSuffix(first.Path, ".txt") + ".again.txt"); err == nil && errAgain == nil {
-		if noise, err := results.Compare(first, again, again, bench); err == nil {
-			c = c.WithNoise(noise.Noise)
-		}
-	}
-	return c, err
+	return c.InRun(first, bench), err
 }
 
 // growthBlock writes the million block of file, under root, or prints it if file is "": from the

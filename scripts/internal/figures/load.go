@@ -72,10 +72,6 @@ func LoadTables(files []*results.File, stageColumns bool) (string, error) {
 // p99 at the fixed rate, held against the noise band of the run's A/A pair (the first stage's server
 // run twice, FIRST.again.txt beside the files), where the run has one.
 func LoadVerdicts(files []*results.File) string {
-	var again *results.File
-	if len(files) > 0 && files[0].Path != "" {
-		again, _ = results.Read(strings.TrimSuffix(files[0].Path, ".txt") + ".again.txt")
-	}
 	var lines []string
 	var previous *results.File
 	for _, f := range files {
@@ -92,11 +88,7 @@ func LoadVerdicts(files []*results.File) string {
 				if err != nil {
 					continue // a stage without that test
 				}
-				if again != nil {
-					if noise, err := results.CompareIn(m.Unit, name, files[0], again, again, m.Bench); err == nil {
-						c = c.WithNoise(noise.Noise)
-					}
-				}
+				c = c.InRun(files[0], m.Bench)
 				lines = append(lines, fmt.Sprintf("- `%s` %s: %s", m.Bench, f.Name, results.FirstLine(c.Verdict(previous.Name))))
 			}
 		}

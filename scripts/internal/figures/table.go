@@ -158,13 +158,14 @@ type crossover struct {
 }
 
 // crossovers are, with clients, each step's crossover against the step before: the first share
-// of writes at which it is not decided faster by benchstat's test and the run's floor (results.Compare).
+// of writes at which it is not decided faster by the verdicts' rule, against the run's noise band (results.Compare).
 func crossovers(files []*results.File, clients int) (found []crossover) {
 	steps := slices.DeleteFunc(slices.Clone(files), func(f *results.File) bool { return !stages.IsStep(f.Name) })
 	for i := 1; i < len(steps); i++ {
 		previous, step := steps[i-1], steps[i]
 		at := slices.IndexFunc(MixedWrites, func(w int) bool {
 			c, err := results.Compare(previous, nil, step, MixedBench(w, clients))
+			c = c.InRun(files[0], MixedBench(w, clients))
 			return err == nil && !(c.Decided && c.Ratio > 1)
 		})
 		found = append(found, crossover{step.Name, previous.Name, at})

@@ -129,6 +129,23 @@ func (c Comparison) WithNoise(aa Interval) Comparison {
 	return c
 }
 
+// InRun is c, a comparison at bench of two stages of the run whose first stage's file is first,
+// held against that run's A/A pair (first measured again beside it, FIRST.again.txt), where it
+// has one: the noise band of the stages that have no A/A pair of their own.
+func (c Comparison) InRun(first *File, bench string) Comparison {
+	if first.Path == "" {
+		return c
+	}
+	again, err := Read(strings.TrimSuffix(first.Path, ".txt") + ".again.txt")
+	if err != nil {
+		return c // a run without an A/A pair
+	}
+	if a, b := first.Values(bench, c.Unit), again.Values(bench, c.Unit); len(a) > 0 && len(b) > 0 {
+		c = c.WithNoise(Speed(a, b))
+	}
+	return c
+}
+
 func (c *Comparison) decide() {
 	c.Decided = clear(c.Lo, c.Hi, c.Band())
 	c.Same = !c.Decided && c.Lo >= 1/(1+SmallestStep) && c.Hi <= 1+SmallestStep

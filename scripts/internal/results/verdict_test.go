@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"math"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -229,5 +230,36 @@ func TestTimes(t *testing.T) {
 		if got := Times(r); got != want {
 			t.Errorf("Times(%v) = %s, want %s", r, got, want)
 		}
+	}
+}
+
+// TestInRun checks that a comparison without an A/A pair takes its run's, from FIRST.again.txt beside the first
+// stage's file, and that a run without one, or a file made by a program, leaves it as it is.
+func TestInRun(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, values ...float64) *File {
+		text := "cpu: test\n"
+		for _, v := range values {
+			text += fmt.Sprintf("BenchmarkB-2 1 %g ns/op %g cpu-ns/op\n", v, v)
+		}
+		path := dir + "/" + name + ".txt"
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := Read(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	first := write("a", 100, 101, 99, 100, 102, 98)
+	other := write("b", 110, 111, 109, 110, 112, 108)
+	c, _ := Compare(first, nil, other, "B")
+	if got := c.InRun(first, "B"); got.AA || !got.Decided {
+		t.Errorf("without a.again.txt: %+v, want it unchanged", got)
+	}
+	write("a.again", 125, 126, 124, 125, 127, 123) // the A/A pair 25% apart
+	if got := c.InRun(first, "B"); !got.AA || got.Decided || math.Abs(got.Band()-0.25) > 0.01 {
+		t.Errorf("with a.again.txt 25%% apart: %+v, want undecided within its band", got)
 	}
 }
