@@ -238,8 +238,14 @@ func withNoise(out string, base *results.File, file func(string) string, verdict
 	if len(base.Values(headline, "sec/op")) == 0 {
 		return out, nil // no verdicts on other benchmarks: they answer other questions
 	}
+	noise, err := results.Compare(base, again, again, headline)
+	if err != nil {
+		return "", err
+	}
+	out += fmt.Sprintf("\nThe noise band at %s: the A/A pair came out %.1f%% apart (its speed %s, 95%% CI [%s, %s]).\n",
+		headline, 100*noise.Band(), results.Times(noise.Noise.Ratio), results.Times(noise.Noise.Lo), results.Times(noise.Noise.Hi))
 	v, err := verdicts(again)
-	if noise, err := results.Compare(base, again, again, headline); err == nil && noise.Busy() != "" {
+	if noise.Busy() != "" {
 		v += "\nWarning: " + noise.Busy() + ".\n"
 	}
 	return out + v, err
