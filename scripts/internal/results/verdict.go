@@ -195,7 +195,7 @@ func median(sorted []float64) float64 {
 // Busy is the warning that c's A/A pair deserves where its CI reaches beyond BusyBand, or "".
 func (c Comparison) Busy() string {
 	reach := max(c.Noise.Hi, 1/c.Noise.Lo) - 1
-	if !c.AA || reach <= BusyBand {
+	if !c.AA || reach <= BusyBand || math.IsInf(reach, 0) { // an infinite CI: too few samples, not a busy machine
 		return ""
 	}
 	return fmt.Sprintf("the A/A pair's 95%% CI reaches %s from 1x: this machine is busy, and only large steps can be decided; "+
