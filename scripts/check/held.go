@@ -50,8 +50,8 @@ func (k *check) held(run *harness.Run, list []stages.Folder, header string) []fl
 	for _, s := range list {
 		f, err := results.Read(file(s))
 		k.must(err, "reading the heap held by "+s.Name, file(s))
-		m, ok := f.Median(heldRow, heldUnit)
-		if !ok {
+		m := results.Median(f.Values(heldRow, heldUnit))
+		if len(f.Values(heldRow, heldUnit)) == 0 {
 			k.must(fmt.Errorf("%s: no %s at %s", file(s), heldUnit, heldRow), "measuring the heap held by "+s.Name, file(s))
 		}
 		medians = append(medians, m)

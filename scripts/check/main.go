@@ -212,7 +212,7 @@ func main() {
 	if reference != exercises {
 		role = "vs-" + reference
 	}
-	start := exerciseStart(k.Root, k.stage.Dir, fromDir)
+	start := results.ExerciseStart(k.Root, k.stage.Dir, fromDir)
 	if *budget <= 0 { // what is left of the check's time, and no less than the fewest rounds take
 		*budget = max(20*time.Second, k.start.Add(checkTime(start)).Sub(time.Now()))
 	}
@@ -264,9 +264,12 @@ func (k *check) next(what string) {
 }
 
 // verdict prints the last line, and keeps it for scripts/handin.
+// A text of several lines prints them indented; verdict.txt, which scripts/handin copies into one
+// line of a hand-in, holds them in one: "passed: at ROW: v1. v2".
 func (k *check) verdict(text string) {
-	fmt.Printf("\ncheck: %s %s\n", k.stage.Name, text)
-	k.Fatal(os.WriteFile(filepath.Join(k.logs, "verdict.txt"), []byte(text+"\n"), 0o644))
+	fmt.Printf("\ncheck: %s %s\n", k.stage.Name, strings.ReplaceAll(text, "\n", "\n  "))
+	line := strings.ReplaceAll(strings.Replace(text, ":\n", ": ", 1), "\n", ". ")
+	k.Fatal(os.WriteFile(filepath.Join(k.logs, "verdict.txt"), []byte(line+"\n"), 0o644))
 	// How long the whole check took, for the page that says what a check costs (report timings).
 	k.Fatal(results.WriteWall(filepath.Join(k.logs, results.WallFile), k.Header(), time.Since(k.start)))
 }

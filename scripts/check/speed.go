@@ -13,39 +13,6 @@ import (
 	"example.com/userperf/scripts/internal/stages"
 )
 
-// questions are the rows of BenchmarkListByRole that answer each exercise's question, by the stage
-// it starts from: where what the step changes shows most. Any other stage is asked the headline's.
-var questions = map[string]string{
-	"stage0-linear":   "ListByRole/users=100000/matches=100", // an index: the scan it skips grows with the users
-	"stage1-index":    results.Matches1000,                   // views, not copies: the copy grows with the matches
-	"stage2-noclone":  results.Matches1000,                   // a reserved body: its growth, with the body
-	"stage3-parallel": results.Matches1000,                   // an appending encoder: the encoding, with the body
-	"stage4-append":   results.Matches1000,                   // encoding once, on write: each request's encoding
-}
-
-// question is the row that answers the question of the exercise starting at base.
-func question(base string) string {
-	if row, ok := questions[base]; ok {
-		return row
-	}
-	return results.Headline
-}
-
-// exerciseStart is the stage that the exercise of the stage in folder dir starts from: the first
-// on its chain of origins (from, a folder, else dir's go.mod's "// origin:", then that one's...)
-// that questions names, so that a copy of a copy of stage1-index is asked stage 1's question;
-// or "" for none.
-func exerciseStart(root, dir, from string) string {
-	walk := cmp.Or(from, stages.Origin(root, dir))
-	for n := 0; walk != "" && n < 10; n++ { // the bound stops a loop of origin lines
-		if _, ok := questions[path.Base(walk)]; ok {
-			return path.Base(walk)
-		}
-		walk = stages.Origin(root, walk)
-	}
-	return ""
-}
-
 // pattern is the -test.bench pattern that runs row alone: ^BenchmarkListByRole$/^users=10000$/^matches=100$.
 func pattern(row string) string {
 	parts := strings.Split(row, "/")
@@ -69,7 +36,7 @@ func (k *check) speed(base, start, reference, role, prediction string, budget ti
 		k.next("the speed: nothing to compare it with")
 		return "nothing to compare it with"
 	}
-	row := question(cmp.Or(start, base))
+	row := results.Question(cmp.Or(start, base))
 	list, err := stages.Find(k.Root, others(base, k.stage.Name, reference)...)
 	k.must(err, "finding the stages to compare", "")
 	k.next(fmt.Sprintf("the speed at %s: %s against %s, until told apart or for up to %s",
@@ -112,8 +79,8 @@ func (k *check) speed(base, start, reference, role, prediction string, budget ti
 			continue
 		}
 		said = time.Now()
-		fmt.Printf("\r   round %d: %s and %s not told apart yet: the slower takes %.0f%% longer, the floor is %.0f%% (%s left)\n",
-			round, k.stage.Name, base, 100*step.Gap(), 100*step.Floor, time.Until(deadline).Round(time.Second))
+		fmt.Printf("\r   round %d, %s left, not decided yet:\n     %s\n", round, time.Until(deadline).Round(time.Second),
+			results.FirstLine(step.Verdict(base)))
 	}
 	// The stage's and the exercise's reference's heap per user, where the exercise weighs it
 	// (list: the base, the stage, the reference).
@@ -123,27 +90,29 @@ func (k *check) speed(base, start, reference, role, prediction string, budget ti
 	}
 	run.Keep()
 
+	// The verdicts, each on lines of its own: the hand-in keeps their first lines (check's verdict).
 	var summary []string
 	fasterReads := false
 	speedups := "" // for the room, through scripts/handin
+	aa, err := results.Compare(read(base), read(base+".again"), read(base+".again"), row)
+	k.must(err, "comparing "+base+" with itself", file(base+".again"))
 	for _, other := range [][2]string{{base, "origin"}, {reference, role}} {
 		if other[0] == "" {
 			continue
 		}
-		again := read(base + ".again") // base's A/A: the reference has none of its own
-		if other[0] != base {
-			again = nil
-		}
-		c, err := results.Compare(k.keep(run.Dir, other[0], other[1]), again, k.keep(run.Dir, k.stage.Name, "mine"), row)
+		// The reference has no A/A pair of its own: base's, of the same rounds, gives the noise band.
+		c, err := results.Compare(k.keep(run.Dir, other[0], other[1]), nil, k.keep(run.Dir, k.stage.Name, "mine"), row)
 		k.must(err, "comparing with "+other[0], file(other[0]))
-		line := c.Verdict(other[0])
+		c = c.WithNoise(aa.Noise)
+		verdict := c.Verdict(other[0])
+		fmt.Printf("   against %s (%s):\n     %s\n", other[0], other[1], strings.ReplaceAll(verdict, "\n", "\n     "))
+		summary = append(summary, results.FirstLine(verdict))
 		if other[0] == reference {
 			fasterReads = c.Decided && c.Ratio > 1
 		}
 		if other[1] == "origin" && prediction != "" {
-			line += fmt.Sprintf("; you predicted %s, it measured %s", prediction, results.Times(c.Ratio))
+			summary = append(summary, fmt.Sprintf("you predicted %s; it measured %s", prediction, results.Times(c.Ratio)))
 		}
-		summary = append(summary, line)
 		speedups += fmt.Sprintf("speedup-%s-%s: %g\n", k.stage.Name, other[1], c.Ratio)
 	}
 	if prediction != "" {
@@ -153,7 +122,7 @@ func (k *check) speed(base, start, reference, role, prediction string, budget ti
 	if heldBy != nil {
 		failure, note := heldVerdict(k.stage.Name, reference, heldBy[0], heldBy[1], fasterReads)
 		if failure != "" {
-			fmt.Printf("   reads at %s: %s\n", row, strings.Join(summary, ". "))
+			fmt.Printf("   reads at %s:\n     %s\n", row, strings.Join(summary, "\n     "))
 			k.verdict("FAILED: " + failure)
 			k.Exit(1)
 		}
@@ -165,7 +134,7 @@ func (k *check) speed(base, start, reference, role, prediction string, budget ti
 	if min := os.Getenv("USERPERF_PARALLEL_MIN"); min != "" {
 		settings += ", with USERPERF_PARALLEL_MIN=" + min
 	}
-	return "at " + settings + ": " + strings.Join(summary, ". ")
+	return "at " + settings + ":\n" + strings.Join(summary, "\n")
 }
 
 // keep copies the measurements of a stage to results/check/STAGE/speed-ROLE.txt, for scripts/handin, and reads them.

@@ -73,8 +73,8 @@ No STAGE: every stage in go.work and the floor. --rounds 10 (at least 6), --benc
 bare Echo handler)
 (^BenchmarkMixed$ mixes reads and writes); --hold-cores: while this process holds every core.
 It builds each stage's test binary, then runs rounds of one sample per stage in a rotating order, so that
-drift hits every stage alike, the first stage twice, under a second label, for the run's A/A floor. It
-prints benchstat's tables, the floor and each stage's verdict against the first at
+drift hits every stage alike, the first stage twice, under a second label, for the run's A/A noise band.
+It prints benchstat's tables, the noise band and each stage's verdict against the first at
 ListByRole/users=10000/matches=100, on CPU time where the system gives it (docs/measuring.md says why).
 Results: results/compare/<stamp>/ and results/compare/latest; a failure or Ctrl-C keeps none.
 USERPERF_MILLION=1 adds a million users; the recorded command line names it and USERPERF_PARALLEL_MIN.
@@ -82,8 +82,8 @@ USERPERF_MILLION=1 adds a million users; the recorded command line names it and 
 --go go1.26.8,go1.27.3 (two Go releases or more): each stage against itself on each release instead. Every
 stage's test binary is built by each release (GOTOOLCHAIN; the go command downloads a release it lacks, about
 76 MB), labelled stage@release, and all run interleaved in the same rounds, the first stage on the first
-release twice for the A/A floor. It prints benchstat's tables with a column per release, CPU time first, the
-floor, and per stage each later release against the first: "12% slower" (12% more time per operation),
+release twice for the A/A noise band. It prints benchstat's tables with a column per release, CPU time first,
+the noise band, and per stage each later release against the first: "12% slower" (12% more time per operation),
 "12% faster" (12% less) or "cannot tell on this machine". Results: results/toolchains/<stamp>/ and
 results/toolchains/latest; the results page's block: go run ./scripts/report toolchains --file docs/results.md.
 `
@@ -218,7 +218,7 @@ var goVersionLine = regexp.MustCompile(`(?m)^go-version: .*$`)
 
 // tables is benchstat's table of the stages, the first as the base (-ignore pkg puts the stages,
 // different packages, in the same rows), but for the floor when named is false (every stage: its
-// nanoseconds would have every time printed in nanoseconds); then the A/A floor and each stage's
+// nanoseconds would have every time printed in nanoseconds); then the A/A noise band and each stage's
 // verdict against the first.
 func tables(list []stages.Folder, file func(string) string, base *results.File, named bool) (string, error) {
 	var args []string
@@ -231,8 +231,9 @@ func tables(list []stages.Folder, file func(string) string, base *results.File, 
 	if err != nil {
 		return "", err
 	}
-	return withFloor(out, base, file, func(again *results.File) (string, error) {
-		out := fmt.Sprintf("\nVerdicts at %s:\n", headline)
+	return withNoise(out, base, file, func(again *results.File) (string, error) {
+		out := fmt.Sprintf("\nVerdicts at %s (docs/measuring.md gives the rule):\n", headline)
+		var asked string // a learner's stages at the row that check asks their exercise's question
 		for _, s := range list[1:] {
 			if s.Name == stages.Floor {
 				continue // the limit of the path, not a step to decide on
@@ -245,42 +246,67 @@ func tables(list []stages.Folder, file func(string) string, base *results.File, 
 			if err != nil {
 				return "", err
 			}
-			out += fmt.Sprintf("  %-24s %s\n", s.Name, c.Verdict(base.Name))
+			out += said(s.Name, c.Verdict(base.Name))
+			start := results.ExerciseStart(".", s.Dir, "") // the root, where Parse moved
+			if row := results.Question(start); start != "" && row != headline && len(other.Values(row, "sec/op")) > 0 {
+				if c, err = results.Compare(base, again, other, row); err != nil {
+					return "", err
+				}
+				asked += said(s.Name+" at "+row+", as check asks the exercise from "+start, c.Verdict(base.Name))
+			}
+		}
+		if asked != "" {
+			out += "\nThe same at each exercise's own row:\n" + asked
 		}
 		return out, nil
 	})
 }
 
-// withFloor returns out followed by the A/A floor of base (floorTable) and, where base measured the
-// headline row, what verdicts says given again, base measured a second time.
-func withFloor(out string, base *results.File, file func(string) string, verdicts func(again *results.File) (string, error)) (string, error) {
+// said is stage's verdict as compare prints it: the stage's name, then the verdict's lines indented.
+func said(stage, verdict string) string {
+	return "  " + stage + ":\n    " + strings.ReplaceAll(verdict, "\n", "\n    ") + "\n"
+}
+
+// withNoise returns out followed by the A/A pair's table of base (noiseTable) and, where base measured
+// the headline row, what verdicts says given again, base measured a second time, and the warning
+// of a busy machine where the noise band is wide.
+func withNoise(out string, base *results.File, file func(string) string, verdicts func(again *results.File) (string, error)) (string, error) {
 	again, err := results.Read(file(base.Name + ".again"))
 	if err != nil {
 		return "", err
 	}
-	aa, err := floorTable(base, again)
+	aa, err := noiseTable(base, again)
 	if err != nil {
 		return "", err
 	}
 	out += aa
-	if _, ok := base.Median(headline, "sec/op"); !ok {
+	if len(base.Values(headline, "sec/op")) == 0 {
 		return out, nil // no verdicts on other benchmarks: they answer other questions
 	}
+	noise, err := results.Compare(base, again, again, headline)
+	if err != nil {
+		return "", err
+	}
+	out += fmt.Sprintf("\nThe noise band at %s: the A/A pair came out %.1f%% apart (its speed %s, 95%% CI [%s, %s]).\n",
+		headline, 100*noise.Band(), results.Times(noise.Noise.Ratio), results.Times(noise.Noise.Lo), results.Times(noise.Noise.Hi))
 	v, err := verdicts(again)
+	if noise.Busy() != "" {
+		v += "\nWarning: " + noise.Busy() + ".\n"
+	}
 	return out + v, err
 }
 
 // headline is the row that verdicts are given on, where it was measured.
 const headline = results.Headline
 
-// floorTable is benchstat's table of base and again, the same binary measured twice, interleaved.
-func floorTable(base, again *results.File) (string, error) {
+// noiseTable is benchstat's table of base and again, the same binary measured twice, interleaved.
+func noiseTable(base, again *results.File) (string, error) {
 	aa, err := harness.GoOutput("tool", "benchstat", "-ignore", "pkg", "-filter", ".unit:(sec/op OR cpu-sec/op)",
 		base.Name+"="+base.Path, base.Name+",again="+again.Path)
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("\nThe floor: %s measured twice, interleaved (A/A); any difference is noise:\n%s",
+	return fmt.Sprintf("\nThe A/A pair: %s measured twice, interleaved; any difference is noise, and the noise band of the verdicts:\n%s",
 		base.Name, withoutConfig(aa)), nil
 }
 
@@ -291,7 +317,7 @@ func withoutConfig(out string) string {
 }
 
 // toolchainTables is benchstat's tables of each stage on each toolchain, a column per toolchain and the
-// first as the base, CPU time first; then the A/A floor and, per stage, each later toolchain's verdict.
+// first as the base, CPU time first; then the A/A noise band and, per stage, each later toolchain's verdict.
 func toolchainTables(list []stages.Folder, toolchains []string, file func(string) string, base *results.File) (string, error) {
 	benchstat := func(filter string) (string, error) {
 		args := []string{"tool", "benchstat", "-filter", filter, "-ignore", "pkg", "-col", "go-version", "-row", ".file,.fullname"}
@@ -314,8 +340,8 @@ func toolchainTables(list []stages.Folder, toolchains []string, file func(string
 	if cpu == "" { // no CPU time on this system
 		out = rest
 	}
-	return withFloor(out, base, file, func(again *results.File) (string, error) {
-		noise, err := results.Compare(base, again, again, headline) // its floor: the A/A's
+	return withNoise(out, base, file, func(again *results.File) (string, error) {
+		noise, err := results.Compare(base, again, again, headline) // its band: the A/A's
 		if err != nil {
 			return "", err
 		}
@@ -334,21 +360,15 @@ func toolchainTables(list []stages.Folder, toolchains []string, file func(string
 				if err != nil {
 					return "", err
 				}
-				out += fmt.Sprintf("  %-24s %s\n", s.Name, toolchainVerdict(c.Widen(noise.Floor), t, toolchains[0]))
+				out += said(s.Name, toolchainVerdict(c.WithNoise(noise.Noise), t, toolchains[0]))
 			}
 		}
 		return out, nil
 	})
 }
 
-// toolchainVerdict says c, other's results against base's of the same stage, in a line:
-// "go1.27.3 vs go1.26.8: 12% slower (CPU time, floor ±3%)", where slower is more time per operation.
+// toolchainVerdict says c, other's results against base's of the same stage, as every verdict's first
+// line says it: "go1.27.3 vs go1.26.8: 1.2x slower than go1.26.8 in CPU time: decided, ...".
 func toolchainVerdict(c results.Comparison, other, base string) string {
-	what := "cannot tell on this machine"
-	if change := 1/c.Ratio - 1; c.Decided && change > 0 {
-		what = fmt.Sprintf("%.0f%% slower", 100*change)
-	} else if c.Decided {
-		what = fmt.Sprintf("%.0f%% faster", -100*change)
-	}
-	return fmt.Sprintf("%s vs %s: %s (%s, floor ±%.0f%%)", other, base, what, c.UnitName, 100*c.Floor)
+	return other + " vs " + base + ": " + results.FirstLine(c.Verdict(base))
 }

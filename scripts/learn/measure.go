@@ -195,11 +195,10 @@ func (m *measurer) measure(q pages.Question, p *plan, benchtime string) (outcome
 		}
 		shown, value, baseValue := results.Times(c.Ratio), c.Ratio, 0.0
 		if q.Ask != "x" && q.Ask != "text" {
-			value, _ = o.Median(bench, q.Ask)
-			baseValue, _ = b.Median(bench, q.Ask)
+			value, baseValue = results.Median(o.Values(bench, q.Ask)), results.Median(b.Values(bench, q.Ask))
 			shown = strconv.FormatFloat(value, 'g', 3, 64) + " " + q.Ask
 		}
-		verdict := strings.TrimSpace(label + " " + c.Verdict(against))
+		verdict := strings.TrimSpace(label + " " + results.FirstLine(c.Verdict(against)))
 		out.lines = append(out.lines, fmt.Sprintf("%s: %s: %s", row, shown, verdict))
 		if len(out.lines) == 1 {
 			out.first = measurement{Shown: shown, Value: value, Base: baseValue, Verdict: row + ": " + verdict}

@@ -84,8 +84,11 @@ func TestRunWritesResultsAndLeavesNoProcess(t *testing.T) {
 		t.Errorf("table.md is not the table printed:\n%s", table)
 	}
 	entries, _ := os.ReadDir(pids) // every server wrote its pid; all must be gone
-	if len(entries) != 2 {
-		t.Fatalf("%d servers started, want 2", len(entries))
+	if len(entries) != 3 {
+		t.Fatalf("%d servers started, want 3: two stages and the first's A/A pair", len(entries))
+	}
+	if _, err := os.Stat(filepath.Join(out, filepath.Base(os.Args[0])+".again.txt")); err != nil {
+		t.Errorf("no results of the A/A pair: %v", err)
 	}
 	for _, e := range entries {
 		pid, _ := strconv.Atoi(e.Name())

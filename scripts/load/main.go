@@ -70,15 +70,16 @@ import (
 const usage = `
 load: every stage's server under HTTP load on 127.0.0.1, and the floor.
 
-  go run ./scripts/load                              every stage and the floor (about 65 s per stage)
-  go run ./scripts/load --quick stage0-linear floor  2 s per test: a smoke run (about 13 s per stage)
-  go run ./scripts/load --rounds 6                   enough samples for benchstat's confidence intervals
+  go run ./scripts/load                              every stage and the floor (about 75 s per stage, 12 min in all)
+  go run ./scripts/load --quick stage0-linear floor  0.5 s per test: a smoke run (about 20 s per stage)
 
 A stage takes a warm-up (2 s, 1 s with --quick) and rounds x 6 tests x --duration: reads at a fixed
 rate (100 and 1,000 users in the answer), saturated reads, and the fixed rate of reads with 10% and 50%
-of the requests writes. Options: --rate N (reads/s, default 100), --duration D (default 10s, 2s with
---quick), --conns N (saturated, default 32), --rounds N (default 1), --pin (server on CPU 0, load
-generator on CPU 1, with taskset).
+of the requests writes. The first stage's server runs twice, the second under FIRST.again: the A/A
+pair, whose noise band each step's verdict (p50 and p99 at the fixed rate, against the step before)
+is held against. Options: --rate N (reads/s, default 100), --duration D (default 2s, 0.5s with
+--quick), --conns N (saturated, default 32), --rounds N (default 6, the fewest for a verdict), --pin
+(server on CPU 0, load generator on CPU 1, with taskset).
 
 Writes results/load/<stamp>/ (and points results/load/latest at it): <stage>.txt in Go benchmark
 format, table.md (benchstat's tables of them) and <stage>.log (the server's output).
@@ -96,7 +97,7 @@ type config struct {
 
 func main() {
 	c := harness.New("load", usage)
-	cfg := config{rate: 100, conns: 32, rounds: 1, duration: 10 * time.Second, warmup: 2 * time.Second}
+	cfg := config{rate: 100, conns: 32, rounds: 6, duration: 2 * time.Second, warmup: 2 * time.Second}
 	var pin, quick bool
 	var duration time.Duration
 	c.Flags.BoolVar(&quick, "quick", false, "")
@@ -109,7 +110,7 @@ func main() {
 	c.Flags.BoolVar(&pin, "pin", false, "")
 	picked := c.Parse()
 	if quick {
-		cfg.duration, cfg.warmup = 2*time.Second, time.Second
+		cfg.duration, cfg.warmup = 500*time.Millisecond, time.Second
 	}
 	if cfg.duration = cmp.Or(duration, cfg.duration); !bounded(cfg) {
 		c.Usage("want --rate 1 to 50000, --duration 100ms to 5m, --conns 1 to 1024, --rounds 1 to 20")
@@ -180,8 +181,8 @@ func name(bin string) string { return strings.TrimSuffix(filepath.Base(bin), ".e
 func run(ctx context.Context, cfg config, out string, header []byte, stdout, stderr io.Writer) error {
 	progress := log.New(stderr, "", log.Ltime).Printf
 	ts := tests(cfg)
-	progress("%d stages x %d tests x %d rounds of %v after a warm-up, about %v", len(cfg.binaries), len(ts),
-		cfg.rounds, cfg.duration, time.Duration(len(cfg.binaries))*(cfg.warmup+time.Duration(cfg.rounds*len(ts))*cfg.duration))
+	progress("%d stages and an A/A pair x %d tests x %d rounds of %v after a warm-up, about %v", len(cfg.binaries), len(ts),
+		cfg.rounds, cfg.duration, time.Duration(len(cfg.binaries)+1)*(cfg.warmup+time.Duration(cfg.rounds*len(ts))*cfg.duration))
 	// Every server runs for the whole measurement, so that the stages can
 	// take turns: drift on this shared machine then hits them all alike.
 	var servers []*stageserver.Server
@@ -190,8 +191,13 @@ func run(ctx context.Context, cfg config, out string, header []byte, stdout, std
 			progress("stopped %s (%v)", s.Name, s.Stop())
 		}
 	}()
-	for _, bin := range cfg.binaries {
-		s, err := stageserver.Start(name(bin), bin, filepath.Join(out, name(bin)+".log"), cfg.serverCPUs)
+	aa := name(cfg.binaries[0]) + ".again" // the A/A pair: the first stage's server, run twice
+	for i, bin := range append(cfg.binaries, cfg.binaries[0]) {
+		label := name(bin)
+		if i == len(cfg.binaries) {
+			label = aa
+		}
+		s, err := stageserver.Start(label, bin, filepath.Join(out, label+".log"), cfg.serverCPUs)
 		if err != nil {
 			return err
 		}
@@ -251,6 +257,11 @@ func answers(ctx context.Context, servers []*stageserver.Server) (map[string][]b
 // writeResults writes each stage's results and, as table.md, their tables (figures.LoadTables)
 // and the caption that says what the tests did.
 func writeResults(cfg config, out string, header []byte, measured map[string][]*benchfmt.Result, stdout io.Writer) error {
+	if again := name(cfg.binaries[0]) + ".again"; len(measured[again]) > 0 { // before the tables, whose verdicts read it
+		if err := results.WriteFile(filepath.Join(out, again+".txt"), header, measured[again]); err != nil {
+			return err
+		}
+	}
 	var files []*results.File
 	for _, bin := range cfg.binaries {
 		path := filepath.Join(out, name(bin)+".txt")

@@ -434,31 +434,31 @@ func stagesTable(root string, list []stages.Folder, files []*results.File) strin
 	for i, f := range files {
 		s, cpu := byName[f.Name], f.Values(figures.Headline, "cpu-sec/op")
 		page, change := chapter(root, s)
-		row := []string{f.Name, change, "—", figures.Median(f, figures.Headline, "sec/op", results.Duration),
-			figures.Median(f, figures.Headline, "cpu-sec/op", results.Duration), "—", "—", "—"}
+		row := []string{f.Name, change, "—", figures.Cell(f, figures.Headline, "sec/op", results.Duration),
+			figures.Cell(f, figures.Headline, "cpu-sec/op", results.Duration), "—", "—", "—"}
 		if page != "" {
 			row[0] = fmt.Sprintf("[%s](%s)", f.Name, filepath.Base(page)) // beside the results page
 		}
 		if len(cpu) > 0 {
-			row[5] = results.Label(cpu)
+			row[5] = results.Spread(cpu)
 		}
 		// Only a step builds on the one before it; a learner's stage and
 		// the floor are compared with the first stage, or with nothing.
 		if stages.IsStep(f.Name) {
 			if previous != nil {
-				row[2], row[6] = diffSize(root, byName[previous.Name].Dir, s.Dir), speedup(previous, f)
+				row[2], row[6] = diffSize(root, byName[previous.Name].Dir, s.Dir), speedup(files[0], previous, f)
 			}
 			previous = f
 		}
 		if i > 0 && f.Name != stages.Floor {
-			row[7] = speedup(files[0], f)
+			row[7] = speedup(files[0], files[0], f)
 		}
 		cost := []string{row[0]}
 		for _, c := range columns {
-			cost = append(cost, figures.Median(f, c.Bench, c.Unit, c.format))
+			cost = append(cost, figures.Cell(f, c.Bench, c.Unit, c.format))
 		}
 		speed, costs = append(speed, "| "+strings.Join(row, " | ")+" |"), append(costs, "| "+strings.Join(cost, " | ")+" |")
-		if bare := figures.Median(f, bareEcho, "sec/op", results.Duration); f.Name == stages.Floor && bare != "—" {
+		if bare := figures.Cell(f, bareEcho, "sec/op", results.Duration); f.Name == stages.Floor && bare != "—" {
 			costs = append(costs, "| bare Echo: a plain Echo handler, one route, the same bytes, no limits | — | "+bare+" | — | — |")
 		}
 	}
@@ -468,8 +468,8 @@ func stagesTable(root string, list []stages.Folder, files []*results.File) strin
 		"lookup and the JSON encoding of the 100 users with role admin among 10,000, in process): time/op is the wall time "+
 		"a client waits, CPU/op the work it costs, which holds while other programs take the cores; spread, how widely the "+
 		"CPU times spread (reliable under %.0f%%, noisy up to %.0f%%, unstable beyond; [measuring.md](measuring.md) says what to do about each). "+
-		"A speed-up is the other stage's %s divided by this one's, where benchstat tells them apart beyond the run's floor "+
-		"(their widest confidence interval, and for the first stage the distance of its A/A label); `~`: a step this run "+
+		"A speed-up is the median of the other stage's %s over this one's, where its 95%% confidence interval lies wholly "+
+		"outside the run's noise band (how far apart its A/A pair, the first stage measured twice, came out); `~`: a step this run "+
 		"could not decide. The floor, bytes encoded in advance, is the limit of this path and not a step: no speed-up; a "+
 		"stage that is no step is compared with the first only. Through Echo, write, held/user: the medians of `Benchmark%s` "+
 		"(the same request through the Echo handler; bare Echo, the floor's bytes through a plain Echo handler), `Benchmark%s` "+
@@ -482,11 +482,10 @@ func stagesTable(root string, list []stages.Folder, files []*results.File) strin
 // same pre-built bytes through a plain Echo handler, with no API layer.
 const bareEcho = "Bare"
 
-// speedup is how many times faster f is than base, "~" where this run cannot
-// tell, or "—"; compare's A/A label of the first stage widens the floor.
-func speedup(base, f *results.File) string {
-	again, _ := results.Read(strings.TrimSuffix(base.Path, ".txt") + ".again.txt")
-	c, err := results.Compare(base, again, f, figures.Headline)
+// speedup is how many times faster f is than base, "~" where this run cannot tell, or "—";
+// held against the noise band of the run's A/A pair, first measured twice.
+func speedup(first, base, f *results.File) string {
+	c, err := heldAgainstNoise(first, base, f, figures.Headline)
 	switch {
 	case err != nil:
 		return "—"
@@ -553,31 +552,34 @@ func benchstatBlock(files []*results.File, i int) (string, error) {
 }
 
 // stepVerdicts are stage i's verdicts against the stage before it at the two rows that the chapters
-// ask about, held against the run's A/A floor as compare's own verdicts are: the sentences that a
-// chapter's answer points at, written by the same run as its tables.
+// ask about, held against the run's noise band (its A/A pair, the first stage measured twice) as
+// compare's own verdicts are: the sentences that a chapter's answer points at, written by the same
+// run as its tables, each verdict's first line then its lines of detail.
 func stepVerdicts(files []*results.File, i int) string {
 	if i == 0 {
 		return ""
 	}
-	again, _ := results.Read(strings.TrimSuffix(files[0].Path, ".txt") + ".again.txt")
 	var lines strings.Builder
 	for _, bench := range []string{figures.Headline, figures.Matches1000} {
-		c, err := results.Compare(files[i-1], nil, files[i], bench)
+		c, err := heldAgainstNoise(files[0], files[i-1], files[i], bench)
 		if err != nil {
 			continue // a run without that row
 		}
-		if again != nil {
-			if noise, err := results.Compare(files[0], again, again, bench); err == nil {
-				c = c.Widen(noise.Floor)
-			}
-		}
-		fmt.Fprintf(&lines, "- `%s`: %s %s\n", bench, files[i].Name, c.Verdict(files[i-1].Name))
+		verdict := strings.ReplaceAll(c.Verdict(files[i-1].Name), "\n  ", "\n  - ")
+		fmt.Fprintf(&lines, "- `%s`: %s %s\n", bench, files[i].Name, verdict)
 	}
 	if lines.Len() == 0 {
 		return ""
 	}
-	return "Verdicts against the run's floor ([measuring.md](measuring.md#the-aa-floor-measure-one-thing-twice) gives the rule):\n\n" +
+	return "Verdicts against the run's noise band ([measuring.md](measuring.md#the-aa-pair-measure-one-thing-twice) gives the rule):\n\n" +
 		lines.String() + "\n"
+}
+
+// heldAgainstNoise compares other with base at bench, held against the noise band of the run
+// whose first stage is first.
+func heldAgainstNoise(first, base, other *results.File, bench string) (results.Comparison, error) {
+	c, err := results.Compare(base, nil, other, bench)
+	return c.InRun(first, bench), err
 }
 
 // growthBlock writes the million block of file, under root, or prints it if file is "": from the

@@ -179,7 +179,7 @@ func TestGenerate(t *testing.T) {
 	}
 	// The rows are checked against the golden file (TestGolden); here, what the caption says.
 	mustContain(t, "the stages table", generated(t, readme, "stages"),
-		"Median of 6 runs", "CPU time divided by", "\n"+line+"\n")
+		"Median of 6 runs", "CPU time over this one's", "\n"+line+"\n")
 	mustContain(t, "the charts block", generated(t, readme, "charts"),
 		"(charts/time-per-stage.svg)", "(charts/writes-and-memory.svg)\n\n"+line+"\n")
 	mustContain(t, "the load block", generated(t, readme, "load"),
@@ -198,7 +198,7 @@ func TestGenerate(t *testing.T) {
 	// CPU table where one was saved.
 	chapter := filepath.Join(root, "docs", "stage1-index.md")
 	mustContain(t, "stage 1's benchstat block", generated(t, chapter, "benchstat"),
-		"stage1-index against stage0-linear:\n\n```\n", "│ stage0-linear │", "stage1-index   ", "```\n\nVerdicts against the run's floor",
+		"stage1-index against stage0-linear:\n\n```\n", "│ stage0-linear │", "stage1-index   ", "```\n\nVerdicts against the run's noise band",
 		"- `ListByRole/users=10000/matches=100`: stage1-index 4.0x faster than stage0-linear", "\n\n"+line+"\n")
 	mustContain(t, "stage 1's profile block", generated(t, chapter, "profile"),
 		"75.00%  main.findByRole\n", "by `go run ./scripts/profile stage1-index`.")

@@ -90,13 +90,13 @@ func TestCut(t *testing.T) {
 // words it, reads as decided in their unit, and that one the time decided,
 // or nothing did, does not.
 func TestCounted(t *testing.T) {
-	base := results.Comparison{Unit: "cpu-sec/op", UnitName: "CPU time", Ratio: 1.1, Floor: 0.3, Twice: true, Label: "noisy"}
+	base := results.Comparison{Unit: "cpu-sec/op", UnitName: "CPU time", Ratio: 1.1, Lo: 0.8, Hi: 1.5, AA: true, Noise: results.Interval{Ratio: 1.3, Lo: 1, Hi: 1.6}}
 	counts := base
-	counts.Exact = []results.Signal{{Unit: "allocs/op", Ratio: 1.96, Decided: true}, {Unit: "B/op", Ratio: 1.2, Decided: true}}
+	counts.Counts = []results.Count{{Unit: "allocs/op", Ratio: 1.96, Exact: true, Decided: true}, {Unit: "B/op", Ratio: 1.2, Exact: true, Decided: true}}
 	more := base
-	more.Exact = []results.Signal{{Unit: "allocs/op", Ratio: 1, Decided: false}, {Unit: "B/op", Ratio: 0.8, Decided: true}}
+	more.Counts = []results.Count{{Unit: "allocs/op", Ratio: 1, Exact: true}, {Unit: "B/op", Ratio: 0.8, Exact: true, Decided: true}}
 	timed := counts
-	timed.Decided, timed.Ratio, timed.Floor = true, 2.3, 0.05
+	timed.Decided, timed.Ratio, timed.Lo, timed.Hi, timed.Noise = true, 2.3, 2.1, 2.5, results.Interval{Ratio: 1.05, Lo: 0.95, Hi: 1.1}
 	for _, c := range []struct {
 		c    results.Comparison
 		want string
@@ -106,7 +106,7 @@ func TestCounted(t *testing.T) {
 		{timed, ""}, // the time decided: the ratio is the verdict
 		{base, ""},  // nothing did
 	} {
-		verdict := "passed: at ListByRole/users=10000/matches=100: " + c.c.Verdict("stage1-index") + ". 2.0x faster than stage2-noclone in CPU time (...)"
+		verdict := "passed: at ListByRole/users=10000/matches=100: " + results.FirstLine(c.c.Verdict("stage1-index")) + ". 2.0x faster than stage2-noclone in CPU time: decided, ..."
 		if got := counted(firstClause(verdict)); got != c.want {
 			t.Errorf("counted(%q) = %q, want %q", verdict, got, c.want)
 		}

@@ -37,6 +37,7 @@ import (
 	"example.com/userperf/scripts/internal/figures"
 	"example.com/userperf/scripts/internal/harness"
 	"example.com/userperf/scripts/internal/provenance"
+	"example.com/userperf/scripts/internal/results"
 )
 
 const usage = `
@@ -83,6 +84,13 @@ func main() {
 		run.Bench(round, "peers", "^BenchmarkReservedBody$", *benchtime, file("reserved"), "peers, reserved body")
 	}
 	run.Keep()
+	for _, idle := range []string{"stage3-idle", "stage4-idle"} {
+		f, err := results.Read(file(idle))
+		c.Fatal(err)
+		if warning := busyIdle(f); warning != "" {
+			fmt.Fprintf(os.Stderr, "serialize: warning: %s\n", warning)
+		}
+	}
 
 	block := func(page, name string, args ...string) {
 		content, err := figures.BenchstatBlock(args) // this command measured them and writes the block
@@ -102,4 +110,21 @@ func main() {
 	block("docs/stage4-append.md", "peers", "-filter", ".unit:(sec/op OR allocs/op)", "-row", "/matches", "-col", "/encoder", file("peers"))
 	fmt.Println("results:", run.Dir)
 	c.Exit(0) // the clean-ups remove the binaries
+}
+
+// idleCores is the fewest cores, CPU time over wall time, that a run labelled idle may get: the
+// benchmarks have every core to themselves there, so a median well under one core means other
+// programs took them, and idle and busy measured much the same machine.
+const idleCores = 0.75
+
+// busyIdle is the warning that f, a run labelled idle, deserves, or "": the first benchmark whose
+// median cores fell under idleCores, and what to do.
+func busyIdle(f *results.File) string {
+	for _, m := range f.Measurements() {
+		if cores := results.Median(f.Values(m.Bench, m.Unit)); m.Unit == "cores" && cores < idleCores {
+			return fmt.Sprintf("the run labelled idle got %.2f cores at %s (under %.2f): the machine was busy, so the idle figures "+
+				"are not idle; close other programs and run again, or add rounds (--rounds 20)", cores, m.Bench, idleCores)
+		}
+	}
+	return ""
 }

@@ -177,7 +177,7 @@ func plotPanel(files []*results.File, pn panel) *plot.Plot {
 	base, drawn := math.Inf(1), false
 	for _, f := range files {
 		for _, s := range pn.series {
-			v, ok := f.Median(s.bench, s.unit)
+			v, ok := results.Median(f.Values(s.bench, s.unit)), len(f.Values(s.bench, s.unit)) > 0
 			if ok && v > 0 {
 				base = min(base, math.Floor(math.Log10(v)))
 			}
@@ -188,7 +188,7 @@ func plotPanel(files []*results.File, pn panel) *plot.Plot {
 		return nil
 	}
 	height := func(f *results.File, s series) (h, median float64, ok bool) {
-		v, ok := f.Median(s.bench, s.unit)
+		v, ok := results.Median(f.Values(s.bench, s.unit)), len(f.Values(s.bench, s.unit)) > 0
 		if !pn.logScale {
 			return v, v, ok
 		}

@@ -11,8 +11,8 @@ import (
 func GrowthBench(users int) string { return fmt.Sprintf("ListByRole/users=%d/matches=100", users) }
 
 // GrowthTable answers "does the time grow with the data?" for each file, a stage: its median at
-// from users and at to users, in the deciding unit, and how many times it grew, at most, with
-// results.Confidence (results.Growth). A stage without both sizes shows —.
+// from users and at to users, in the deciding unit, and how many times it grew, as the verdicts
+// measure a speed (results.Speed), with the top of its CI. A stage without both sizes shows —.
 func GrowthTable(files []*results.File, from, to int) string {
 	unit, unitName := results.Deciding(GrowthBench(from), files...)
 	level := fmt.Sprintf("%.0f%%", 100*results.Confidence)
@@ -22,16 +22,16 @@ func GrowthTable(files []*results.File, from, to int) string {
 		small, large := f.Values(GrowthBench(from), unit), f.Values(GrowthBench(to), unit)
 		grew, most := "—", "—"
 		if len(small) > 0 && len(large) > 0 {
-			ratio, atMost := results.Growth(small, large, results.Confidence)
-			grew, most = results.Times(ratio), results.Times(atMost)
+			g := results.Speed(large, small) // how many times longer the large takes: its CI's top is the most it grew
+			grew, most = results.Times(g.Ratio), results.Times(g.Hi)
 		}
 		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s |", f.Name,
-			Median(f, GrowthBench(from), unit, results.Duration), Median(f, GrowthBench(to), unit, results.Duration), grew, most))
+			Cell(f, GrowthBench(from), unit, results.Duration), Cell(f, GrowthBench(to), unit, results.Duration), grew, most))
 	}
 	return strings.Join(rows, "\n") + fmt.Sprintf("\n\n%s of `BenchmarkListByRole` with 100 matches (the median of %d runs), "+
-		"at %s and at %s users; grew: the second median over the first; at most: the upper end of a %s bootstrap interval "+
-		"of that ratio (%d draws of the same samples), the most that this run lets the growth be.\n", unitName,
-		len(files[0].Values(GrowthBench(from), unit)), thousands(from), thousands(to), level, results.Resamples)
+		"at %s and at %s users; grew: the median of every ratio of a time at the second size over one at the first; at most: "+
+		"the top of its %s confidence interval (as in the verdicts), the most that this run lets the growth be.\n", unitName,
+		len(files[0].Values(GrowthBench(from), unit)), thousands(from), thousands(to), level)
 }
 
 // thousands writes n with commas: 1,000,000.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"example.com/userperf/scripts/internal/results"
+	"example.com/userperf/scripts/internal/stages"
 )
 
 // MinSamples is the fewest samples for which benchstat gives a confidence interval at
@@ -18,8 +19,8 @@ const LoadCaption = "GET /users?role=R"
 // LoadTables are the tables of a load run's files: benchstat's, where every figure has MinSamples
 // samples or more, without the saturated test's latencies (mostly queueing), a row per stage and a
 // column per test, or with stageColumns a row per test and a column per stage, each against the
-// first; else, a table per unit of the medians alone, a row per stage and a column per test, with
-// no interval or test that so few samples cannot give.
+// first; then each step's verdicts (LoadVerdicts). Else, a table per unit of the medians alone, a
+// row per stage and a column per test, with no interval or test that so few samples cannot give.
 func LoadTables(files []*results.File, stageColumns bool) (string, error) {
 	if fewest(files) >= MinSamples {
 		args := []string{"-table", "", "-row", ".file", "-col", ".name,/matches,/writes"}
@@ -30,7 +31,8 @@ func LoadTables(files []*results.File, stageColumns bool) (string, error) {
 		for _, f := range files {
 			args = append(args, f.Name+"="+f.Path)
 		}
-		return Benchstat(args)
+		tables, err := Benchstat(args)
+		return tables + LoadVerdicts(files), err
 	}
 	var tables []string
 	for _, unit := range []string{"p50-sec", "p95-sec", "p99-sec", "write-p50-sec", "req/s", "errors"} {
@@ -56,7 +58,7 @@ func LoadTables(files []*results.File, stageColumns bool) (string, error) {
 		for _, f := range files {
 			row := "| " + f.Name + " |"
 			for _, b := range benches {
-				row += " " + Median(f, b, unit, format(unit)) + " |"
+				row += " " + Cell(f, b, unit, format(unit)) + " |"
 			}
 			rows = append(rows, row)
 		}
@@ -64,6 +66,39 @@ func LoadTables(files []*results.File, stageColumns bool) (string, error) {
 	}
 	return fmt.Sprintf("The median of %d round(s) per figure, fewer than the %d for a confidence interval: medians alone "+
 		"(`--rounds %d` for benchstat's tables).\n\n%s", fewest(files), MinSamples, MinSamples, strings.Join(tables, "\n\n")), nil
+}
+
+// LoadVerdicts are the first lines of each step's verdicts against the step before it, in p50 and
+// p99 at the fixed rate, held against the noise band of the run's A/A pair (the first stage's server
+// run twice, FIRST.again.txt beside the files), where the run has one.
+func LoadVerdicts(files []*results.File) string {
+	var lines []string
+	var previous *results.File
+	for _, f := range files {
+		if !stages.IsStep(f.Name) {
+			continue
+		}
+		if previous != nil {
+			for _, m := range f.Measurements() {
+				if !strings.HasPrefix(m.Bench, "HTTPFixedRate") || (m.Unit != "p50-sec" && m.Unit != "p99-sec") {
+					continue
+				}
+				name := strings.TrimSuffix(m.Unit, "-sec") + " latency"
+				c, err := results.CompareIn(m.Unit, name, previous, nil, f, m.Bench)
+				if err != nil {
+					continue // a stage without that test
+				}
+				c = c.InRun(files[0], m.Bench)
+				lines = append(lines, fmt.Sprintf("- `%s` %s: %s", m.Bench, f.Name, results.FirstLine(c.Verdict(previous.Name))))
+			}
+		}
+		previous = f
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return "\n\nEach step against the one before, at the fixed rate ([measuring.md](measuring.md) gives the rule; faster: a shorter latency):\n\n" +
+		strings.Join(lines, "\n")
 }
 
 // fewest is the fewest samples that any figure of files has.

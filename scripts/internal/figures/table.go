@@ -105,10 +105,10 @@ func MixedTable(files []*results.File) string {
 		for _, f := range files {
 			row := "| " + f.Name + " |"
 			for _, w := range MixedWrites {
-				row += " " + Median(f, MixedBench(w, c), "sec/op", results.Duration) + " |"
+				row += " " + Cell(f, MixedBench(w, c), "sec/op", results.Duration) + " |"
 			}
 			if wait {
-				row += " " + Median(f, MixedBench(most, c), "read-wait-sec/op", results.Duration) + " |"
+				row += " " + Cell(f, MixedBench(most, c), "read-wait-sec/op", results.Duration) + " |"
 			}
 			rows = append(rows, row)
 		}
@@ -135,10 +135,10 @@ func MixedTable(files []*results.File) string {
 		unitName + "; ringed on the chart):\n\n" + strings.Join(found, "\n") + "\n\n"
 }
 
-// Median is f's median of bench in unit, formatted, or "—" if f has none.
-func Median(f *results.File, bench, unit string, format func(float64) string) string {
-	if v, ok := f.Median(bench, unit); ok {
-		return format(v)
+// Cell is f's median of bench in unit (results.Median), formatted, or "—" if f has none.
+func Cell(f *results.File, bench, unit string, format func(float64) string) string {
+	if v := f.Values(bench, unit); len(v) > 0 {
+		return format(results.Median(v))
 	}
 	return "—"
 }
@@ -158,13 +158,14 @@ type crossover struct {
 }
 
 // crossovers are, with clients, each step's crossover against the step before: the first share
-// of writes at which it is not decided faster by benchstat's test and the run's floor (results.Compare).
+// of writes at which it is not decided faster by the verdicts' rule, against the run's noise band (results.Compare).
 func crossovers(files []*results.File, clients int) (found []crossover) {
 	steps := slices.DeleteFunc(slices.Clone(files), func(f *results.File) bool { return !stages.IsStep(f.Name) })
 	for i := 1; i < len(steps); i++ {
 		previous, step := steps[i-1], steps[i]
 		at := slices.IndexFunc(MixedWrites, func(w int) bool {
 			c, err := results.Compare(previous, nil, step, MixedBench(w, clients))
+			c = c.InRun(files[0], MixedBench(w, clients))
 			return err == nil && !(c.Decided && c.Ratio > 1)
 		})
 		found = append(found, crossover{step.Name, previous.Name, at})

@@ -62,14 +62,14 @@ func ToolchainsBlock(dir string) (string, error) {
 		}
 	}
 	rows := []string{head, align}
-	var noise []results.Comparison // the A/A label against its first run: the floor at each size
-	var floors []string
+	var noise []results.Comparison // the A/A label against its first run: the noise band at each size
+	var bands []string
 	for _, bench := range ToolchainsMatches {
 		c, err := results.Compare(runs[first][base], aa, aa, bench)
 		if err != nil {
 			return "", err
 		}
-		noise, floors = append(noise, c), append(floors, fmt.Sprintf("±%.0f%% at %s", 100*c.Floor, matches(bench)))
+		noise, bands = append(noise, c), append(bands, fmt.Sprintf("±%.0f%% at %s", 100*c.Band(), matches(bench)))
 	}
 	for _, name := range names {
 		row := "| " + name + " |"
@@ -79,9 +79,9 @@ func ToolchainsBlock(dir string) (string, error) {
 				if f == nil {
 					return "", fmt.Errorf("%s: no results of %s on %s", dir, name, t)
 				}
-				row += " " + Median(f, bench, noise[k].Unit, results.Duration) + " |"
+				row += " " + Cell(f, bench, noise[k].Unit, results.Duration) + " |"
 				if i > 0 {
-					row += " " + change(runs[name][base], f, bench, noise[k].Floor) + " |"
+					row += " " + change(runs[name][base], f, bench, noise[k].Noise) + " |"
 				}
 			}
 		}
@@ -92,17 +92,17 @@ func ToolchainsBlock(dir string) (string, error) {
 	return strings.Join(rows, "\n") + fmt.Sprintf("\n\n%s per operation of `Benchmark%s` and `matches=1000` (the "+
 		"lookup and the JSON encoding of 100 and of 1,000 users among 10,000, in process), the median of %d rounds: "+
 		"each stage's test binary built by each Go release, all run interleaved in one run on one machine. Change: "+
-		"a release's median over %s's, minus one, where benchstat's test tells them apart beyond the run's floor (the "+
-		"widest confidence interval of the two, and the distance between two measurements of %s on %s: %s); `~`: "+
+		"a release's time over %s's, minus one (the median of every ratio of their samples), where its 95%% CI lies "+
+		"wholly outside the run's noise band (two measurements of %s on %s: %s); `~`: "+
 		"cannot tell on this machine.\n\n%s\n", strings.ToUpper(unit[:1])+unit[1:], Headline, len(runs[first][base].Values(Headline, "sec/op")),
-		base, first, base, strings.Join(floors, ", "), provenance.Line(config)), nil
+		base, first, base, strings.Join(bands, ", "), provenance.Line(config)), nil
 }
 
 // change is other's median over base's at bench, minus one, as "+16%" or "-12%", or "~" if the
-// run cannot tell them apart beyond its spreads and floor.
-func change(base, other *results.File, bench string, floor float64) string {
+// run cannot tell them apart beyond its noise band (results.Comparison's rule).
+func change(base, other *results.File, bench string, noise results.Interval) string {
 	c, err := results.Compare(base, nil, other, bench)
-	if c = c.Widen(floor); err != nil || !c.Decided {
+	if c = c.WithNoise(noise); err != nil || !c.Decided {
 		return "~"
 	}
 	return fmt.Sprintf("%+.0f%%", 100*(1/c.Ratio-1))

@@ -64,6 +64,10 @@ var constants = func() []constant {
 		{pct(results.Noisy), "unstable"},
 		{pct(results.Confidence), "confidence"},
 		{pct(results.SmallestStep), "smallest"},
+		{"±" + pct(results.SmallestStep), "alike"}, // a verdict's "alike within ±15%"
+		{pct(results.Confidence), "ci ["},          // a verdict's "95% CI [1.31x, 1.80x]"
+		{"±" + pct(results.BusyBand), "busy"},      // where compare warns of a busy machine
+		{"1x", "noise band"},                       // the A/A pair's speed, were there no noise
 	}
 	c = append(c, // docs/api.md's limits, timeouts and pacing
 		constant{kib(api.HeaderReadSlack), "read buffer"},

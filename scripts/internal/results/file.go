@@ -103,20 +103,6 @@ func WriteFile(path string, header []byte, results []*benchfmt.Result) error {
 // Values are the file's samples of bench in unit.
 func (f *File) Values(bench, unit string) []float64 { return f.samples[Measurement{bench, unit}] }
 
-// Median is the centre that benchstat prints for the samples of bench in unit.
-func (f *File) Median(bench, unit string) (float64, bool) {
-	v := f.Values(bench, unit)
-	return Median(v), len(v) > 0
-}
-
-// Median is the centre that benchstat prints for values (assuming nothing of their distribution), or 0 for none.
-func Median(values []float64) float64 {
-	if len(values) == 0 {
-		return 0
-	}
-	return summary(values).Center
-}
-
 // Measurements lists what the file measured, sorted.
 func (f *File) Measurements() []Measurement {
 	ms := slices.Collect(maps.Keys(f.samples))

@@ -28,15 +28,3 @@ func AcrossToolchains(config map[string]string, toolchains []string) map[string]
 	config["go-version"] = strings.Join(toolchains, " and ")
 	return config
 }
-
-// Widen raises c's floor to floor, noise that the run measured elsewhere,
-// such as the A/A label of another stage (compare --go has one for all):
-// a difference within it is no longer decided.
-func (c Comparison) Widen(floor float64) Comparison {
-	if floor > c.Floor {
-		c.Floor, c.Twice = floor, true
-		c.Decided = c.Decided && c.Gap() > floor
-		c.Same = !c.Decided && c.Gap() <= floor && floor < SmallestStep
-	}
-	return c
-}

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/aclements/go-moremath/stats"
 	"golang.org/x/perf/benchmath"
 )
 
@@ -22,144 +24,315 @@ func Deciding(bench string, files ...*File) (unit, name string) {
 }
 
 // Comparison is how one stage compares with another at one benchmark, in the deciding unit.
+//
+// The rule: the speed is the median of every ratio of a base sample over an other sample, with
+// the 95% confidence interval (CI) that the rank test of benchstat (Mann-Whitney's U) gives it:
+// its Hodges-Lehmann estimate, in ratios. The A/A pair, the base's binary measured twice in the
+// same rounds, has a speed of its own, which should be 1x: how far from 1x it came out, either
+// way, is the noise band, [1/(1+Band), 1+Band]. A step is decided when its CI lies wholly
+// outside the noise band (so it leaves out 1x too); the stages are alike when the CI lies within
+// the smallest step's reach; else the run cannot tell.
 type Comparison struct {
 	Unit, UnitName string
-	Ratio          float64  // the base's median over the other's: above 1, the other is faster
-	Floor          float64  // the run's floor, in the measure of Gap (see Compare)
-	Twice          bool     // the floor came from an A/A pair: the base's binary measured a second time
-	Decided        bool     // benchstat's test tells them apart, and the gap is larger than the floor
-	Same           bool     // not decided, and the gap no larger than the floor, which is under SmallestStep
-	Label          string   // how widely the other's samples spread
-	P              float64  // benchstat's p-value of the two samples; they differ by its test under 0.05
-	Exact          []Signal // allocs/op and B/op, where both files have them
+	Ratio, Lo, Hi  float64   // the speed (above 1, the other is faster) and its 95% CI
+	AA             bool      // an A/A pair measured the noise band
+	Noise          Interval  // the A/A pair's speed and its 95% CI
+	Decided        bool      // [Lo, Hi] lies wholly outside the noise band
+	Same           bool      // not decided, and [Lo, Hi] within [1/(1+SmallestStep), 1+SmallestStep]
+	Samples        [2]int    // how many samples of the base and of the other
+	Spreads        [2]string // how widely the base's and the other's samples spread: "±4% reliable"
+	P              float64   // benchstat's p-value of the two samples, for the curious: the rule does not use it
+	Counts         []Count   // allocs/op and B/op, where both files have them
 }
+
+// Interval is a speed, a ratio of times, and its 95% confidence interval.
+type Interval struct{ Ratio, Lo, Hi float64 }
 
 // SmallestStep is the gap that the smallest step of the exercises puts between two stages
-// (1.2x faster: the slower takes 20% longer), a little less: a floor under it would have seen
-// each of them, so that two stages no farther apart than the floor show no difference.
+// (1.2x faster), a little less: a CI within 1 ± SmallestStep rules out every step.
 const SmallestStep = 0.15
 
-// Signal is a count that the same code repeats to the unit in every round, whatever
-// the machine is doing: allocations per operation, bytes allocated per operation.
-type Signal struct {
-	Unit    string  // allocs/op or B/op
-	Ratio   float64 // the base's median over the other's: above 1, the other allocates less
-	Decided bool    // every sample of one lies below every sample of the other
+// BusyBand is how far from 1x the A/A pair's CI may reach before a run warns that the machine
+// was too busy to tell much.
+const BusyBand = 0.5
+
+// Count is a count per operation, as the base's median over the other's (above 1, the other
+// allocates less). Where each file repeats one number in every round, the count is exact and
+// any difference is decided; else (B/op, with pools and the collector) it is decided as a time.
+type Count struct {
+	Unit    string // allocs/op or B/op
+	Ratio   float64
+	Exact   bool // each file repeated one number
+	Decided bool
+	Lo, Hi  float64 // the CI of a count decided as a time
+	Band    float64 // and its noise band
 }
 
-// Compare compares other with base at bench. A difference is decided only when benchstat's test
-// tells the two apart and their gap (Gap) is larger than the run's floor, measured the same way.
-// The floor is the largest difference the A/A pair showed, with again (base's binary measured a
-// second time, interleaved: the A/A label): the gap between base and again, or how far either's
-// 95% confidence interval reaches from its median. Without an A/A pair, it is the stages' own
-// spread: how far base's or other's interval reaches.
+// Compare compares other with base at bench by the rule of Comparison, with again, base's
+// binary measured a second time in the same rounds (nil for none: the noise band is 0, and
+// a step is decided when its CI leaves out 1x).
 func Compare(base, again, other *File, bench string) (Comparison, error) {
 	unit, name := Deciding(bench, base, other)
+	return CompareIn(unit, name, base, again, other, bench)
+}
+
+// CompareIn is Compare in unit, named name: a latency of the load tests ("p99-sec", "p99 latency").
+func CompareIn(unit, name string, base, again, other *File, bench string) (Comparison, error) {
 	a, b := base.Values(bench, unit), other.Values(bench, unit)
 	if len(a) == 0 || len(b) == 0 {
 		return Comparison{}, fmt.Errorf("no %s of %s in %s and %s", unit, bench, base.Name, other.Name)
 	}
-	sa, sb := summary(a), summary(b)
-	c := Comparison{Unit: unit, UnitName: name, Ratio: sa.Center / sb.Center, Label: Label(b)}
-	c.Floor = max(spread(sa), spread(sb))
+	speed := Speed(a, b)
+	c := Comparison{Unit: unit, UnitName: name, Ratio: speed.Ratio, Lo: speed.Lo, Hi: speed.Hi,
+		Samples: [2]int{len(a), len(b)}, Spreads: [2]string{Spread(a), Spread(b)}}
 	if again != nil && len(again.Values(bench, unit)) > 0 {
-		s := summary(again.Values(bench, unit))
-		c.Twice, c.Floor = true, max(spread(sa), spread(s), gap(sa.Center/s.Center))
+		c.AA, c.Noise = true, Speed(a, again.Values(bench, unit))
 	}
-	test := benchmath.AssumeNothing.Compare(sample(a), sample(b))
-	c.P, c.Decided = test.P, test.P < test.Alpha && c.Gap() > c.Floor
-	c.Same = !c.Decided && c.Gap() <= c.Floor && c.Floor < SmallestStep
+	c.P = benchmath.AssumeNothing.Compare(sample(a), sample(b)).P
+	c.decide()
 	for _, u := range []string{"allocs/op", "B/op"} {
-		if x, y := base.Values(bench, u), other.Values(bench, u); len(x) > 0 && len(y) > 0 {
-			disjoint := slices.Max(x) < slices.Min(y) || slices.Max(y) < slices.Min(x)
-			c.Exact = append(c.Exact, Signal{u, Median(x) / max(Median(y), 1e-9), disjoint && len(x) >= 3 && len(y) >= 3})
+		x, y := base.Values(bench, u), other.Values(bench, u)
+		if len(x) == 0 || len(y) == 0 {
+			continue
 		}
+		n := Count{Unit: u, Ratio: Median(x) / max(Median(y), 1e-9), Exact: repeats(x) && repeats(y)}
+		if n.Exact {
+			n.Decided = x[0] != y[0]
+		} else if !zero(x) && !zero(y) {
+			s := Speed(x, y)
+			n.Lo, n.Hi = s.Lo, s.Hi
+			if again != nil && len(again.Values(bench, u)) > 0 && !zero(again.Values(bench, u)) {
+				n.Band = band(Speed(x, again.Values(bench, u)).Ratio)
+			}
+			n.Decided = clear(s.Lo, s.Hi, n.Band)
+		}
+		c.Counts = append(c.Counts, n)
 	}
 	return c, nil
 }
 
-// Gap is how much longer the slower of the two takes than the faster, as a share of the
-// faster's median: 1.3 for 2.3x faster or slower. It is what Compare holds against the floor.
-func (c Comparison) Gap() float64 { return gap(c.Ratio) }
+// Band is the half width of c's noise band: 0.08 for [0.93x, 1.08x]; 0 without an A/A pair.
+func (c Comparison) Band() float64 {
+	if !c.AA {
+		return 0
+	}
+	return band(c.Noise.Ratio)
+}
 
-func gap(ratio float64) float64 { return max(ratio, 1/ratio) - 1 }
+// WithNoise is c held against aa, the speed of an A/A pair of the same run measured for another
+// stage (the Noise of Compare(first, again, again, bench)), where its band is wider than c's own.
+func (c Comparison) WithNoise(aa Interval) Comparison {
+	if !c.AA || band(aa.Ratio) > c.Band() {
+		c.AA, c.Noise = true, aa
+		c.decide()
+	}
+	return c
+}
 
-// Verdict says c against the stage named base in a line, in plain words: "2.3x faster than
-// stage0-linear in CPU time", or slower, or "no difference from", or the exact counts that tell
-// them apart, or find them alike, where the time cannot, or "cannot tell on this machine"; then
-// the gap that it decided on, the floor it held it against, and where that floor came from.
+// InRun is c, a comparison at bench of two stages of the run whose first stage's file is first,
+// held against that run's A/A pair (first measured again beside it, FIRST.again.txt), where it
+// has one: the noise band of the stages that have no A/A pair of their own.
+func (c Comparison) InRun(first *File, bench string) Comparison {
+	if first.Path == "" {
+		return c
+	}
+	again, err := Read(strings.TrimSuffix(first.Path, ".txt") + ".again.txt")
+	if err != nil {
+		return c // a run without an A/A pair
+	}
+	if a, b := first.Values(bench, c.Unit), again.Values(bench, c.Unit); len(a) > 0 && len(b) > 0 {
+		c = c.WithNoise(Speed(a, b))
+	}
+	return c
+}
+
+func (c *Comparison) decide() {
+	c.Decided = clear(c.Lo, c.Hi, c.Band())
+	c.Same = !c.Decided && c.Lo >= 1/(1+SmallestStep) && c.Hi <= 1+SmallestStep
+}
+
+// clear is whether [lo, hi] lies wholly outside the noise band of half width band.
+func clear(lo, hi, band float64) bool {
+	return !math.IsInf(hi, 0) && lo > 0 && (lo > 1+band || hi < 1/(1+band))
+}
+
+// band is the half width of the noise band of an A/A pair whose speed came out ratio.
+func band(ratio float64) float64 { return max(ratio, 1/ratio) - 1 }
+
+// Speed is how many times faster other's samples are than base's: the median of every ratio
+// base[i]/other[j], and its 95% CI, from the ranks as Mann-Whitney's U test (benchstat's)
+// counts them: the k-th smallest and largest ratio, where U < k has a chance under 2.5%.
+// Too few samples for such a k (under 4 each) give the CI [0, +Inf].
+func Speed(base, other []float64) Interval {
+	ratios := make([]float64, 0, len(base)*len(other))
+	for _, x := range base {
+		for _, y := range other {
+			ratios = append(ratios, x/y)
+		}
+	}
+	slices.Sort(ratios)
+	s := Interval{Ratio: median(ratios), Lo: 0, Hi: math.Inf(1)}
+	u := stats.UDist{N1: len(base), N2: len(other)}
+	k := 0 // how many ratios the CI leaves out at each end
+	for u.CDF(float64(k)) <= (1-Confidence)/2 {
+		k++
+	}
+	if k > 0 {
+		s.Lo, s.Hi = ratios[k-1], ratios[len(ratios)-k]
+	}
+	return s
+}
+
+// median is the middle of sorted values, or the mean of the two middle ones.
+func median(sorted []float64) float64 {
+	n := len(sorted)
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
+}
+
+// Busy is the warning that c's A/A pair deserves where its CI reaches beyond BusyBand, or "".
+func (c Comparison) Busy() string {
+	reach := max(c.Noise.Hi, 1/c.Noise.Lo) - 1
+	if !c.AA || reach <= BusyBand || math.IsInf(reach, 0) { // an infinite CI: too few samples, not a busy machine
+		return ""
+	}
+	return fmt.Sprintf("the A/A pair's 95%% CI reaches %s from 1x: this machine is busy, and only large steps can be decided; "+
+		"close other programs, or measure with --hold-cores, or with more rounds (--rounds 20)", percent(reach))
+}
+
+// Verdict says c against the stage named base: a first line (at most 160 characters with stage
+// names of 20) with the speed, its CI, the noise band it was held against, and "decided", "alike"
+// or "cannot tell"; then lines of detail, each indented by two spaces.
 func (c Comparison) Verdict(base string) string {
-	var counts []string
-	for _, s := range c.Exact {
-		switch {
-		case s.Decided && s.Ratio > 1:
-			counts = append(counts, fmt.Sprintf("%.0f%% fewer %s", 100*(1-1/s.Ratio), s.Unit))
-		case s.Decided:
-			counts = append(counts, fmt.Sprintf("%.0f%% more %s", 100*(1/s.Ratio-1), s.Unit))
-		}
+	lo, hi, bl, bh := figures(c.Lo, c.Hi, c.Band(), c.Decided)
+	held := fmt.Sprintf("95%% CI [%s, %s], noise band [%s, %s]", lo, hi, bl, bh)
+	if !c.AA {
+		held = fmt.Sprintf("95%% CI [%s, %s], no A/A pair", lo, hi)
 	}
-	gap, floor := percents(c.Gap(), c.Floor)
-	apart := fmt.Sprintf("the slower takes %s longer; the floor, %s, is %s; %s", gap, c.FloorSource(), floor, c.Label)
-	if math.IsInf(c.Floor, 1) {
-		apart = fmt.Sprintf("the slower takes %s longer; the floor, %s, is unknown: it needs 6 samples of each; %s", gap, c.FloorSource(), c.Label)
-	}
-	if !c.Decided && c.Gap() > c.Floor {
-		apart += fmt.Sprintf("; over the floor, but benchstat's test cannot tell the samples apart: p=%.3f", c.P)
-	}
-	var line string
+	speed := strconv.FormatFloat(c.Ratio, 'f', 2, 64) + "x" // as precise as the CI
+	var first string
 	switch {
+	case math.IsInf(c.Hi, 0):
+		first = fmt.Sprintf("cannot tell against %s in %s: speed %s, %d and %d samples give no 95%% CI; it needs 4 of each",
+			base, c.UnitName, speed, c.Samples[0], c.Samples[1])
 	case c.Decided && c.Ratio >= 1:
-		line = fmt.Sprintf("%s faster than %s in %s (%s)", Times(c.Ratio), base, c.UnitName, apart)
+		first = fmt.Sprintf("%s faster than %s in %s: decided, %s", Times(c.Ratio), base, c.UnitName, held)
 	case c.Decided:
-		line = fmt.Sprintf("%s slower than %s in %s (%s)", Times(1/c.Ratio), base, c.UnitName, apart)
-	case len(counts) > 0:
-		return fmt.Sprintf("%s than %s, counted exactly; %s cannot tell on this machine (%s)",
-			strings.Join(counts, " and "), base, c.UnitName, apart)
+		first = fmt.Sprintf("%s slower than %s in %s: decided, speed %s, %s", Times(1/c.Ratio), base, c.UnitName, speed, held)
 	case c.Same:
-		line = fmt.Sprintf("no difference from %s in %s (%s)", base, c.UnitName, apart)
-	case len(c.Exact) > 0:
-		return fmt.Sprintf("no difference from %s in allocations, counted exactly; %s cannot tell on this machine (%s)", base, c.UnitName, apart)
+		first = fmt.Sprintf("alike within %s of %s in %s: speed %s, %s", plusMinus(SmallestStep), base, c.UnitName, speed, held)
 	default:
-		return fmt.Sprintf("cannot tell on this machine whether it differs from %s in %s (%s)", base, c.UnitName, apart)
+		first = fmt.Sprintf("cannot tell against %s in %s: speed %s, %s", base, c.UnitName, speed, held)
 	}
+	if exact := c.exact(); exact != "" && !c.Decided {
+		first += "; " + exact
+	}
+	var details []string
+	if c.AA {
+		details = append(details, fmt.Sprintf("noise band: the A/A pair came out %s apart (its speed %s, 95%% CI [%s, %s])",
+			percent(c.Band()), Times(c.Noise.Ratio), Times(c.Noise.Lo), Times(c.Noise.Hi)))
+	}
+	details = append(details, fmt.Sprintf("spread: %s %s, this stage %s; %d and %d samples; benchstat's p=%.3f",
+		base, c.Spreads[0], c.Spreads[1], c.Samples[0], c.Samples[1], c.P))
+	if !c.Decided && !c.Same && !math.IsInf(c.Hi, 0) {
+		details = append(details, "cannot tell: the CI reaches into the noise band; more rounds, or a quieter machine, narrow both")
+	}
+	for _, n := range c.Counts {
+		details = append(details, n.say())
+	}
+	if w := c.Busy(); w != "" {
+		details = append(details, "warning: "+w)
+	}
+	return first + "\n  " + strings.Join(details, "\n  ")
+}
+
+// FirstLine is the first line of a verdict: the one that check's hand-in and the pages' lists keep.
+func FirstLine(verdict string) string {
+	first, _, _ := strings.Cut(verdict, "\n")
+	return first
+}
+
+// exact is the first count that an exact count decided, for the first line (the lines below
+// say the others): "49% fewer allocs/op, counted exactly".
+func (c Comparison) exact() string {
+	for _, n := range c.Counts {
+		if n.Exact && n.Decided {
+			return n.change() + ", counted exactly"
+		}
+	}
+	return ""
+}
+
+// change is a count's difference in words: "49% fewer allocs/op", never "0%" for one decided.
+func (n Count) change() string {
+	if n.Ratio >= 1 {
+		return fmt.Sprintf("%s fewer %s", percent(1-1/n.Ratio), n.Unit)
+	}
+	return fmt.Sprintf("%s more %s", percent(1/n.Ratio-1), n.Unit)
+}
+
+// say is a count's line of detail.
+func (n Count) say() string {
 	switch {
-	case len(counts) > 0:
-		line += "; " + strings.Join(counts, ", ")
-	case len(c.Exact) > 0:
-		line += "; the same allocations"
+	case n.Exact && n.Decided:
+		return n.Unit + ": " + n.change() + ", counted exactly: each stage repeated one number in every round"
+	case n.Exact:
+		return n.Unit + ": the same, counted exactly"
+	case n.Hi == 0:
+		return n.Unit + ": varies from round to round, and is zero in some; cannot tell"
 	}
-	return line
+	lo, hi, bl, bh := figures(n.Lo, n.Hi, n.Band, n.Decided)
+	what := "cannot tell"
+	if n.Decided {
+		what = n.change()
+	}
+	return fmt.Sprintf("%s: varies from round to round, so decided as a time: %s (ratio %s, 95%% CI [%s, %s], noise band [%s, %s])",
+		n.Unit, what, Times(n.Ratio), lo, hi, bl, bh)
 }
 
-// FloorSource says where c's floor came from: the A/A pair, or the stages' own spread.
-func (c Comparison) FloorSource() string {
-	if c.Twice {
-		return "the largest difference the A/A pair showed"
-	}
-	return "the stages' own spread, without an A/A pair"
-}
-
-// percents prints the gap and the floor in whole percent, or with as many decimals as it takes
-// to show which is larger: the figures printed never contradict the decision.
-func percents(gap, floor float64) (string, string) {
-	for decimals := 0; ; decimals++ {
-		g, f := fmt.Sprintf("%.*f%%", decimals, 100*gap), fmt.Sprintf("%.*f%%", decimals, 100*floor)
-		if g != f || gap == floor || decimals == 4 {
-			return g, f
+// figures prints an interval and a noise band with as many decimals as it takes for the printed
+// figures to show the decision: an interval decided prints clear of the band, one not decided
+// does not.
+func figures(lo, hi, band float64, decided bool) (string, string, string, string) {
+	for d := 2; ; d++ {
+		f := func(x float64) string { return strconv.FormatFloat(x, 'f', d, 64) + "x" }
+		l, h, bl, bh := f(lo), f(hi), f(1/(1+band)), f(1+band)
+		shown := ratioOf(l) > ratioOf(bh) || ratioOf(h) < ratioOf(bl)
+		if shown == decided || d == 6 {
+			return l, h, bl, bh
 		}
 	}
 }
 
-// Reliable and Noisy are the bounds of Label: the standard deviation over the mean under
+func ratioOf(printed string) float64 {
+	v, _ := strconv.ParseFloat(strings.TrimSuffix(printed, "x"), 64)
+	return v
+}
+
+// percent prints a share as a percentage with two significant digits under 10%, so that no
+// difference prints as 0%: 0.52%, 4.1%, 49%.
+func percent(share float64) string {
+	if p := 100 * share; p < 10 {
+		return strconv.FormatFloat(p, 'g', 2, 64) + "%"
+	}
+	return fmt.Sprintf("%.0f%%", 100*share)
+}
+
+// plusMinus prints a noise band's half width: ±8%.
+func plusMinus(band float64) string { return "±" + percent(band) }
+
+// Reliable and Noisy are the bounds of Spread: the standard deviation over the mean under
 // which samples are reliable, and up to which they are noisy; beyond it, unstable.
 const Reliable, Noisy = 0.05, 0.20
 
 // Confidence is the level of every confidence interval: benchstat's default.
 const Confidence = 0.95
 
-// Label says how widely values spread, by their standard deviation over
-// their mean: under Reliable reliable, up to Noisy noisy, beyond that unstable.
-func Label(values []float64) string {
+// Spread says how widely values spread, by their standard deviation over their mean, and
+// labels it: under Reliable reliable, up to Noisy noisy, beyond that unstable: "±4% reliable".
+func Spread(values []float64) string {
 	var sum, squares float64
 	for _, v := range values {
 		sum += v
@@ -168,13 +341,15 @@ func Label(values []float64) string {
 	for _, v := range values {
 		squares += (v - mean) * (v - mean)
 	}
-	switch cv := math.Sqrt(squares/float64(max(1, len(values)-1))) / mean; {
+	cv := math.Sqrt(squares/float64(max(1, len(values)-1))) / mean
+	label := "unstable"
+	switch {
 	case cv < Reliable:
-		return "reliable"
+		label = "reliable"
 	case cv <= Noisy:
-		return "noisy"
+		label = "noisy"
 	}
-	return "unstable"
+	return plusMinus(cv) + " " + label
 }
 
 // Times formats a ratio in every table, chart and verdict: 0.25x (four
@@ -189,14 +364,41 @@ func Times(r float64) string {
 	return fmt.Sprintf("%.1fx", r)
 }
 
+// repeats is whether values are one number repeated.
+func repeats(values []float64) bool {
+	for _, v := range values {
+		if v != values[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// zero is whether any of values is 0, which no ratio can divide by.
+func zero(values []float64) bool {
+	for _, v := range values {
+		if v == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// sample is values as benchmath takes them: a copy, since it sorts them, and a result file's
+// samples must stay in round order for Speed.
 func sample(values []float64) *benchmath.Sample {
-	return benchmath.NewSample(values, &benchmath.DefaultThresholds)
+	return benchmath.NewSample(slices.Clone(values), &benchmath.DefaultThresholds)
 }
 
 func summary(values []float64) benchmath.Summary {
 	return benchmath.AssumeNothing.Summary(sample(values), Confidence)
 }
 
-// spread is how far the confidence interval reaches from the median, in the measure of Gap: how
-// much longer its slower end takes than the median, or the median than its faster end.
-func spread(s benchmath.Summary) float64 { return max(gap(s.Hi/s.Center), gap(s.Center/s.Lo)) }
+// Median is the centre that benchstat prints for values (assuming nothing of their
+// distribution), or 0 for none: the one median of every table, chart and verdict.
+func Median(values []float64) float64 {
+	if len(values) == 0 {
+		return 0
+	}
+	return summary(values).Center
+}
