@@ -347,17 +347,21 @@ func checkKey(key string) error {
 // of Go's scanner ("in string escape code"), not of the request.
 func syntaxError(data []byte, err error) error {
 	var syntax *json.SyntaxError
+	isSyntax := errors.As(err, &syntax)
+	// A cut body: Go 1.26's decoder says EOF between tokens ("{",
+	// `{"id":"a"`) and unexpected EOF inside one; Go 1.27's says a syntax
+	// error at the end of the input, "unexpected end of JSON input".
+	cut := errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
+		isSyntax && syntax.Offset >= int64(len(data)) && strings.HasPrefix(syntax.Error(), "unexpected end")
 	switch {
-	case errors.As(err, &syntax) && 0 < syntax.Offset && syntax.Offset <= int64(len(data)):
+	case len(bytes.TrimSpace(data)) == 0 && cut:
+		return inputErrorf("body is empty; send a JSON object")
+	case cut:
+		return inputErrorf("malformed JSON body: the body ends before the object closes, after %d bytes", len(data))
+	case isSyntax && 0 < syntax.Offset && syntax.Offset <= int64(len(data)):
 		// The decoder stops right after the byte it could not take.
 		return inputErrorf("malformed JSON body: %s at byte %d is not valid there",
 			describeByte(data[syntax.Offset-1]), syntax.Offset)
-	case errors.Is(err, io.EOF) && len(bytes.TrimSpace(data)) == 0:
-		return inputErrorf("body is empty; send a JSON object")
-	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
-		// The decoder says EOF between tokens ("{", `{"id":"a"`) and
-		// unexpected EOF inside one: to the client both are a cut body.
-		return inputErrorf("malformed JSON body: the body ends before the object closes, after %d bytes", len(data))
 	default:
 		return inputErrorf("malformed JSON body")
 	}
