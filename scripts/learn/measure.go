@@ -146,7 +146,7 @@ type outcome struct {
 
 // measure runs q's plan in interleaved rounds (benchtime, if given, in place of the command's) and
 // decides, at each of q's rows, the last stage against the first with internal/results, the first
-// stage measured twice for the A/A floor; with one stage, each row against the first row.
+// stage measured twice for the noise band; with one stage, each row against the first row.
 func (m *measurer) measure(q pages.Question, p *plan, benchtime string) (outcome, error) {
 	m.build(p.stages)
 	dir := filepath.Join(m.run.Dir, strings.ReplaceAll(q.ID, "/", "-"))
