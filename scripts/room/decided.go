@@ -6,8 +6,8 @@ import (
 )
 
 // exactCount is one count of a check's verdict that an exact count decided,
-// as results.Comparison.Verdict words it: "49% fewer allocs/op".
-var exactCount = regexp.MustCompile(`(\d+)% (fewer|more) (allocs|B)/op`)
+// as results.Comparison.Verdict words it: "49% fewer allocs/op", "0.5% fewer allocs/op".
+var exactCount = regexp.MustCompile(`(\d+(?:\.\d+)?)% (fewer|more) (allocs|B)/op`)
 
 // counted is what decided a verdict's clause about the start where the time
 // could not tell: its first exact count, "−49% allocs" or "+12% B", or "" when

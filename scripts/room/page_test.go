@@ -95,6 +95,8 @@ func TestCounted(t *testing.T) {
 	counts.Counts = []results.Count{{Unit: "allocs/op", Ratio: 1.96, Exact: true, Decided: true}, {Unit: "B/op", Ratio: 1.2, Exact: true, Decided: true}}
 	more := base
 	more.Counts = []results.Count{{Unit: "allocs/op", Ratio: 1, Exact: true}, {Unit: "B/op", Ratio: 0.8, Exact: true, Decided: true}}
+	small := base
+	small.Counts = []results.Count{{Unit: "allocs/op", Ratio: 1.005, Exact: true, Decided: true}}
 	timed := counts
 	timed.Decided, timed.Ratio, timed.Lo, timed.Hi, timed.Noise = true, 2.3, 2.1, 2.5, results.Interval{Ratio: 1.05, Lo: 0.95, Hi: 1.1}
 	for _, c := range []struct {
@@ -103,8 +105,9 @@ func TestCounted(t *testing.T) {
 	}{
 		{counts, "−49% allocs"},
 		{more, "+25% B"},
-		{timed, ""}, // the time decided: the ratio is the verdict
-		{base, ""},  // nothing did
+		{small, "−0.5% allocs"}, // a decided count under 1% keeps its decimal
+		{timed, ""},             // the time decided: the ratio is the verdict
+		{base, ""},              // nothing did
 	} {
 		verdict := "passed: at ListByRole/users=10000/matches=100: " + results.FirstLine(c.c.Verdict("stage1-index")) + ". 2.0x faster than stage2-noclone in CPU time: decided, ..."
 		if got := counted(firstClause(verdict)); got != c.want {

@@ -344,15 +344,16 @@ func serve(addr, dir string, isStart func(string) bool) error {
 	} else {
 		fmt.Println("room: if a participant's handin cannot connect, this machine's firewall may block the port")
 	}
+	// The signals are the server's alone (the harness would exit at once),
+	// from before the line that says Ctrl-C stops it.
+	signal.Reset(os.Interrupt, syscall.SIGTERM)
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	l := s.limits
 	fmt.Printf("room: at most %d connections at once (%d per address, %d kept for addresses that hold none), "+
 		"%d hand-ins read at once (%d per address), %d new participants and %d wrong secrets per address a minute, "+
 		"%d participants; Ctrl-C stops it once the hand-ins being received are kept\n",
 		l.conns, l.clientConns, l.connLimits().ConnReserve(), l.bodies, l.clientBodies, l.newPerMinute, l.wrongPerMinute, l.participants)
-	// The signals are the server's alone: the harness would exit at once.
-	signal.Reset(os.Interrupt, syscall.SIGTERM)
-	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	return s.run(s.listen(listener), signals)
 }
 

@@ -95,10 +95,14 @@ func CompareIn(unit, name string, base, again, other *File, bench string) (Compa
 		if len(x) == 0 || len(y) == 0 {
 			continue
 		}
-		n := Count{Unit: u, Ratio: Median(x) / max(Median(y), 1e-9), Exact: repeats(x) && repeats(y)}
+		n := Count{Unit: u, Ratio: countRatio(Median(x), Median(y)), Exact: repeats(x) && repeats(y)}
 		if n.Exact {
 			n.Decided = x[0] != y[0]
-		} else if !zero(x) && !zero(y) {
+		} else if zero(x) || zero(y) {
+			// A ratio cannot divide by zero; where every sample of one lies below every
+			// sample of the other (none allocated, the other always did), that decides it.
+			n.Decided = slices.Max(x) < slices.Min(y) || slices.Max(y) < slices.Min(x)
+		} else {
 			s := Speed(x, y)
 			n.Lo, n.Hi = s.Lo, s.Hi
 			if again != nil && len(again.Values(bench, u)) > 0 && !zero(again.Values(bench, u)) {
@@ -267,6 +271,9 @@ func (c Comparison) exact() string {
 
 // change is a count's difference in words: "49% fewer allocs/op", never "0%" for one decided.
 func (n Count) change() string {
+	if n.Ratio == 0 { // the base made none
+		return "more " + n.Unit + ", where the base made none"
+	}
 	if n.Ratio >= 1 {
 		return fmt.Sprintf("%s fewer %s", percent(1-1/n.Ratio), n.Unit)
 	}
@@ -280,6 +287,8 @@ func (n Count) say() string {
 		return n.Unit + ": " + n.change() + ", counted exactly: each stage repeated one number in every round"
 	case n.Exact:
 		return n.Unit + ": the same, counted exactly"
+	case n.Hi == 0 && n.Decided:
+		return n.Unit + ": " + n.change() + ": zero in some rounds, and every sample of one stage below every sample of the other"
 	case n.Hi == 0:
 		return n.Unit + ": varies from round to round, and is zero in some; cannot tell"
 	}
@@ -314,8 +323,11 @@ func ratioOf(printed string) float64 {
 // percent prints a share as a percentage with two significant digits under 10%, so that no
 // difference prints as 0%: 0.52%, 4.1%, 49%.
 func percent(share float64) string {
-	if p := 100 * share; p < 10 {
+	switch p := 100 * share; {
+	case p < 10:
 		return strconv.FormatFloat(p, 'g', 2, 64) + "%"
+	case p > 99 && p < 100: // not "100%" for what is not all of it
+		return strconv.FormatFloat(math.Floor(p*10)/10, 'f', -1, 64) + "%"
 	}
 	return fmt.Sprintf("%.0f%%", 100*share)
 }
@@ -372,6 +384,17 @@ func repeats(values []float64) bool {
 		}
 	}
 	return true
+}
+
+// countRatio is x over y, two counts' medians: 1 where both are 0, and +Inf where only y is.
+func countRatio(x, y float64) float64 {
+	switch {
+	case y != 0:
+		return x / y
+	case x == 0:
+		return 1
+	}
+	return math.Inf(1)
 }
 
 // zero is whether any of values is 0, which no ratio can divide by.

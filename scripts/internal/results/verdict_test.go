@@ -194,6 +194,14 @@ func TestCounts(t *testing.T) {
 	if c.Counts[0].Decided {
 		t.Errorf("a 10%% change of B/op inside a 30%% noise band is decided: %+v", c.Counts[0])
 	}
+	// A stage that allocates nothing against one that always does: no ratio, but decided.
+	c, _ = Compare(f("a", bytes), f("a.again", bytes), f("b", make([]float64, len(bytes))), "B")
+	if v := c.Verdict("a"); !c.Counts[0].Decided || !strings.Contains(v, "B/op: 100% fewer B/op: zero in some rounds") {
+		t.Errorf("B/op from about 1000 to 0: %+v\n%s", c.Counts[0], v)
+	}
+	if got := (Count{Unit: "allocs/op", Ratio: 222}).change(); got != "99.5% fewer allocs/op" {
+		t.Errorf("222 allocations to 1 reads %q", got)
+	}
 }
 
 // TestWithNoise checks that another A/A pair's wider band undecides a step within it, and that a narrower one changes nothing.
