@@ -64,6 +64,21 @@ func setup(env *testscript.Env) error {
 	}
 	env.Setenv("PATH", bin+string(filepath.ListSeparator)+os.Getenv("PATH"))
 	env.Setenv("GOWORK", "") // the go.work that workspace writes, not a learner's local.work
+	// A configuration folder of the script's own, so that handin's id and learn's progress
+	// never reach the real one (on Linux and Windows; macOS derives it from HOME, which the
+	// go command's caches need), and the go command's own settings file where it was.
+	goenv, err := exec.Command(goexe, "env", "GOENV").Output()
+	if err != nil {
+		return err
+	}
+	config, err := os.MkdirTemp("", "scripttest-config-") // outside $WORK, whose git status scripts read
+	if err != nil {
+		return err
+	}
+	env.Defer(func() { os.RemoveAll(config) })
+	env.Setenv("GOENV", strings.TrimSpace(string(goenv)))
+	env.Setenv("XDG_CONFIG_HOME", config)
+	env.Setenv("APPDATA", config)
 	env.Setenv("bin", bin)
 	env.Setenv("goexe", goexe)
 	return nil
