@@ -2,9 +2,11 @@ package guard
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"sync"
 	"time"
 )
@@ -35,6 +37,10 @@ const DrainQueueTime = 2 * time.Second
 // queued when the drain ends is counted.
 const maxDrainResets = 1 << 16
 
+// drainLook is how long the drain waits for a queued connection before it
+// calls the queue empty.
+const drainLook = 50 * time.Millisecond
+
 // Close closes the listener once the connections that the kernel has
 // accepted for it, and the server not yet, are answered with 503: closing
 // it with them in its queue would reset them, and their clients would have
@@ -48,14 +54,26 @@ func (l *Listener) Close() error {
 			return
 		}
 		end := time.Now().Add(DrainQueueTime)
-		for taken := 0; taken < maxDrainResets; {
-			// The queue is empty once no connection comes for a moment; a
-			// deadline already past would fail Accept before it looked.
-			queue.SetDeadline(time.Now().Add(10 * time.Millisecond))
+		for taken, empty := 0, 0; taken < maxDrainResets; {
+			// The queue is empty once a look finds no connection. A
+			// deadline already past fails Accept before it looks, and the
+			// goroutine may wait past it behind a thousand refusals for a
+			// core: so only two empty looks in a row end the drain.
+			queue.SetDeadline(time.Now().Add(drainLook))
 			conn, err := l.Listener.Accept()
-			if err != nil {
+			switch {
+			case errors.Is(err, os.ErrDeadlineExceeded):
+				if empty++; empty == 2 {
+					return
+				}
+				continue
+			case err != nil && !errors.Is(err, net.ErrClosed) && time.Now().Before(end):
+				time.Sleep(drainLook) // out of file descriptors, say, until the refusals close theirs
+				continue
+			case err != nil:
 				return
 			}
+			empty = 0
 			if time.Now().After(end) {
 				taken++
 				l.count(true, false)
