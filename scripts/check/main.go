@@ -83,44 +83,6 @@ import (
 	"example.com/userperf/scripts/internal/stages"
 )
 
-const usage = `
-check: one verdict on a stage, yours or the project's, within a few minutes.
-
-  go run ./scripts/check mystage [--predict 3x [--no-check]] [--budget 3m] [--no-compare]
-                                 [--from ORIGIN] [--against REFERENCE] [--hold-cores] [--watch]
-  go run ./scripts/check --prepare     before the workshop: build and warm what checks need
-  go run ./scripts/check --rehearse [N...]   time the workshop's checks (of exercises N), alone and three at once
-
---watch checks the stage again on every save in its folder, until Ctrl-C: go vet and its tests without
-the race detector (seconds, with a progress line), then once they pass the speed step and its verdict.
-
---predict 3x records your prediction of the stage's speed-up against its origin (3x: three times
-faster; 0.8x: slower) in results/check/STAGE/prediction.txt; every later check of the stage prints it
-beside the measured ratio, and scripts/handin carries both. --no-check records it and stops: predict
-first, then change the stage.
-
-go vet; under -race, the conformance suite and the differential tests (GOMAXPROCS 1 and 3; at 8 the
-differential and the concurrent tests), the fuzz seed corpora and the stage's own tests, up to the first
-failure; of several failures, a stage's own failed test is named first. Tests still running after 10 minutes
-(USERPERF_CHECK_TIMEOUT), or using no CPU for a minute without finishing a test, are stopped, and called
-a deadlock only when their goroutines wait for a lock. Then the speed, at the row of the benchmarks
-that answers the exercise's question: rounds of one sample each of the stage, its origin (default: its
-go.mod's "// origin:"), the exercise's reference (default: its solution, else the next step) and the
-origin again (how far the same stage measured twice differs), interleaved, until the stage and its
-origin are told apart or shown alike, or --budget is spent (by default what is left of a minute since
-the check began, a minute and a half for exercises 3 and 4; at least 20s). Exercise 5 (from
-stage4-append) also weighs the heap held per user (BenchmarkBuild's held-B/user) against its
-reference's: more than twice as much, with reads no faster than the reference's, fails. Each test
-step's output, the speeds, the speed-ups, the verdict and how long the check took (wall.txt):
-results/check/STAGE/. --hold-cores keeps every core busy meanwhile, as another program would.
-
---prepare vets and builds every stage's tests and benchmarks, links the commands, writes local.work
-and checks stage1-index without its speed, then says how long it took (results/check/prepare/).
---rehearse runs --prepare, then for each of exercises 1 to 5 (or those named) a copy of its reference made with
-new-stage, checked alone, then three copies checked at once; it writes results/rehearsal/ and the
-block "rehearsal" of WORKSHOP.md (go run ./scripts/report rehearsal --file WORKSHOP.md).
-`
-
 // check is one run of the command: the stage, where its results go and how far it got.
 type check struct {
 	*harness.Cmd
@@ -134,7 +96,7 @@ type check struct {
 }
 
 func main() {
-	k := &check{Cmd: harness.New("check", usage), underRace: ", under -race", start: time.Now()}
+	k := &check{Cmd: harness.New("check"), underRace: ", under -race", start: time.Now()}
 	from, against := k.Flags.String("from", "", ""), k.Flags.String("against", "", "")
 	predict := k.Flags.String("predict", "", "")
 	noCompare, noCheck := k.Flags.Bool("no-compare", false, ""), k.Flags.Bool("no-check", false, "")

@@ -63,34 +63,9 @@ import (
 	"example.com/userperf/scripts/internal/stages"
 )
 
-const usage = `
-compare: the stages side by side, measured in one run on this machine.
-
-  go run ./scripts/compare [--thorough] [--hold-cores] [--rounds N] [--benchtime D] [--bench REGEXP] [--go RELEASES] [STAGE...]
-
-No STAGE: every stage in go.work and the floor. --rounds 10 (at least 6), --benchtime 150ms (a go test
--benchtime); --thorough: 20 rounds of 500ms; --bench ^Benchmark(ListByRole|ServeHTTP|Write|Build|Bare)$ (Bare: the floor's
-bare Echo handler)
-(^BenchmarkMixed$ mixes reads and writes); --hold-cores: while this process holds every core.
-It builds each stage's test binary, then runs rounds of one sample per stage in a rotating order, so that
-drift hits every stage alike, the first stage twice, under a second label, for the run's A/A noise band.
-It prints benchstat's tables, the noise band and each stage's verdict against the first at
-ListByRole/users=10000/matches=100, on CPU time where the system gives it (docs/measuring.md says why).
-Results: results/compare/<stamp>/ and results/compare/latest; a failure or Ctrl-C keeps none.
-USERPERF_MILLION=1 adds a million users; the recorded command line names it and USERPERF_PARALLEL_MIN.
-
---go go1.26.8,go1.27.3 (two Go releases or more): each stage against itself on each release instead. Every
-stage's test binary is built by each release (GOTOOLCHAIN; the go command downloads a release it lacks, about
-76 MB), labelled stage@release, and all run interleaved in the same rounds, the first stage on the first
-release twice for the A/A noise band. It prints benchstat's tables with a column per release, CPU time first,
-the noise band, and per stage each later release against the first: "12% slower" (12% more time per operation),
-"12% faster" (12% less) or "cannot tell on this machine". Results: results/toolchains/<stamp>/ and
-results/toolchains/latest; the results page's block: go run ./scripts/report toolchains --file docs/results.md.
-`
-
 func main() {
 	start := time.Now() // the whole command's wall time, builds included, for the timings block
-	c := harness.New("compare", usage)
+	c := harness.New("compare")
 	thorough := c.Flags.Bool("thorough", false, "")
 	rounds := c.Flags.Int("rounds", 10, "")
 	benchtime := c.Flags.String("benchtime", "150ms", "")

@@ -48,23 +48,8 @@ import (
 	"example.com/userperf/scripts/internal/stages"
 )
 
-const usage = `
-handin: your workshop results in one file, to hand to the instructor.
-
-  go run ./scripts/handin --to http://ADDRESS:PORT "Ada Lovelace"   sends it to the room's server
-  go run ./scripts/handin "Ada Lovelace"                            writes it, to send another way
-
-The stages named as WORKSHOP.md names them (ex1 to ex5, mycache, mylog, mypgo); of any other, it asks
-first. Each stage's verdict, speeds and prediction from your last go run ./scripts/check of it, with your name,
-your machine and your participant id, in results/handin/<name>.txt. It names each stage changed since its
-check. The id, made at the first hand-in and kept in your configuration folder (userperf/participant-id),
-tells you from anyone else of the same name: a second hand-in replaces your first. The secret made with
-it and kept beside it (participant-secret) goes with every hand-in to the room, which takes that id's
-hand-ins only with the secret of its first: to hand in from another machine, copy both files there.
-`
-
 func main() {
-	c := harness.New("handin", usage)
+	c := harness.New("handin")
 	to := c.Flags.String("to", "", "")
 	args := c.Parse()
 	if len(args) != 1 || !validName(args[0]) {

@@ -58,31 +58,8 @@ import (
 	"example.com/userperf/scripts/internal/pages"
 )
 
-const usage = `
-learn: your way through the path, one question at a time: predict, measure on this machine, then read.
-
-  go run ./scripts/learn                   where you are, and the next question with its two commands
-  go run ./scripts/learn predict ANSWER    your answer to it: a number with its unit where it asks for one
-                                           (3x, 40 allocs/op, 2KiB), else a few words
-  go run ./scripts/learn run               measures it here, prints your measurement beside your
-                                           prediction with the verdict, then the chapter's answer
-  go run ./scripts/learn list              every question, its state, your predictions beside your
-                                           measurements; per chapter and in all, how close they came
-  go run ./scripts/learn goto QUESTION     makes QUESTION (its name, or its number in the list) the next
-  go run ./scripts/learn reset             forgets every prediction, measurement and hint
-  go run ./scripts/learn hint [EXERCISE]   the next hint of a WORKSHOP.md exercise (1 to 9, or your stage)
-  go run ./scripts/learn --time-all        runs every question's command and writes how long each took
-                                           (docs/results.md, block questions; --file PAGE: another page)
-
-run refuses a question you have not predicted; --no-predict measures it anyway, and says so.
-run --benchtime D measures with go test's -benchtime D in place of the question's (1x: a quick look,
-which the verdict may not tell apart; the scripts' tests use it).
-The questions are the chapters' own: each carries a marker that names it and its command. Your progress
-lives in your configuration folder (userperf/learn.json): a new clone keeps it. Results: results/learn/.
-`
-
 func main() {
-	c := harness.New("learn", usage)
+	c := harness.New("learn")
 	noPredict := c.Flags.Bool("no-predict", false, "")
 	benchtime := c.Flags.String("benchtime", "", "")
 	timeAll := c.Flags.Bool("time-all", false, "")

@@ -67,24 +67,6 @@ import (
 	"example.com/userperf/scripts/internal/stageserver"
 )
 
-const usage = `
-load: every stage's server under HTTP load on 127.0.0.1, and the floor.
-
-  go run ./scripts/load                              every stage and the floor (about 75 s per stage, 12 min in all)
-  go run ./scripts/load --quick stage0-linear floor  0.5 s per test: a smoke run (about 20 s per stage)
-
-A stage takes a warm-up (2 s, 1 s with --quick) and rounds x 6 tests x --duration: reads at a fixed
-rate (100 and 1,000 users in the answer), saturated reads, and the fixed rate of reads with 10% and 50%
-of the requests writes. The first stage's server runs twice, the second under FIRST.again: the A/A
-pair, whose noise band each step's verdict (p50 and p99 at the fixed rate, against the step before)
-is held against. Options: --rate N (reads/s, default 100), --duration D (default 2s, 0.5s with
---quick), --conns N (saturated, default 32), --rounds N (default 6, the fewest for a verdict), --pin
-(server on CPU 0, load generator on CPU 1, with taskset).
-
-Writes results/load/<stamp>/ (and points results/load/latest at it): <stage>.txt in Go benchmark
-format, table.md (benchstat's tables of them) and <stage>.log (the server's output).
-`
-
 // config is what the tests do, and against which servers.
 type config struct {
 	rate, conns, rounds int
@@ -96,7 +78,7 @@ type config struct {
 }
 
 func main() {
-	c := harness.New("load", usage)
+	c := harness.New("load")
 	cfg := config{rate: 100, conns: 32, rounds: 6, duration: 2 * time.Second, warmup: 2 * time.Second}
 	var pin, quick bool
 	var duration time.Duration

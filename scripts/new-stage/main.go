@@ -51,28 +51,8 @@ import (
 	"example.com/userperf/scripts/internal/stages"
 )
 
-const usage = `
-new-stage: a stage of your own, copied from an existing one, to change and check.
-
-  go run ./scripts/new-stage mystage                                a copy of stage0-linear, in mystage/
-  go run ./scripts/new-stage mycache --from workshop/quest6-cache   a copy of another stage
-  go run ./scripts/new-stage --list                                 the stages this command made
-  go run ./scripts/new-stage --remove mystage                       delete one and undo what made it
-
-NAME: 1 to 40 lowercase letters, digits and dashes, starting with a letter. The copy, without the
-README.md and the project's tests that the exercise changes (a copy of your own stage keeps the
-tests you wrote or changed, and names them), records its origin in go.mod, passes go vet, and is
-listed in local.work, a copy of go.work that git ignores, as it ignores the stage. Every run of this
-command writes local.work, and none removes it, so that once it exists, export GOWORK=$PWD/local.work
-(PowerShell: $env:GOWORK = "$PWD\local.work") always works; the commands of scripts/ find it without.
-An error or Ctrl-C undoes it all. After a git pull that changed go.work, run --list.
-
-If a go command says "go: reading go.work: open local.work: no such file or directory", GOWORK names
-local.work before this command wrote it: GOWORK= go run ./scripts/new-stage --list writes it.
-`
-
 var (
-	c         = harness.New("new-stage", usage)
+	c         = harness.New("new-stage")
 	validName = regexp.MustCompile(`^[a-z]([a-z0-9-]{0,38}[a-z0-9])?$`)
 	reserved  = regexp.MustCompile(`^(floor|common|scripts|peers|workshop|solutions|results|docs|bin|handins|stage[0-9].*|v[0-9]+)$`) // vN: Go reads example.com/userperf/vN as a major version
 	mainName  = regexp.MustCompile(`api\.Main\("([^"]*)"`)

@@ -54,21 +54,8 @@ import (
 	"example.com/userperf/scripts/internal/stages"
 )
 
-const usage = `
-profile: where a stage spends its time and allocates its memory.
-
-  go run ./scripts/profile stage0-linear                      top tables: CPU time, allocated bytes and objects
-  go run ./scripts/profile --markdown stage0-linear           the same tables in markdown (for the chapters)
-  go run ./scripts/profile --diff stage0-linear stage1-index  where the time moved from one stage to the next
-
-Options: --bench NAME (default BenchmarkListByRole/users=10000/matches=100), --benchtime D (default 3s),
---top N (functions per table, default 12), --fresh (with --diff: profile again even if the saved
-profiles measured the code as it is). It leaves cpu.pprof, mem.pprof, bench.txt and the test binary
-in results/profile/<stage>/.
-`
-
 func main() {
-	c := harness.New("profile", usage)
+	c := harness.New("profile")
 	bench := c.Flags.String("bench", "Benchmark"+results.Headline, "")
 	benchtime := c.Flags.String("benchtime", "3s", "")
 	top := c.Flags.Int("top", 12, "")

@@ -76,43 +76,8 @@ import (
 	"example.com/userperf/scripts/internal/stages"
 )
 
-const usage = `
-report: the latest results as charts and as the pages' tables, never typed by hand.
-
-  go run ./scripts/report             docs/charts/*.svg, docs/results.md's blocks stages, charts, load and mixed, and
-                                      each chapter's (docs/STAGE.md) benchstat and profile, from the latest runs of
-                                      compare and load that measured every stage and benchmark, and of profile; then
-                                      what --check says
-  go run ./scripts/report --profiles  profile every stage first (go run ./scripts/profile)
-  go run ./scripts/report --check     list the stale generated blocks and charts: exit 1 if any, 2 if it cannot tell
-  go run ./scripts/report block [--file F.md --name N] [--from compare] -- BENCHSTAT_ARGS...
-                                      benchstat's tables as generated block N of F.md, or printed; a result file
-                                      that is not there as given is one of the latest run of --from (compare,
-                                      load, serialize), so that FILE.txt names results/compare/latest/FILE.txt
-  go run ./scripts/report toolchains [--file F.md] [RUN]
-                                      a run of compare --go (RUN, else results/toolchains/latest) as generated block
-                                      toolchains of F.md, or printed: each stage's CPU time on each Go release
-  go run ./scripts/report growth [--file F.md] [RUN]
-                                      a run of compare with the million-user data set (RUN, else
-                                      results/compare/latest) as generated block million of F.md, or printed: how
-                                      many times each stage's time grew from 1,000 to 1,000,000 users, at most
-  go run ./scripts/report chapter [STAGE [RUN]]
-                                      print the table of STAGE's chapter, or of every chapter (its benchstat block:
-                                      the stage against the one before it) from a run of compare that measured both
-                                      (RUN, else results/compare/latest), instead of measuring again
-  go run ./scripts/report timings [--file F.md [--name N]] [WALL...]
-                                      how long commands took, from the wall.txt files that they write (WALL, else
-                                      results/test/wall.txt and results/compare/latest/wall.txt; check writes
-                                      results/check/STAGE/wall.txt), as generated block N (timings) of F.md, or printed
-  go run ./scripts/report rehearsal [--file F.md]
-                                      the last check --rehearse (results/rehearsal/) as generated block rehearsal of
-                                      F.md, or printed: the preparation's time, each exercise's check alone and three at once
-
-It says which files it rewrote, a line each.
-`
-
 func main() {
-	c := harness.New("report", usage)
+	c := harness.New("report")
 	withProfiles := c.Flags.Bool("profiles", false, "")
 	checkOnly := c.Flags.Bool("check", false, "")
 	file := c.Flags.String("file", "", "")

@@ -53,30 +53,8 @@ import (
 	"example.com/userperf/scripts/internal/stages"
 )
 
-const usage = `
-room: the workshop's room in one page, from everyone's go run ./scripts/handin.
-
-  go run ./scripts/room --serve ADDRESS:PORT   on the instructor's machine: the page for the projector
-                                               at http://ADDRESS:PORT/, which takes the hand-ins of
-                                               go run ./scripts/handin --to http://ADDRESS:PORT NAME
-  go run ./scripts/room handins/*.txt          offline, from hand-in files (it expands the patterns
-                                               itself: Windows' shell does not)
-
-One column per exercise (a stage made from an exercise's start; other stages are left out), per
-participant: ✓ and the speed-up against the start on their own machine, "?" when their check could not
-tell it from that machine's noise, the count that decided where the time could not ("−49% allocs"), ✗
-when a check failed; their prediction beside it; the room's medians
-of right answers, and how far the predictions were from the measurements.
-
---serve binds to 127.0.0.1 given a bare port, to port 8070 given an address alone (not the stages'
-8080), and lists this machine's addresses. The served hand-ins are kept in results/room/handins/, one
-file per participant, and read again at the next start. Ctrl-C or SIGTERM stops it once the hand-ins
-being received are kept, with a log line of what it kept and refused. Offline, it prints the table and
-writes results/room/index.html, table.txt and room.svg.
-`
-
 func main() {
-	c := harness.New("room", usage)
+	c := harness.New("room")
 	addr := c.Flags.String("serve", "", "")
 	here, err := os.Getwd()
 	c.Fatal(err)

@@ -40,20 +40,8 @@ import (
 	"example.com/userperf/scripts/internal/results"
 )
 
-const usage = `
-serialize: the measurements of the serialization chapters (stages 3 and 4), in one run.
-
-  go run ./scripts/serialize [--print] [--rounds 10] [--benchtime 100ms]     about 2 minutes here
-
-Each round runs BenchmarkParallel of stage3-parallel and stage4-append, on an idle machine and while
-this command keeps every core busy, then BenchmarkEncode and BenchmarkReservedBody in ./peers. It writes
-results/serialize/<stamp>/ and the blocks parallel and reserved of docs/stage3-parallel.md, parallel and
-peers of docs/stage4-append.md;
---print prints them instead and changes no tracked file. An interrupted run keeps nothing.
-`
-
 func main() {
-	c := harness.New("serialize", usage)
+	c := harness.New("serialize")
 	rounds := c.Flags.Int("rounds", 10, "")
 	benchtime := c.Flags.String("benchtime", "100ms", "")
 	printOnly := c.Flags.Bool("print", false, "")

@@ -48,26 +48,11 @@ import (
 	"example.com/userperf/scripts/internal/testevents"
 )
 
-const usage = `
-test: every check of the repository, over every module of go.work: go run ./scripts/test
-  1. go vet
-  2. go vet and go build of scripts/ for macOS (darwin/arm64), Windows (windows/amd64) and Linux
-  3. go test -race, which needs a C compiler (go env CC); scripttest and crosscheck with -count=1
-     (they build code with go commands of their own, which go test's cache does not see)
-  4. every benchmark once (-benchtime 1x), so that none can rot
-  5. go run ./scripts/report --check: the README's figures against the code they measured, never a failure
-It stops at the first failure of 1 to 4. When every check passed, it writes how long it took to
-results/test/wall.txt, for go run ./scripts/report timings.
-
-  --again   for a second run on another Go toolchain (GOTOOLCHAIN=go1.27.3 go run ./scripts/test --again):
-            leaves out 2 and 5, whose outcome does not depend on the toolchain, and says so
-`
-
 // The packages of every module of the workspace, and of scripts/, share these prefixes.
 const all, scripts = "example.com/userperf/...", "example.com/userperf/scripts/..."
 
 func main() {
-	c := harness.New("test", usage)
+	c := harness.New("test")
 	again := c.Flags.Bool("again", false, "")
 	if len(c.Parse()) > 0 {
 		c.Usage("takes no arguments (--help says what it runs)")

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"io"
 	"os"
 	"os/exec"
@@ -26,15 +28,15 @@ type Cmd struct {
 	Name     string        // compare, check, ...: the prefix of its messages
 	Flags    *flag.FlagSet // its options, as -name or --name, before or after its arguments
 	Root     string        // the repository's root, the working folder from Parse on
-	usage    string
 	mu       sync.Mutex
 	cleanups []func()
 }
 
-// New is the command name, whose --help prints usage. It ends with Exit, so that clean-ups run.
-func New(name, usage string) *Cmd {
-	c := &Cmd{Name: name, usage: usage, Flags: flag.NewFlagSet(name, flag.ContinueOnError)}
-	c.Flags.SetOutput(io.Discard) // Parse says what was wrong, and --help prints usage
+// New is the command scripts/name, whose --help prints its manual. It ends
+// with Exit, so that clean-ups run.
+func New(name string) *Cmd {
+	c := &Cmd{Name: name, Flags: flag.NewFlagSet(name, flag.ContinueOnError)}
+	c.Flags.SetOutput(io.Discard) // Parse says what was wrong, and --help prints the manual
 	return c
 }
 
@@ -50,7 +52,7 @@ func (c *Cmd) Parse() []string {
 	for len(args) > 0 {
 		err := c.Flags.Parse(args)
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Print(strings.TrimLeft(c.usage, "\n"))
+			c.printManual()
 			os.Exit(0)
 		} else if err != nil {
 			c.Usage("%v (--help lists the options)", err)
@@ -62,6 +64,15 @@ func (c *Cmd) Parse() []string {
 	c.enterRoot()
 	go c.exitOnSignal()
 	return append(rest, verbatim...)
+}
+
+// printManual prints the command's package comment, its manual, which go
+// doc ./scripts/NAME prints too: one text, read from the source.
+func (c *Cmd) printManual() {
+	c.enterRoot()
+	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join("scripts", c.Name, "main.go"), nil, parser.PackageClauseOnly|parser.ParseComments)
+	c.Fatal(err)
+	fmt.Print(f.Doc.Text())
 }
 
 // enterRoot moves to the folder of go.work: the commands' paths start there.
