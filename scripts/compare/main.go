@@ -262,8 +262,7 @@ func withNoise(out string, base *results.File, file func(string) string, verdict
 	if err != nil {
 		return "", err
 	}
-	out += fmt.Sprintf("\nThe noise band at %s: the A/A pair came out %.1f%% apart (its speed %s, 95%% CI [%s, %s]).\n",
-		headline, 100*noise.Band(), results.Times(noise.Noise.Ratio), results.Times(noise.Noise.Lo), results.Times(noise.Noise.Hi))
+	out += fmt.Sprintf("\nAt %s, the %s.\n", headline, noise.NoiseLine())
 	v, err := verdicts(again)
 	if noise.Busy() != "" {
 		v += "\nWarning: " + noise.Busy() + ".\n"

@@ -37,7 +37,7 @@ func TestParseToolchains(t *testing.T) {
 func TestToolchainVerdict(t *testing.T) {
 	slower := results.Comparison{UnitName: "CPU time", Ratio: 1 / 1.2, Lo: 1 / 1.25, Hi: 1 / 1.15, AA: true, Noise: results.Interval{Ratio: 1.03}, Decided: true}
 	got := toolchainVerdict(slower, "go1.27.3", "go1.26.8")
-	if want := "go1.27.3 vs go1.26.8: 1.2x slower than go1.26.8 in CPU time: decided"; !strings.HasPrefix(got, want) || strings.Contains(got, "\n") {
+	if want := "go1.27.3 vs go1.26.8: 1.20x slower than go1.26.8 in CPU time: decided"; !strings.HasPrefix(got, want) || strings.Contains(got, "\n") {
 		t.Errorf("toolchainVerdict = %q, want one line starting %q", got, want)
 	}
 }

@@ -199,7 +199,7 @@ func TestGenerate(t *testing.T) {
 	chapter := filepath.Join(root, "docs", "stage1-index.md")
 	mustContain(t, "stage 1's benchstat block", generated(t, chapter, "benchstat"),
 		"stage1-index against stage0-linear:\n\n```\n", "│ stage0-linear │", "stage1-index   ", "```\n\nVerdicts against the run's noise band",
-		"- `ListByRole/users=10000/matches=100`: stage1-index 4.0x faster than stage0-linear", "\n\n"+line+"\n")
+		"- `ListByRole/users=10000/matches=100`: stage1-index 4.00x faster than stage0-linear", "\n\n"+line+"\n")
 	mustContain(t, "stage 1's profile block", generated(t, chapter, "profile"),
 		"75.00%  main.findByRole\n", "by `go run ./scripts/profile stage1-index`.")
 	mustContain(t, "stage 0's chapter", read(t, filepath.Join(root, "docs", "stage0-linear.md")),

@@ -53,8 +53,8 @@ func TestLoadVerdicts(t *testing.T) {
 	}
 	got := LoadVerdicts([]*results.File{rounds("stage0-linear", 1), rounds("stage1-index", 0.5), rounds("stage2-noclone", 0.5), rounds("floor", 0.1)})
 	for _, want := range []string{
-		"- `HTTPFixedRate/rate=100/matches=100` stage1-index: 2.0x faster than stage0-linear in p50 latency: decided",
-		"- `HTTPFixedRate/rate=100/matches=100` stage1-index: 2.0x faster than stage0-linear in p99 latency: decided",
+		"- `HTTPFixedRate/rate=100/matches=100` stage1-index: 2.00x faster than stage0-linear in p50 latency: decided",
+		"- `HTTPFixedRate/rate=100/matches=100` stage1-index: 2.00x faster than stage0-linear in p99 latency: decided",
 		"- `HTTPFixedRate/rate=100/matches=100` stage2-noclone: alike within ±15% of stage1-index in p50 latency",
 	} {
 		if !strings.Contains(got, want) {

@@ -22,5 +22,5 @@ func ExampleCompare() {
 	}
 	fmt.Println(results.FirstLine(c.Verdict(base.Name)))
 	// Output:
-	// 1.5x faster than stage0-linear in CPU time: decided, 95% CI [1.46x, 1.55x], noise band [1.00x, 1.00x]
+	// 1.51x faster than stage0-linear in CPU time: decided, 95% CI [1.46x, 1.55x], A/A CI [0.97x, 1.03x] holds 1x
 }

@@ -28,16 +28,18 @@ func Deciding(bench string, files ...*File) (unit, name string) {
 // The rule: the speed is the median of every ratio of a base sample over an other sample, with
 // the 95% confidence interval (CI) that the rank test of benchstat (Mann-Whitney's U) gives it:
 // its Hodges-Lehmann estimate, in ratios. The A/A pair, the base's binary measured twice in the
-// same rounds, has a speed of its own, which should be 1x: how far from 1x it came out, either
-// way, is the noise band, [1/(1+Band), 1+Band]. A step is decided when its CI lies wholly
-// outside the noise band (so it leaves out 1x too); the stages are alike when the CI lies within
-// the smallest step's reach; else the run cannot tell.
+// same rounds, has a speed and a CI of its own. Where that CI holds 1x, the run's CIs carry its
+// noise, and a step is decided when its CI leaves out 1x. Where it does not, identical code came
+// out apart by more than its samples explain (the machine changed in a way that interleaving
+// did not spread), and that distance, either way, is the noise band [1/(1+Band), 1+Band] that a
+// step's CI must lie wholly outside. The stages are alike when the CI lies within the smallest
+// step's reach; else the run cannot tell.
 type Comparison struct {
 	Unit, UnitName string
 	Ratio, Lo, Hi  float64   // the speed (above 1, the other is faster) and its 95% CI
 	AA             bool      // an A/A pair measured the noise band
 	Noise          Interval  // the A/A pair's speed and its 95% CI
-	Decided        bool      // [Lo, Hi] lies wholly outside the noise band
+	Decided        bool      // [Lo, Hi] leaves out 1x and lies wholly outside the noise band
 	Same           bool      // not decided, and [Lo, Hi] within [1/(1+SmallestStep), 1+SmallestStep]
 	Samples        [2]int    // how many samples of the base and of the other
 	Spreads        [2]string // how widely the base's and the other's samples spread: "±4% reliable"
@@ -106,7 +108,7 @@ func CompareIn(unit, name string, base, again, other *File, bench string) (Compa
 			s := Speed(x, y)
 			n.Lo, n.Hi = s.Lo, s.Hi
 			if again != nil && len(again.Values(bench, u)) > 0 && !zero(again.Values(bench, u)) {
-				n.Band = band(Speed(x, again.Values(bench, u)).Ratio)
+				n.Band = noiseBand(Speed(x, again.Values(bench, u)))
 			}
 			n.Decided = clear(s.Lo, s.Hi, n.Band)
 		}
@@ -115,18 +117,19 @@ func CompareIn(unit, name string, base, again, other *File, bench string) (Compa
 	return c, nil
 }
 
-// Band is the half width of c's noise band: 0.08 for [0.93x, 1.08x]; 0 without an A/A pair.
+// Band is the half width of c's noise band: 0.08 for [0.93x, 1.08x]; 0 without an A/A pair
+// or where its CI holds 1x.
 func (c Comparison) Band() float64 {
 	if !c.AA {
 		return 0
 	}
-	return band(c.Noise.Ratio)
+	return noiseBand(c.Noise)
 }
 
 // WithNoise is c held against aa, the speed of an A/A pair of the same run measured for another
 // stage (the Noise of Compare(first, again, again, bench)), where its band is wider than c's own.
 func (c Comparison) WithNoise(aa Interval) Comparison {
-	if !c.AA || band(aa.Ratio) > c.Band() {
+	if !c.AA || noiseBand(aa) > c.Band() {
 		c.AA, c.Noise = true, aa
 		c.decide()
 	}
@@ -160,8 +163,14 @@ func clear(lo, hi, band float64) bool {
 	return !math.IsInf(hi, 0) && lo > 0 && (lo > 1+band || hi < 1/(1+band))
 }
 
-// band is the half width of the noise band of an A/A pair whose speed came out ratio.
-func band(ratio float64) float64 { return max(ratio, 1/ratio) - 1 }
+// noiseBand is the half width of the noise band of an A/A pair: 0 where its CI holds 1x, else
+// how far from 1x its speed came out.
+func noiseBand(aa Interval) float64 {
+	if aa.Lo <= 1 && 1 <= aa.Hi {
+		return 0
+	}
+	return max(aa.Ratio, 1/aa.Ratio) - 1
+}
 
 // Speed is how many times faster other's samples are than base's: the median of every ratio
 // base[i]/other[j], and its 95% CI, from the ranks as Mann-Whitney's U test (benchstat's)
@@ -212,8 +221,11 @@ func (c Comparison) Busy() string {
 func (c Comparison) Verdict(base string) string {
 	lo, hi, bl, bh := figures(c.Lo, c.Hi, c.Band(), c.Decided)
 	held := fmt.Sprintf("95%% CI [%s, %s], noise band [%s, %s]", lo, hi, bl, bh)
-	if !c.AA {
+	switch {
+	case !c.AA:
 		held = fmt.Sprintf("95%% CI [%s, %s], no A/A pair", lo, hi)
+	case c.Band() == 0:
+		held = fmt.Sprintf("95%% CI [%s, %s], A/A CI [%s, %s] holds 1x", lo, hi, Times(c.Noise.Lo), Times(c.Noise.Hi))
 	}
 	speed := strconv.FormatFloat(c.Ratio, 'f', 2, 64) + "x" // as precise as the CI
 	var first string
@@ -222,9 +234,9 @@ func (c Comparison) Verdict(base string) string {
 		first = fmt.Sprintf("cannot tell against %s in %s: speed %s, %d and %d samples give no 95%% CI; it needs 4 of each",
 			base, c.UnitName, speed, c.Samples[0], c.Samples[1])
 	case c.Decided && c.Ratio >= 1:
-		first = fmt.Sprintf("%s faster than %s in %s: decided, %s", Times(c.Ratio), base, c.UnitName, held)
+		first = fmt.Sprintf("%s faster than %s in %s: decided, %s", asPrinted(c.Ratio, lo), base, c.UnitName, held)
 	case c.Decided:
-		first = fmt.Sprintf("%s slower than %s in %s: decided, speed %s, %s", Times(1/c.Ratio), base, c.UnitName, speed, held)
+		first = fmt.Sprintf("%s slower than %s in %s: decided, speed %s, %s", asPrinted(1/c.Ratio, lo), base, c.UnitName, speed, held)
 	case c.Same:
 		first = fmt.Sprintf("alike within %s of %s in %s: speed %s, %s", plusMinus(SmallestStep), base, c.UnitName, speed, held)
 	default:
@@ -235,8 +247,7 @@ func (c Comparison) Verdict(base string) string {
 	}
 	var details []string
 	if c.AA {
-		details = append(details, fmt.Sprintf("noise band: the A/A pair came out %s apart (its speed %s, 95%% CI [%s, %s])",
-			percent(c.Band()), Times(c.Noise.Ratio), Times(c.Noise.Lo), Times(c.Noise.Hi)))
+		details = append(details, c.NoiseLine())
 	}
 	details = append(details, fmt.Sprintf("spread: %s %s, this stage %s; %d and %d samples; benchstat's p=%.3f",
 		base, c.Spreads[0], c.Spreads[1], c.Samples[0], c.Samples[1], c.P))
@@ -250,6 +261,16 @@ func (c Comparison) Verdict(base string) string {
 		details = append(details, "warning: "+w)
 	}
 	return first + "\n  " + strings.Join(details, "\n  ")
+}
+
+// NoiseLine says what the A/A pair measured and the noise band it gives.
+func (c Comparison) NoiseLine() string {
+	if c.Band() == 0 {
+		return fmt.Sprintf("A/A pair: its speed %s, 95%% CI [%s, %s], holds 1x: the CIs carry the run's noise, and no noise band is added",
+			Times(c.Noise.Ratio), Times(c.Noise.Lo), Times(c.Noise.Hi))
+	}
+	return fmt.Sprintf("noise band: the A/A pair came out %s apart, beyond its own 95%% CI [%s, %s]",
+		percent(c.Band()), Times(c.Noise.Lo), Times(c.Noise.Hi))
 }
 
 // FirstLine is the first line of a verdict: the one that check's hand-in and the pages' lists keep.
@@ -298,7 +319,7 @@ func (n Count) say() string {
 		what = n.change()
 	}
 	return fmt.Sprintf("%s: varies from round to round, so decided as a time: %s (ratio %s, 95%% CI [%s, %s], noise band [%s, %s])",
-		n.Unit, what, Times(n.Ratio), lo, hi, bl, bh)
+		n.Unit, what, asPrinted(n.Ratio, lo), lo, hi, bl, bh)
 }
 
 // figures prints an interval and a noise band with as many decimals as it takes for the printed
@@ -313,6 +334,16 @@ func figures(lo, hi, band float64, decided bool) (string, string, string, string
 			return l, h, bl, bh
 		}
 	}
+}
+
+// asPrinted is r with the decimals of an interval's printed end, so that a speed never reads
+// outside the CI printed beside it; from 10x on, as Times prints it.
+func asPrinted(r float64, end string) string {
+	_, decimals, _ := strings.Cut(strings.TrimSuffix(end, "x"), ".")
+	if r >= 10 {
+		return Times(r)
+	}
+	return strconv.FormatFloat(r, 'f', len(decimals), 64) + "x"
 }
 
 func ratioOf(printed string) float64 {

@@ -32,8 +32,9 @@ func scaled(values []float64, k float64) []float64 {
 	return out
 }
 
-// line is a verdict's first line as printed: the speed's CI and the noise band, or no A/A pair.
-var line = regexp.MustCompile(`95% CI \[([0-9.]+)x, ([0-9.]+)x\], (?:noise band \[([0-9.]+)x, ([0-9.]+)x\]|no A/A pair)`)
+// line is a verdict's first line as printed: the speed's CI and the noise band, or an A/A pair
+// whose CI holds 1x, or no A/A pair.
+var line = regexp.MustCompile(`95% CI \[([0-9.]+)x, ([0-9.]+)x\], (?:noise band \[([0-9.]+)x, ([0-9.]+)x\]|A/A CI \[[0-9.]+x, [0-9.]+x\] holds 1x|no A/A pair)`)
 
 // TestRuleAndLine is the table of the rule and its line: for each case, the words of the first
 // line, and the CI and noise band that it prints agree with the decision.
@@ -50,21 +51,23 @@ func TestRuleAndLine(t *testing.T) {
 		also          string // in the first line
 	}{
 		{"decided faster", file("a", nil, steady, nil), file("b", nil, scaled(steady, 0.5), nil), aa(1.02),
-			"2.0x faster than a in CPU time: decided", true, false, ""},
+			"2.00x faster than a in CPU time: decided", true, false, ""},
 		{"decided slower", file("a", nil, steady, nil), file("b", nil, scaled(steady, 1.3), nil), aa(1.02),
-			"1.3x slower than a in CPU time: decided, speed 0.77x", true, false, ""},
+			"1.30x slower than a in CPU time: decided, speed 0.77x", true, false, ""},
 		{"no CPU time: the wall time decides", file("a", steady, nil, nil), file("b", scaled(steady, 0.5), nil, nil), nil,
-			"2.0x faster than a in wall time: decided", true, false, "no A/A pair"},
+			"2.00x faster than a in wall time: decided", true, false, "no A/A pair"},
 		{"alike", file("a", nil, steady, nil), file("b", nil, steady, nil), aa(1.01),
 			"alike within ±15% of a in CPU time: speed 1.00x", false, true, ""},
 		{"cannot tell: a step inside the noise band", file("a", nil, steady, nil), file("b", nil, scaled(steady, 0.8), nil), aa(1.4),
 			"cannot tell against a in CPU time: speed 1.25x", false, false, ""},
+		{"decided: an A/A pair apart within its own CI adds no band", file("a", nil, steady, nil), file("b", nil, scaled(steady, 0.8), nil),
+			file("a.again", nil, scaled(wild, 0.9), nil), "1.25x faster than a in CPU time: decided", true, false, "holds 1x"},
 		{"cannot tell: samples too wild for a CI clear of 1x", file("a", nil, steady, nil), file("b", nil, wild, nil), aa(1.01),
 			"cannot tell against a in CPU time", false, false, ""},
 		{"counts only: the allocations decide what the time cannot", file("a", nil, steady, many), file("b", nil, scaled(steady, 0.8), fewer), aa(1.4),
 			"cannot tell against a in CPU time", false, false, "; 47% fewer allocs/op, counted exactly"},
 		{"counts beside a decided time stay below", file("a", nil, steady, many), file("b", nil, scaled(steady, 0.5), fewer), aa(1.02),
-			"2.0x faster than a in CPU time: decided", true, false, ""},
+			"2.00x faster than a in CPU time: decided", true, false, ""},
 	} {
 		got, err := Compare(c.base, c.aa, c.new, "B")
 		if err != nil {
