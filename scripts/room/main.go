@@ -13,13 +13,12 @@
 // does not), prints the table and writes results/room/index.html, table.txt
 // and room.svg.
 //
-// The page has one column per exercise (a stage made from an exercise's
-// start; other stages are left out) and a row per participant: ✓ and the
-// speed-up against the start on their own machine, "?" when their check
-// could not tell it from that machine's noise, the count that decided where
-// the time could not ("−49% allocs"), ✗ when a check failed, and their
-// prediction beside it; then the room's medians of right answers, and how
-// far the predictions were from the measurements.
+// The page has a column per exercise (a stage made from an exercise's
+// start) and a row per participant: ✓ and the speed-up against the start on
+// their own machine, "?" when their check could not tell it from that
+// machine's noise, the count that decided where the time could not
+// ("−49% allocs"), ✗ when a check failed, and their prediction; then the
+// room's medians, and how far the predictions were from the measurements.
 //
 // The flag is:
 //
@@ -134,7 +133,7 @@ func room(dir string, paths []string, isStart func(string) bool) error {
 	return err
 }
 
-// printTable prints v narrow enough for a terminal: a few characters a cell.
+// printTable prints v narrow enough for a terminal.
 func printTable(out io.Writer, v roomView) {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	line := func(cells ...string) { fmt.Fprintln(w, strings.Join(cells, "\t")) }
