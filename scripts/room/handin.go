@@ -27,9 +27,8 @@ type handIn struct {
 	Short string // the name, cut to fit the page
 }
 
-// maxStages bounds the stages of one hand-in, so that one cannot fill the
-// page; maxRatio bounds a speed-up either way, so that one cannot flatten
-// the chart's log scale: no step of the workshop comes near it.
+// maxStages bounds the stages of one hand-in; maxRatio bounds a speed-up
+// either way, far beyond any step of the workshop's.
 const (
 	maxStages = 30
 	maxRatio  = 10000

@@ -9,9 +9,8 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// limits are the room server's bounds. They keep what the server holds
-// small whatever its clients do: a connection holds a few kilobytes, a
-// body being read up to maxBody, and the rest is the room's hand-ins.
+// limits are the room server's bounds: whatever its clients do, it holds a
+// few kilobytes a connection, maxBody a body being read, and the hand-ins.
 type limits struct {
 	conns, clientConns   int           // connections open at once: in all, and from one address
 	bodies, clientBodies int           // hand-ins being read at once: in all, and from one address
@@ -34,15 +33,14 @@ func (l limits) connLimits() guard.Limits {
 	return guard.Limits{MaxConns: l.conns, MaxClientConns: l.clientConns, ReserveConns: min(l.participants+8, l.conns-1)}
 }
 
-// The rates an address is held to, each a limit a minute.
+// The rates an address is held to, each per minute.
 const (
 	newcomers    = iota // the participants it makes
 	wrongSecrets        // the wrong secrets it sends
 )
 
-// addresses counts what each client address holds and may still do. An
-// address that holds nothing and whose rates are whole again is forgotten,
-// so that the map is as large as what the server holds.
+// addresses counts what each client address holds and may still do. One
+// that holds nothing and whose rates are whole again is forgotten.
 type addresses struct {
 	mu     sync.Mutex
 	limits limits

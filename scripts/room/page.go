@@ -26,16 +26,14 @@ var page = template.Must(template.New("page").Funcs(template.FuncMap{
 	"times": results.Times, "label": releaseLabel, "trimGo": trimGo, "u": px, "inc": func(i int) int { return i + 1 },
 }).Parse(pageHTML))
 
-// The page's bounds, so that a room of any size makes a page that a browser
-// shows at once and the server renders in little memory: a few characters
-// per field, and a ceiling on the bytes, beyond which the last participants
-// are left out and the page says so.
+// The page's bounds, so that any room makes a page that a browser shows at
+// once: a few characters a field, and at most maxPageBytes, beyond which the
+// last participants are left out (a variable, which a test lowers).
 const (
 	maxFieldRunes = 40
 	maxGuessRunes = 12
 )
 
-// maxPageBytes is the most a page may weigh; a variable, so that a test can lower it.
 var maxPageBytes = 1 << 20
 
 // pageData is what the page template shows.

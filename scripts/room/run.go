@@ -20,8 +20,7 @@ import (
 // the stages' 8080, which the instructor's own stage may hold.
 const defaultPort = "8070"
 
-// serve runs the room's server at addr until SIGINT or SIGTERM (on
-// Windows, os.Interrupt), then stops as run does.
+// serve runs the room's server at addr until SIGINT or SIGTERM, then stops as run does.
 func serve(addr, dir string, isStart func(string) bool) error {
 	s, err := newServer(dir, isStart, roomLimits)
 	if err != nil {

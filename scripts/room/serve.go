@@ -35,8 +35,7 @@ const secretKey = "room-secret-sha256"
 // makes 26 letters and digits (crypto/rand.Text).
 var secretPattern = regexp.MustCompile(`^[A-Za-z0-9]{16,64}$`)
 
-// server keeps the room's hand-ins, one file per participant's id in dir,
-// so that a restart loses none, and serves the room's page.
+// server keeps the room's hand-ins, a file per participant's id in dir, and serves the page.
 type server struct {
 	dir     string
 	isStart func(stage string) bool
@@ -52,8 +51,7 @@ type server struct {
 	page         []byte            // made at the first load since handIns or refused changed, shared by every load
 }
 
-// newServer loads the hand-ins that dir holds already, and removes the
-// temporary files that a crash in writeAtomically left there.
+// newServer loads the hand-ins in dir, and removes what a crash in writeAtomically left.
 func newServer(dir string, isStart func(string) bool, l limits) (*server, error) {
 	s := &server{dir: dir, isStart: isStart, limits: l, addrs: newAddresses(l), handIns: map[string]handIn{}}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -224,7 +222,7 @@ func tooLarge(w http.ResponseWriter) {
 	refuse(w, http.StatusRequestEntityTooLarge, "a hand-in is at most %d KiB: send the file of go run ./scripts/handin, nothing else", maxBody>>10)
 }
 
-// tooMany refuses a hand-in for its address's rate, why, and says when to retry.
+// tooMany refuses a hand-in for its address's rate, and says when to retry.
 func tooMany(w http.ResponseWriter, wait time.Duration, why string) {
 	seconds := int(wait.Seconds()) + 1
 	w.Header().Set("Retry-After", fmt.Sprint(seconds))

@@ -154,9 +154,8 @@ func fewestLeftOut(origins map[string]map[string]int) []string {
 	return names[maxColumns:]
 }
 
-// tagSame tags each of handIns that has no tag and shares its name (as
-// name gives it) with others, with the shortest start of its id that tells
-// it from theirs.
+// tagSame tags each hand-in that has no tag and shares its name (as name
+// gives it) with others, with the shortest start of its id that tells it apart.
 func tagSame(handIns []handIn, name func(handIn) string) {
 	ids := map[string][]string{}
 	for _, h := range handIns {
@@ -188,16 +187,13 @@ func tag(id string, others []string) string {
 // compareStages orders the starts as the workspace's stages are ordered; an unknown start last.
 func compareStages(a, b string) int {
 	if (a == "") != (b == "") {
-		if a == "" {
-			return 1
-		}
-		return -1
+		return strings.Compare(b, a)
 	}
 	return stages.Compare(a, b)
 }
 
-// The workshop's exercises keep their colours whoever hands in; any other
-// name takes one of the rest by its letters, so it too keeps its colour.
+// An exercise keeps its colour whoever hands in; another name takes one of
+// the rest by its letters.
 var (
 	colours = map[string]string{
 		"ex1": "#1f77b4", "ex2": "#ff7f0e", "ex3": "#2ca02c", "ex4": "#d62728", "ex5": "#9467bd",
