@@ -56,10 +56,6 @@ type address struct {
 	spent  [2]int           // of each rate, while the address is remembered
 }
 
-func newAddresses(l limits) *addresses {
-	return &addresses{limits: l, by: map[string]*address{}, now: time.Now}
-}
-
 // get returns host's counts, made if need be; the caller holds a.mu.
 func (a *addresses) get(host string) *address {
 	ad := a.by[host]

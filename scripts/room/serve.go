@@ -53,7 +53,8 @@ type server struct {
 
 // newServer loads the hand-ins in dir, and removes what a crash in writeAtomically left.
 func newServer(dir string, isStart func(string) bool, l limits) (*server, error) {
-	s := &server{dir: dir, isStart: isStart, limits: l, addrs: newAddresses(l), handIns: map[string]handIn{}}
+	s := &server{dir: dir, isStart: isStart, limits: l, handIns: map[string]handIn{},
+		addrs: &addresses{limits: l, by: map[string]*address{}, now: time.Now}}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
