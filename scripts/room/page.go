@@ -15,9 +15,8 @@ import (
 	"example.com/userperf/scripts/internal/results"
 )
 
-// pageHTML is the page, for a projector at 1280x720 read from the back of
-// a room: a few participants get large type and a column per exercise, a
-// larger room the dense view (see layout). html/template escapes every field.
+// pageHTML is the page, for a projector read from the back of a room: large
+// type for a few participants, else the dense view. html/template escapes every field.
 //
 //go:embed page.html
 var pageHTML string
@@ -61,12 +60,10 @@ type pageData struct {
 	}
 }
 
-// The views' sizes: the large type holds a few participants above its
-// chart. The dense view is planned in pixels of a projector's 1280x720 and
-// scaled to the screen it is shown on (the CSS unit --u is one pixel of the
-// plan). It fits panels of short rows, as many side by side as their widths
-// allow, at the largest type that fits everyone, at least minFont; a room
-// larger still gets more screens, one link each, never a scrollbar.
+// The views' sizes. The dense view is planned in pixels of a 1280x720
+// projector and scaled to the real screen (the CSS unit --u is one pixel of
+// the plan); a room too large for one screen at minFont gets more screens,
+// never a scrollbar.
 const (
 	largeRows     = 3
 	screenWidth   = 1280

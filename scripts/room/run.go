@@ -68,8 +68,7 @@ func serve(addr, dir string, isStart func(string) bool) error {
 func sendCommand(url string) string { return "go run ./scripts/handin --to " + url + ` "Your Name"` }
 
 // listenAddress is where to listen for addr: a bare port or ":port" is on
-// loopback, which only this machine reaches; the room needs the address it
-// reaches this machine at.
+// loopback, which only this machine reaches.
 func listenAddress(addr string) (string, error) {
 	if !strings.Contains(addr, ":") {
 		if net.ParseIP(addr) != nil || addr == "localhost" {
@@ -115,10 +114,9 @@ func (s *server) listen(l net.Listener) *guard.Listener {
 	return gl
 }
 
-// run serves on l until a signal arrives on signals. Then it stops
-// accepting (the connections queued are answered 503), lets the hand-ins
-// being received finish for as long as one may take to arrive and a moment
-// to keep it, logs what it kept and refused, and returns nil.
+// run serves on l until a signal arrives on signals, then lets the hand-ins
+// being received finish (queued connections are answered 503), logs what it
+// kept and refused, and returns nil.
 func (s *server) run(l *guard.Listener, signals <-chan os.Signal) error {
 	srv := s.httpServer()
 	served := make(chan error, 1)

@@ -111,10 +111,9 @@ func (s *server) servePage(w http.ResponseWriter, r *http.Request) {
 	w.Write(page)
 }
 
-// takeHandIn takes one hand-in, the file of scripts/handin, as the
-// request's body, and keeps it under the participant's id: a second
-// hand-in replaces the first. The first hand-in of an id sets its secret,
-// which the Authorization header carries; later ones must carry the same.
+// takeHandIn keeps the hand-in in the request's body under its id,
+// replacing the id's last. The first hand-in of an id sets its secret (the
+// Authorization header), which later ones must carry.
 func (s *server) takeHandIn(w http.ResponseWriter, r *http.Request) {
 	host := guard.HostOf(r.RemoteAddr)
 	data, ok := s.readHandIn(w, r, host)

@@ -92,7 +92,7 @@ func view(handIns []handIn, isStart func(stage string) bool) roomView {
 			continue
 		}
 		for _, release := range v.Releases { // a release changes the ratios: each has its own medians
-			by := exercise{Name: release, Colour: ex.Colour}
+			by := exercise{Name: release}
 			by.summarize(byRelease[release])
 			ex.ByRelease = append(ex.ByRelease, by)
 		}
@@ -118,9 +118,8 @@ func (ex *exercise) summarize(cells []cell) {
 }
 
 // releases lists the releases of handIns, oldest first: "go1.27" of
-// "go1.27.3", since encoding/json, which stages 0 to 3 lean on, changes
-// between releases and not between patches. A hand-in that names none
-// (an older one, a development build) counts as a release of its own, "".
+// "go1.27.3", since encoding/json changes between releases, not patches. A
+// hand-in that names none (an older one, a development build) counts as "".
 func releases(handIns []handIn) []string {
 	var list []string
 	for _, h := range handIns {
