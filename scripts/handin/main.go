@@ -11,10 +11,10 @@
 // check; it is written to results/handin/NAME.txt. The id, made at your
 // first hand-in and kept in your user configuration folder
 // (userperf/participant-id), tells you from anyone else of the same name:
-// a second hand-in replaces the first. The secret made with it and kept
-// beside it (participant-secret) goes with every hand-in to the room, which
-// takes an id's hand-ins only with the secret of its first: to hand in from
-// another machine, copy both files there.
+// a second hand-in replaces the first. The secret kept beside it
+// (participant-secret) goes with every hand-in to the room, which takes an
+// id's hand-ins only with the secret of its first: to hand in from another
+// machine, copy both files there.
 //
 // The flag is:
 //
@@ -60,16 +60,16 @@ func main() {
 	if len(mine) == 0 {
 		c.Usage("no stage to hand in: make the exercises with go run ./scripts/new-stage, under the names WORKSHOP.md gives (%s)", strings.Join(named, ", "))
 	}
-	file, shown := "participant: "+name+"\n", ""
+	handIn, shown := "participant: "+name+"\n", ""
 	id, secret, err := participant()
 	if err == nil {
-		file += "id: " + id + "\n"
+		handIn += "id: " + id + "\n"
 	} else if *to != "" {
 		c.Fatal(err) // the room's server keys on the id
 	} else {
 		fmt.Printf("handin: %v; the file goes without it, and the room tells you from others of your name by the file alone\n", err)
 	}
-	file += c.Header()
+	handIn += c.Header()
 	for _, s := range mine {
 		checked := filepath.Join("results", "check", s)
 		stale, err := changedAfter(s, filepath.Join(checked, "verdict.txt"))
@@ -82,22 +82,22 @@ func main() {
 		if v, ok := strings.CutSuffix(verdict, ", see above"); ok {
 			verdict = v + " (its output: results/check/" + s + "/ on the participant's machine)"
 		}
-		file += "origin-" + s + ": " + stages.Origin(".", s) + "\nverdict-" + s + ": " + verdict + "\n" + roomLines(checked, s)
+		handIn += "origin-" + s + ": " + stages.Origin(".", s) + "\nverdict-" + s + ": " + verdict + "\n" + roomLines(checked, s)
 		if stale { // the room marks the verdict as maybe not the stage's
-			file += "changed-" + s + ": after its check\n"
+			handIn += "changed-" + s + ": after its check\n"
 		}
 		shown += "  " + s + ": " + verdict + "\n"
 		files, _ := filepath.Glob(filepath.Join(checked, "speed-*.txt")) // the results, for the record
 		for _, f := range files {
 			data, err := os.ReadFile(f)
 			c.Fatal(err)
-			file += fmt.Sprintf("exercise: %s\nrole: %s\n%s", s, strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "speed-"), ".txt"), data)
+			handIn += fmt.Sprintf("exercise: %s\nrole: %s\n%s", s, strings.TrimSuffix(strings.TrimPrefix(filepath.Base(f), "speed-"), ".txt"), data)
 		}
 	}
 	fmt.Print("\n" + shown)
 	if *to != "" {
-		reply, err := send(*to, file, secret)
-		if status := (*refusal)(nil); errors.As(err, &status) && status.code == http.StatusForbidden {
+		reply, err := send(*to, handIn, secret)
+		if r, ok := errors.AsType[*refusal](err); ok && r.code == http.StatusForbidden {
 			config, _ := os.UserConfigDir() // participant found it
 			err = fmt.Errorf("%w\n(this machine's id and secret: %s)", err, filepath.Join(config, "userperf"))
 		}
@@ -107,7 +107,7 @@ func main() {
 	}
 	out := filepath.Join("results", "handin", fileName(name)+".txt")
 	c.Fatal(os.MkdirAll(filepath.Dir(out), 0o755))
-	c.Fatal(os.WriteFile(out, []byte(file), 0o644))
+	c.Fatal(os.WriteFile(out, []byte(handIn), 0o644))
 	fmt.Printf("wrote %s: send this one file to the instructor\n", out)
 }
 
@@ -196,17 +196,18 @@ var (
 )
 
 // participant returns this machine's participant id and secret, made at
-// the first call and kept in the user's configuration folder. The room keys
-// on the id, so that two people of one name stay two, and takes an id's
-// hand-ins only with the secret of its first. The secret is made here, not
-// by the room, so that it is kept before it is ever sent: a hand-in whose
-// answer is lost is sent again with the same secret, and any room takes it.
+// the first call and kept in the user's configuration folder. The secret is
+// made here, not by the room, so that it is kept before it is ever sent: a
+// hand-in whose answer is lost is sent again with the same secret.
 func participant() (id, secret string, err error) {
 	config, err := os.UserConfigDir()
 	if err != nil {
 		return "", "", fmt.Errorf("no configuration folder to keep your participant id in: %w", err)
 	}
 	dir := filepath.Join(config, "userperf")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", "", err
+	}
 	id, err = keep(filepath.Join(dir, "participant-id"), idPattern, 0o644, func() string { return strings.ToLower(rand.Text()[:12]) })
 	if err != nil {
 		return "", "", err
@@ -215,8 +216,8 @@ func participant() (id, secret string, err error) {
 	return id, secret, err
 }
 
-// keep returns what the file at path holds, or makes it with made and
-// writes it there (with permissions perm) if there is no file.
+// keep returns what the file at path holds, or, if there is none, makes it
+// and writes it there with permissions perm.
 func keep(path string, valid *regexp.Regexp, perm os.FileMode, made func() string) (string, error) {
 	data, err := os.ReadFile(path)
 	if v := strings.TrimSpace(string(data)); err == nil && valid.MatchString(v) {
@@ -227,9 +228,6 @@ func keep(path string, valid *regexp.Regexp, perm os.FileMode, made func() strin
 		return "", err
 	}
 	v := made()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return "", err
-	}
 	return v, os.WriteFile(path, []byte(v+"\n"), perm)
 }
 
@@ -247,11 +245,11 @@ func (r *refusal) Error() string {
 // send posts the hand-in to the room's server at url, with the
 // participant's secret, and returns its reply. While the room answers
 // that it is busy (503), it sends again when the room says, a few times.
-func send(url, file, secret string) (string, error) {
+func send(url, handIn, secret string) (string, error) {
 	url = strings.TrimSuffix(strings.TrimSuffix(url, "/"), "/handin") + "/handin"
 	client := &http.Client{Timeout: 30 * time.Second}
 	for attempt := 1; ; attempt++ {
-		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(file))
+		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(handIn))
 		if err != nil {
 			return "", err
 		}

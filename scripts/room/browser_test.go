@@ -46,11 +46,11 @@ var countedVerdict = func(base string) string {
 	return results.FirstLine(c.Verdict(base)) // as check's verdict, and so the hand-in, keeps it
 }
 
-// handIn is a hand-in on release of several exercises: for each, "ex1 stage0-linear 4.3 3x" (a ratio the check
+// handInOf is a hand-in on release of several exercises: for each, "ex1 stage0-linear 4.3 3x" (a ratio the check
 // could tell), "ex2 stage1-index ?1.04 1.2x" (one it could not), "ex2 stage1-index #1.1 -" (one the
 // allocations decided), "ex3 stage2-noclone FAILED -" (no prediction); a ratio ending in "!" is of a
 // stage changed after its check.
-func handIn(who, id, release string, exercises ...string) string {
+func handInOf(who, id, release string, exercises ...string) string {
 	file := fmt.Sprintf("participant: %s\nid: %s\nmachine-cpu: Test CPU\nmachine-cores: 8\ngo-version: %s\ncommit: 8899ddb\n", who, id, release)
 	for _, e := range exercises {
 		var ex, origin, ratio, guess string
@@ -225,11 +225,11 @@ func paletted(data []byte) ([]byte, error) {
 func TestPageInBrowser(t *testing.T) {
 	_, url := startRoom(t, t.TempDir())
 	for _, h := range []string{
-		handIn("Ada Lovelace", "aaaaaaaa1111", "go1.27.3", "ex1 stage0-linear 4.3 3x", "ex2 stage1-index 1.28 2x", "ex3 stage2-noclone 2.4 1.5x",
+		handInOf("Ada Lovelace", "aaaaaaaa1111", "go1.27.3", "ex1 stage0-linear 4.3 3x", "ex2 stage1-index 1.28 2x", "ex3 stage2-noclone 2.4 1.5x",
 			"ex4 stage3-parallel 2.1 3x", "ex5 stage4-append 1.9! -"),
-		handIn("Grace Hopper", "bbbbbbbb2222", "go1.26.8", "ex1 stage0-linear 3.8 10x", "ex2 stage1-index ?1.04 1.2x", "ex3 stage2-noclone FAILED 2x",
+		handInOf("Grace Hopper", "bbbbbbbb2222", "go1.26.8", "ex1 stage0-linear 3.8 10x", "ex2 stage1-index ?1.04 1.2x", "ex3 stage2-noclone FAILED 2x",
 			"bug1 ex1 FAILED -", "bug2 ex1 FAILED -"),
-		handIn("Ken <script>", "cccccccc3333", "go1.27.3", "ex1 stage0-linear 5.1 2x", "ex2 stage1-index #1.1 1.3x",
+		handInOf("Ken <script>", "cccccccc3333", "go1.27.3", "ex1 stage0-linear 5.1 2x", "ex2 stage1-index #1.1 1.3x",
 			"ex3 stage2-noclone 2.9 2x", "ex4 stage3-parallel ?1.02 1.5x"),
 	} {
 		if code, reply := post(t, url, h); code != 200 {
@@ -271,7 +271,7 @@ func TestPageInBrowser(t *testing.T) {
 	screenshot(t, ctx, "")
 
 	// A fourth hand-in reaches the page that is open, with no one touching it.
-	if code, reply := post(t, url, handIn("Linus", "dddddddd4444", "go1.27.3", "ex1 stage0-linear 2.2 2x")); code != 200 {
+	if code, reply := post(t, url, handInOf("Linus", "dddddddd4444", "go1.27.3", "ex1 stage0-linear 2.2 2x")); code != 200 {
 		t.Fatalf("%d %s", code, reply)
 	}
 	deadline := time.Now().Add(3 * refreshSeconds * time.Second)
@@ -358,7 +358,7 @@ func TestRoomOfSixtyInBrowser(t *testing.T) {
 			exercises[2] = "ex3 stage2-noclone FAILED 3x"
 		}
 		id := fmt.Sprintf("p%02dxxxxxxxxx", i)
-		if code, reply := post(t, url, handIn(sixtyName(i), id, release, exercises...)); code != 200 {
+		if code, reply := post(t, url, handInOf(sixtyName(i), id, release, exercises...)); code != 200 {
 			t.Fatalf("%d %s", code, reply)
 		}
 	}

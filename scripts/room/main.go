@@ -13,13 +13,12 @@
 // does not), prints the table and writes results/room/index.html, table.txt
 // and room.svg.
 //
-// The page has one column per exercise (a stage made from an exercise's
-// start; other stages are left out) and a row per participant: ✓ and the
-// speed-up against the start on their own machine, "?" when their check
-// could not tell it from that machine's noise, the count that decided where
-// the time could not ("−49% allocs"), ✗ when a check failed, and their
-// prediction beside it; then the room's medians of right answers, and how
-// far the predictions were from the measurements.
+// The page has a column per exercise (a stage made from an exercise's
+// start) and a row per participant: ✓ and the speed-up against the start on
+// their own machine, "?" when their check could not tell it from that
+// machine's noise, the count that decided where the time could not
+// ("−49% allocs"), ✗ when a check failed, and their prediction; then the
+// room's medians, and how far the predictions were from the measurements.
 //
 // The flag is:
 //
@@ -103,29 +102,29 @@ func exerciseStarts(root string) (func(string) bool, error) {
 
 // room prints the table of the hand-in files paths and writes it, the page and the chart into dir.
 func room(dir string, paths []string, isStart func(string) bool) error {
-	var hands []hand
+	var handIns []handIn
 	for i, p := range paths {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			return err
 		}
-		h, err := parseHand(data)
+		h, err := parseHandIn(data)
 		if err != nil {
 			return fmt.Errorf("%s: %w", p, err)
 		}
 		h.ID = cmp.Or(h.ID, fmt.Sprint("file", i)) // an older file has no id: each file is one participant
-		hands = append(hands, h)
+		handIns = append(handIns, h)
 	}
-	v := view(hands, isStart)
-	var table, page, chart bytes.Buffer
+	v := view(handIns, isStart)
+	var table, page bytes.Buffer
 	printTable(io.MultiWriter(os.Stdout, &table), v)
 	fmt.Println("\n✓: the check passed, with the speed-up against the exercise's start on that participant's machine (above 1x: faster);" +
 		"\n−49% allocs: the time could not tell, an exact count did; ?: cannot tell, within that machine's noise; ✗: a check failed, and its speed does not count; guess: the prediction;" +
 		"\noff: the median factor between a prediction and its measurement.")
-	err := errors.Join(writePage(&page, v, 0, ""), writeChart(&chart, v), os.MkdirAll(dir, 0o755))
-	for name, b := range map[string]*bytes.Buffer{"table.txt": &table, "index.html": &page, "room.svg": &chart} {
+	err := errors.Join(writePage(&page, v, 0, ""), os.MkdirAll(dir, 0o755))
+	for name, b := range map[string][]byte{"table.txt": table.Bytes(), "index.html": page.Bytes(), "room.svg": []byte(drawChart(v))} {
 		if err == nil {
-			err = os.WriteFile(filepath.Join(dir, name), b.Bytes(), 0o644)
+			err = os.WriteFile(filepath.Join(dir, name), b, 0o644)
 		}
 	}
 	if err == nil {
@@ -134,7 +133,7 @@ func room(dir string, paths []string, isStart func(string) bool) error {
 	return err
 }
 
-// printTable prints v narrow enough for a terminal: a few characters a cell.
+// printTable prints v narrow enough for a terminal.
 func printTable(out io.Writer, v roomView) {
 	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	line := func(cells ...string) { fmt.Fprintln(w, strings.Join(cells, "\t")) }
@@ -150,12 +149,12 @@ func printTable(out io.Writer, v roomView) {
 		header, median = append(header, ex.Name), append(median, cell)
 	}
 	line(header...)
-	for _, r := range v.Rows {
-		cells := []string{r.Name}
-		if r.Tag != "" {
-			cells[0] += " #" + r.Tag
+	for _, h := range v.HandIns {
+		cells := []string{h.Name}
+		if h.Tag != "" {
+			cells[0] += " #" + h.Tag
 		}
-		for _, c := range r.Cells {
+		for _, c := range h.Cells {
 			cells = append(cells, textCell(c))
 		}
 		line(cells...)
@@ -169,10 +168,10 @@ func printTable(out io.Writer, v roomView) {
 		}
 		fmt.Fprintf(out, "The medians mix Go releases (%s), whose ratios differ: the page has one per release.\n", strings.Join(names, ", "))
 	}
-	for _, r := range v.Rows { // what failed, which a cell has no room for
-		for i, c := range r.Cells {
+	for _, h := range v.HandIns { // what failed, which a cell has no room for
+		for i, c := range h.Cells {
 			if c.Failed != "" {
-				fmt.Fprintf(out, "✗ %s, %s: %s\n", r.Name, v.Exercises[i].Name, c.Failed)
+				fmt.Fprintf(out, "✗ %s, %s: %s\n", h.Name, v.Exercises[i].Name, c.Failed)
 			}
 		}
 	}

@@ -12,8 +12,8 @@ import (
 
 // crowd is n hand-ins of stages stage names each, every name its own and
 // none naming its origin, with the longest fields a hand-in may carry.
-func crowd(t testing.TB, n, stages int) []hand {
-	var hands []hand
+func crowd(t testing.TB, n, stages int) []handIn {
+	var handIns []handIn
 	for i := range n {
 		file := fmt.Sprintf("participant: %s%03d\nid: p%07dxxxx\nmachine-cpu: %s\ngo-version: go1.27.3\n",
 			strings.Repeat("<&", 18), i, i, strings.Repeat("M", 500))
@@ -21,13 +21,13 @@ func crowd(t testing.TB, n, stages int) []hand {
 			file += fmt.Sprintf("verdict-p%ds%d: passed: 2.0x faster\nspeedup-p%ds%d-origin: 2\npredicted-p%ds%d: %s\n",
 				i, s, i, s, i, s, strings.Repeat("guess", 60))
 		}
-		h, err := parseHand([]byte(file))
+		h, err := parseHandIn([]byte(file))
 		if err != nil {
 			t.Fatal(err)
 		}
-		hands = append(hands, h)
+		handIns = append(handIns, h)
 	}
-	return hands
+	return handIns
 }
 
 // TestPageBounded checks that a room of 200 participants with 30 stage
@@ -119,11 +119,11 @@ func TestCounted(t *testing.T) {
 // BenchmarkPage renders the page of 200 participants with 30 stage names
 // each, and reports its bytes.
 func BenchmarkPage(b *testing.B) {
-	hands := crowd(b, 200, 30)
+	handIns := crowd(b, 200, 30)
 	var page bytes.Buffer
 	for b.Loop() {
 		page.Reset()
-		if err := writePage(&page, view(hands, func(string) bool { return true }), 5, ""); err != nil {
+		if err := writePage(&page, view(handIns, func(string) bool { return true }), 5, ""); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -133,25 +133,25 @@ func BenchmarkPage(b *testing.B) {
 // TestMediansPerRelease checks that a room of two Go releases has a median
 // per release (patches of one release together), and a room of one has none.
 func TestMediansPerRelease(t *testing.T) {
-	var hands []hand
+	var handIns []handIn
 	for i, c := range []struct {
 		version string
 		ratio   float64
 	}{{"go1.27.3", 4}, {"go1.26.8", 8}, {"go1.27.1", 5}, {"go1.27.3", 6}, {"go1.26.8", 9}} {
-		h, err := parseHand([]byte(fmt.Sprintf("participant: P%d\nid: p%dxxxxxxx\ngo-version: %s\norigin-ex1: stage0-linear\n"+
+		h, err := parseHandIn([]byte(fmt.Sprintf("participant: P%d\nid: p%dxxxxxxx\ngo-version: %s\norigin-ex1: stage0-linear\n"+
 			"verdict-ex1: passed: %gx faster\nspeedup-ex1-origin: %g\n", i, i, c.version, c.ratio, c.ratio)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		hands = append(hands, h)
+		handIns = append(handIns, h)
 	}
-	v := view(hands, workshopStarts)
+	v := view(handIns, workshopStarts)
 	ex := v.Exercises[0]
 	if fmt.Sprint(v.Releases) != "[go1.26 go1.27]" || len(ex.ByRelease) != 2 ||
 		ex.ByRelease[0].Median != 8.5 || ex.ByRelease[0].Answers != 2 || ex.ByRelease[1].Median != 5 || ex.ByRelease[1].Answers != 3 {
 		t.Errorf("releases %q, medians per release %+v; want go1.26's 8.5x of 2 and go1.27's 5x of 3", v.Releases, ex.ByRelease)
 	}
-	if one := view(hands[2:4], workshopStarts); len(one.Releases) != 1 || one.Exercises[0].ByRelease != nil {
+	if one := view(handIns[2:4], workshopStarts); len(one.Releases) != 1 || one.Exercises[0].ByRelease != nil {
 		t.Errorf("a room of one release: releases %q, medians per release %+v; want none", one.Releases, one.Exercises[0].ByRelease)
 	}
 }
@@ -177,11 +177,11 @@ func TestScaleIgnoresOneFarValue(t *testing.T) {
 // Releases are read as go/version reads them: a patch or a release candidate is its release, and
 // what names none (a development build, an older hand-in) is one release of its own, first.
 func TestReleases(t *testing.T) {
-	var rows []row
+	var handIns []handIn
 	for _, v := range []string{"go1.27.3", "go1.26.8", "", "go1.27rc1", "devel go1.28-abc", "go1.9.2"} {
-		rows = append(rows, row{Release: v})
+		handIns = append(handIns, handIn{Release: v})
 	}
-	if got, want := releases(rows), []string{"", "go1.9", "go1.26", "go1.27"}; !slices.Equal(got, want) {
+	if got, want := releases(handIns), []string{"", "go1.9", "go1.26", "go1.27"}; !slices.Equal(got, want) {
 		t.Errorf("releases = %q, want %q", got, want)
 	}
 }

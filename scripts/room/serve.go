@@ -2,23 +2,19 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
 	"fmt"
 	"log"
 	"maps"
-	"net"
 	"net/http"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"example.com/userperf/common/api/guard"
@@ -35,8 +31,11 @@ const (
 // participant's secret: the room's own line, which a hand-in may not carry.
 const secretKey = "room-secret-sha256"
 
-// server keeps the room's hand-ins, one file per participant's id in dir,
-// so that a restart loses none, and serves the room's page.
+// secretPattern is what a participant secret looks like: scripts/handin
+// makes 26 letters and digits (crypto/rand.Text).
+var secretPattern = regexp.MustCompile(`^[A-Za-z0-9]{16,64}$`)
+
+// server keeps the room's hand-ins, a file per participant's id in dir, and serves the page.
 type server struct {
 	dir     string
 	isStart func(stage string) bool
@@ -45,22 +44,17 @@ type server struct {
 	addrs   *addresses
 
 	mu           sync.Mutex
-	hands        map[string]hand // by id
-	refused      int             // new participants refused for their address's limit
-	wrongSecrets int             // hand-ins refused for a secret that is not their id's
-	throttled    int             // hand-ins refused unread for their address's wrong secrets
-	version      int             // changes with the hands and refused
-
-	pageMu      sync.Mutex // one page is made at a time, and shared
-	pageVersion int
-	pageBytes   []byte
-	pagesMade   int
+	handIns      map[string]handIn // by id
+	refused      int               // new participants refused for their address's rate
+	wrongSecrets int               // hand-ins refused for a secret that is not their id's
+	throttled    int               // hand-ins refused unread for their address's wrong secrets
+	page         []byte            // made at the first load since handIns or refused changed, shared by every load
 }
 
-// newServer loads the hand-ins that dir holds already, and removes the
-// temporary files that a crash in writeAtomically left there.
+// newServer loads the hand-ins in dir, and removes what a crash in writeAtomically left.
 func newServer(dir string, isStart func(string) bool, l limits) (*server, error) {
-	s := &server{dir: dir, isStart: isStart, limits: l, addrs: newAddresses(l), hands: map[string]hand{}}
+	s := &server{dir: dir, isStart: isStart, limits: l, handIns: map[string]handIn{},
+		addrs: &addresses{limits: l, by: map[string]*address{}, now: time.Now}}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -76,81 +70,57 @@ func newServer(dir string, isStart func(string) bool, l limits) (*server, error)
 		if err != nil {
 			return nil, err
 		}
-		h, err := parseHand(data)
+		h, err := parseHandIn(data)
 		if err == nil && h.ID+".txt" != filepath.Base(f) {
 			err = errors.New("its id line does not match its name")
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f, err)
 		}
-		s.hands[h.ID] = h
+		s.handIns[h.ID] = h
 	}
 	return s, nil
 }
 
 func (s *server) handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /{$}", s.page)
-	mux.HandleFunc("POST /handin", s.handIn)
+	mux.HandleFunc("GET /{$}", s.servePage)
+	mux.HandleFunc("POST /handin", s.takeHandIn)
 	return mux
 }
 
-// page serves the room's page, made once per change of the room: however
-// many load it at once, the server holds one copy.
-func (s *server) page(w http.ResponseWriter, r *http.Request) {
+// servePage serves the room's page. It is made under s.mu, which a hand-in
+// waits for the few milliseconds that takes, once per change of the room.
+func (s *server) servePage(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
-	version, hands, refused := s.version, slices.Collect(maps.Values(s.hands)), s.refused
-	s.mu.Unlock()
-	s.pageMu.Lock()
-	if s.pageBytes == nil || s.pageVersion != version {
-		v := view(hands, s.isStart)
-		v.Refused = refused
+	if s.page == nil {
+		v := view(slices.Collect(maps.Values(s.handIns)), s.isStart)
+		v.Refused = s.refused
 		var out bytes.Buffer
 		if err := writePage(&out, v, refreshSeconds, s.send); err != nil {
-			s.pageMu.Unlock()
+			s.mu.Unlock()
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
-		s.pageBytes, s.pageVersion = out.Bytes(), version
-		s.pagesMade++
+		s.page = out.Bytes()
 	}
-	page := s.pageBytes
-	s.pageMu.Unlock()
+	page := s.page
+	s.mu.Unlock()
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Write(page)
 }
 
-// handIn takes one hand-in, the file of scripts/handin, as the request's
-// body, and keeps it under the participant's id: a second hand-in replaces
-// the first. The first hand-in of an id sets its secret, which the
-// Authorization header carries; later ones must carry the same.
-func (s *server) handIn(w http.ResponseWriter, r *http.Request) {
+// takeHandIn keeps the hand-in in the request's body under its id,
+// replacing the id's last. The first hand-in of an id sets its secret (the
+// Authorization header), which later ones must carry.
+func (s *server) takeHandIn(w http.ResponseWriter, r *http.Request) {
 	host := guard.HostOf(r.RemoteAddr)
-	if r.ContentLength > maxBody {
-		tooLarge(w)
+	data, ok := s.readHandIn(w, r, host)
+	if !ok {
 		return
 	}
-	if why := s.addrs.startBody(host); why != "" {
-		w.Header().Set("Retry-After", "1")
-		w.Header().Set("Connection", "close") // its body is not read
-		refuse(w, http.StatusServiceUnavailable, "%s", why)
-		return
-	}
-	defer s.addrs.endBody(host)
-	data, err := guard.ReadBody(http.MaxBytesReader(w, r.Body, maxBody), guard.BodyCapacity(r.ContentLength, maxBody))
-	if _, over := errors.AsType[*http.MaxBytesError](err); over {
-		tooLarge(w)
-		return
-	} else if errors.Is(err, os.ErrDeadlineExceeded) {
-		w.Header().Set("Connection", "close")
-		refuse(w, http.StatusRequestTimeout, "the hand-in did not arrive within %v", s.limits.readTime)
-		return
-	} else if err != nil {
-		refuse(w, http.StatusBadRequest, "reading the hand-in: %v", err)
-		return
-	}
-	h, err := parseHand(data)
+	h, err := parseHandIn(data)
 	if err == nil && h.ID == "" {
 		err = errors.New("no id line: send it with go run ./scripts/handin --to URL NAME")
 	}
@@ -170,62 +140,80 @@ func (s *server) handIn(w http.ResponseWriter, r *http.Request) {
 	hash := fmt.Sprintf("%x", sha256.Sum256([]byte(secret)))
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	old, known := s.hands[h.ID]
-	kept := old.values[secretKey]
-	if known && kept != "" {
-		if ok, wait, first := s.addrs.mayTrySecret(host); !ok {
+	old, known := s.handIns[h.ID]
+	switch kept := old.values[secretKey]; {
+	case kept != "":
+		if wait, tell := s.addrs.wait(host, wrongSecrets); wait > 0 {
 			s.throttled++
-			if first { // once per address while it is refused: a script that retries does not flood the log
+			if tell {
 				log.Printf("room: refusing the secrets of %s unread: it sent %d wrong ones in a minute, the most one address may",
 					host, s.limits.wrongPerMinute)
 			}
-			w.Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())+1))
-			refuse(w, http.StatusTooManyRequests, "your address sent %d wrong secrets in the last minute, the most one address may; retry in %d s",
-				s.limits.wrongPerMinute, int(wait.Seconds())+1)
+			tooMany(w, wait, fmt.Sprintf("your address sent %d wrong secrets in the last minute, the most one address may", s.limits.wrongPerMinute))
 			return
 		}
-	}
-	switch {
-	case known && kept != "" && subtle.ConstantTimeCompare([]byte(kept), []byte(hash)) != 1:
-		s.wrongSecrets++
-		if n := s.addrs.wrongSecret(host); n == 1 || n%100 == 0 {
-			log.Printf("room: a wrong secret for id %s from %s (%d from it since it was last quiet, %d in all)", h.ID, host, n, s.wrongSecrets)
+		if subtle.ConstantTimeCompare([]byte(kept), []byte(hash)) != 1 {
+			s.wrongSecrets++
+			if n := s.addrs.spend(host, wrongSecrets); n == 1 || n%100 == 0 {
+				log.Printf("room: a wrong secret for id %s from %s (%d from it since it was last quiet, %d in all)", h.ID, host, n, s.wrongSecrets)
+			}
+			refuse(w, http.StatusForbidden, "id %s was first handed in with another secret, so this hand-in may not replace it. "+
+				"Hand in from the machine that made the id, or copy its participant-secret (beside participant-id, in its "+
+				"configuration folder's userperf/) to this one; or, to hand in as a new participant, delete both files here", h.ID)
+			return
 		}
-		refuse(w, http.StatusForbidden, "id %s was first handed in with another secret, so this hand-in may not replace it. "+
-			"Hand in from the machine that made the id, or copy its participant-secret (beside participant-id, in its "+
-			"configuration folder's userperf/) to this one; or, to hand in as a new participant, delete both files here", h.ID)
-		return
-	case !known && len(s.hands) >= s.limits.participants:
+	case !known && len(s.handIns) >= s.limits.participants:
 		refuse(w, http.StatusForbidden, "the room is full: it takes %d participants", s.limits.participants)
 		return
 	case !known:
-		if ok, wait, first := s.addrs.mayMake(host); !ok {
+		if wait, tell := s.addrs.wait(host, newcomers); wait > 0 {
 			s.refused++
-			s.version++
-			if first { // once per address and minute: a script that retries does not flood the log
+			s.page = nil
+			if tell {
 				log.Printf("room: refusing new participants from %s: it made %d in the last minute, the most one address may",
 					host, s.limits.newPerMinute)
 			}
-			w.Header().Set("Retry-After", fmt.Sprint(int(wait.Seconds())+1))
-			refuse(w, http.StatusTooManyRequests, "your address made %d new participants in the last minute, the most one address may: "+
-				"each participant hands in from their own machine, whose configuration folder keeps their id; retry in %d s",
-				s.limits.newPerMinute, int(wait.Seconds())+1)
+			tooMany(w, wait, fmt.Sprintf("your address made %d new participants in the last minute, the most one address may: "+
+				"each participant hands in from their own machine, whose configuration folder keeps their id", s.limits.newPerMinute))
 			return
 		}
+		s.addrs.spend(host, newcomers)
 	}
 	if err := writeAtomically(filepath.Join(s.dir, h.ID+".txt"), append([]byte(secretKey+": "+hash+"\n"), data...)); err != nil {
 		refuse(w, http.StatusInternalServerError, "keeping the hand-in: %v", err)
 		return
 	}
 	h.values[secretKey] = hash
-	s.hands[h.ID] = h
-	s.version++
+	s.handIns[h.ID] = h
+	s.page = nil
 	fmt.Fprintf(w, "received %s's hand-in (%d stage%s, id %s)\n", h.Name, len(h.Stages), plural(len(h.Stages)), h.ID)
 }
 
-// secretPattern is what a participant secret looks like: scripts/handin
-// makes 26 letters and digits (crypto/rand.Text).
-var secretPattern = regexp.MustCompile(`^[A-Za-z0-9]{16,64}$`)
+// readHandIn reads the request's body, within the room's bounds on bodies
+// from host and in all, or refuses it and returns false.
+func (s *server) readHandIn(w http.ResponseWriter, r *http.Request, host string) ([]byte, bool) {
+	if r.ContentLength > maxBody {
+		tooLarge(w)
+		return nil, false
+	}
+	if why := s.addrs.startBody(host); why != "" {
+		w.Header().Set("Retry-After", "1")
+		w.Header().Set("Connection", "close") // its body is not read
+		refuse(w, http.StatusServiceUnavailable, "%s", why)
+		return nil, false
+	}
+	defer s.addrs.endBody(host)
+	data, err := guard.ReadBody(http.MaxBytesReader(w, r.Body, maxBody), guard.BodyCapacity(r.ContentLength, maxBody))
+	if _, over := errors.AsType[*http.MaxBytesError](err); over {
+		tooLarge(w)
+	} else if errors.Is(err, os.ErrDeadlineExceeded) {
+		w.Header().Set("Connection", "close")
+		refuse(w, http.StatusRequestTimeout, "the hand-in did not arrive within %v", s.limits.readTime)
+	} else if err != nil {
+		refuse(w, http.StatusBadRequest, "reading the hand-in: %v", err)
+	}
+	return data, err == nil
+}
 
 // tooLarge refuses a body over maxBody and closes the connection once the
 // answer is sent: the server reads no more of it.
@@ -234,8 +222,12 @@ func tooLarge(w http.ResponseWriter) {
 	refuse(w, http.StatusRequestEntityTooLarge, "a hand-in is at most %d KiB: send the file of go run ./scripts/handin, nothing else", maxBody>>10)
 }
 
-// sendCommand is what a participant runs to hand in to the room at url.
-func sendCommand(url string) string { return "go run ./scripts/handin --to " + url + ` "Your Name"` }
+// tooMany refuses a hand-in for its address's rate, and says when to retry.
+func tooMany(w http.ResponseWriter, wait time.Duration, why string) {
+	seconds := int(wait.Seconds()) + 1
+	w.Header().Set("Retry-After", fmt.Sprint(seconds))
+	refuse(w, http.StatusTooManyRequests, "%s; retry in %d s", why, seconds)
+}
 
 func refuse(w http.ResponseWriter, code int, format string, args ...any) {
 	http.Error(w, "room: "+fmt.Sprintf(format, args...), code)
@@ -263,158 +255,4 @@ func writeAtomically(path string, data []byte) error {
 		os.Remove(f.Name())
 	}
 	return err
-}
-
-// defaultPort is the room's port when --serve gives an address alone: not
-// the stages' 8080, which the instructor's own stage may hold.
-const defaultPort = "8070"
-
-// listenAddress is where to listen for addr: a bare port or ":port" is on
-// loopback, which only this machine reaches; the room needs the address it
-// reaches this machine at.
-func listenAddress(addr string) (string, error) {
-	if !strings.Contains(addr, ":") {
-		if net.ParseIP(addr) != nil || addr == "localhost" {
-			addr += ":" + defaultPort
-		} else {
-			addr = ":" + addr
-		}
-	}
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return "", fmt.Errorf("--serve %s: give HOST:PORT, such as 127.0.0.1:%s or this machine's address on the room's network", addr, defaultPort)
-	}
-	if port == "" {
-		port = defaultPort
-	}
-	if host == "" || host == "localhost" {
-		host = "127.0.0.1"
-	}
-	return net.JoinHostPort(host, port), nil
-}
-
-// roomAddresses are the commands that serve on this machine's addresses that another machine may
-// reach (up, not loopback), each with its interface.
-func roomAddresses(port string) []string {
-	var list []string
-	interfaces, _ := net.Interfaces() // none listed is said as such
-	for _, in := range interfaces {
-		if in.Flags&net.FlagUp == 0 || in.Flags&net.FlagLoopback != 0 {
-			continue
-		}
-		addrs, _ := in.Addrs()
-		for _, a := range addrs {
-			if ip, ok := a.(*net.IPNet); ok && ip.IP.IsGlobalUnicast() {
-				list = append(list, fmt.Sprintf("go run ./scripts/room --serve %s   (%s)", net.JoinHostPort(ip.IP.String(), port), in.Name))
-			}
-		}
-	}
-	return list
-}
-
-// serve runs the room's server at addr until SIGINT or SIGTERM (on
-// Windows, os.Interrupt), then stops as run does.
-func serve(addr, dir string, isStart func(string) bool) error {
-	s, err := newServer(dir, isStart, roomLimits)
-	if err != nil {
-		return err
-	}
-	listen, err := listenAddress(addr)
-	if err != nil {
-		return err
-	}
-	listener, err := net.Listen("tcp", listen)
-	if err != nil {
-		return err
-	}
-	url := "http://" + listener.Addr().String()
-	s.send = sendCommand(url)
-	fmt.Printf("room: %d hand-in%s kept in %s\nroom: the page, for the projector: %s/\nroom: participants send: %s\n",
-		len(s.hands), plural(len(s.hands)), dir, url, s.send)
-	if ip := listener.Addr().(*net.TCPAddr).IP; ip.IsLoopback() {
-		_, port, _ := net.SplitHostPort(listen)
-		fmt.Println("room: only this machine can reach it. For the room, serve on this machine's address on the room's network:")
-		list := roomAddresses(port)
-		for _, a := range list {
-			fmt.Printf("        %s\n", a)
-		}
-		if len(list) == 0 {
-			fmt.Println("        (this machine lists none: is it on the network?)")
-		}
-	} else {
-		fmt.Println("room: if a participant's handin cannot connect, this machine's firewall may block the port")
-	}
-	// The signals are the server's alone (the harness would exit at once),
-	// from before the line that says Ctrl-C stops it.
-	signal.Reset(os.Interrupt, syscall.SIGTERM)
-	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
-	l := s.limits
-	fmt.Printf("room: at most %d connections at once (%d per address, %d kept for addresses that hold none), "+
-		"%d hand-ins read at once (%d per address), %d new participants and %d wrong secrets per address a minute, "+
-		"%d participants; Ctrl-C stops it once the hand-ins being received are kept\n",
-		l.conns, l.clientConns, l.connLimits().ConnReserve(), l.bodies, l.clientBodies, l.newPerMinute, l.wrongPerMinute, l.participants)
-	return s.run(s.listen(listener), signals)
-}
-
-// listen wraps l in the API's guard listener with the room's bounds: one
-// address holds at most its share of the connections, and the last eighth
-// are kept for addresses that hold none, so that no few addresses lock the
-// page or a participant out.
-func (s *server) listen(l net.Listener) *guard.Listener {
-	bounds := s.limits.connLimits()
-	gl := guard.New(bounds, nil).Listen(l, bounds)
-	gl.Answer = textAnswer
-	return gl
-}
-
-// run serves on l until a signal arrives on signals. Then it stops
-// accepting (the connections queued are answered 503), lets the hand-ins
-// being received finish for up to drainTime, logs what it kept and
-// refused, and returns nil.
-func (s *server) run(l *guard.Listener, signals <-chan os.Signal) error {
-	srv := s.httpServer()
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(l) }()
-	var sig os.Signal
-	select {
-	case err := <-served:
-		return err
-	case sig = <-signals:
-	}
-	drain := s.drainTime()
-	log.Printf("room: %v: finishing the hand-ins being received, for up to %v", sig, drain)
-	ctx, cancel := context.WithTimeout(context.Background(), drain)
-	defer cancel()
-	cut := ""
-	if err := srv.Shutdown(ctx); err != nil {
-		srv.Close()
-		cut = fmt.Sprintf(", and closed the connections still open after %v", drain)
-	}
-	<-served
-	l.WaitRefusals()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	log.Printf("room: stopped%s: %d hand-in%s kept in %s; since the start, %d wrong secret%s refused, %d more refused unread "+
-		"for their address's rate, %d new participant%s refused; %d connection%s refused with 503 (%d of them queued at the signal), %d reset",
-		cut, len(s.hands), plural(len(s.hands)), s.dir, s.wrongSecrets, plural(s.wrongSecrets), s.throttled,
-		s.refused, plural(s.refused), l.Refused.Load(), plural(int(l.Refused.Load())), l.QueuedAnswered.Load(), l.Unanswered.Load())
-	return nil
-}
-
-// drainTime is how long a shutdown waits for the hand-ins being received:
-// as long as one may take to arrive, and a moment to keep it.
-func (s *server) drainTime() time.Duration { return s.limits.readTime + 5*time.Second }
-
-// httpServer is s bounded in time, as the API is: a client that sends
-// slowly or never reads is let go, and a body that stalls frees its slot.
-func (s *server) httpServer() *http.Server {
-	return &http.Server{
-		Handler:           s.handler(),
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       s.limits.readTime,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       60 * time.Second,
-		MaxHeaderBytes:    16 << 10,
-	}
 }
