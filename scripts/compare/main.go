@@ -7,10 +7,10 @@
 //
 // Without a STAGE it measures every stage of go.work and the floor. It
 // builds each stage's test binary, then runs rounds of one sample per stage
-// in an order that rotates from round to round, so that a drift of the
-// machine hits every stage alike. The first stage runs twice a round, under
-// a second label: the two give the run's noise band, how far the same code
-// measured twice differs here. It prints benchstat's tables, one column a
+// (the quickest of three short runs) in an order that rotates from round to
+// round, so that a drift of the machine hits every stage alike. The first
+// stage runs twice a round, under a second label: the A/A pair, whose CI
+// says whether the run's CIs hold its noise (docs/measuring.md). It prints benchstat's tables, one column a
 // stage, the floor, and each stage's verdict against the first at
 // ListByRole/users=10000/matches=100, decided on CPU time where the system
 // reports it (docs/measuring.md says why). The samples are kept in

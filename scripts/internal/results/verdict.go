@@ -252,7 +252,7 @@ func (c Comparison) Verdict(base string) string {
 	details = append(details, fmt.Sprintf("spread: %s %s, this stage %s; %d and %d samples; benchstat's p=%.3f",
 		base, c.Spreads[0], c.Spreads[1], c.Samples[0], c.Samples[1], c.P))
 	if !c.Decided && !c.Same && !math.IsInf(c.Hi, 0) {
-		details = append(details, "cannot tell: the CI reaches into the noise band; more rounds, or a quieter machine, narrow both")
+		details = append(details, "cannot tell: the CI reaches 1x or the noise band; more rounds, or a quieter machine, narrow it")
 	}
 	for _, n := range c.Counts {
 		details = append(details, n.say())
