@@ -84,7 +84,7 @@ func (k *check) speed(base, start, reference, role, prediction string, budget ti
 	fasterReads, speedups := false, "" // speedups: for the room, through scripts/handin
 	aa, err := results.Compare(read(base), read(base+".again"), read(base+".again"), row)
 	k.must(err, "comparing "+base+" with itself", filepath.Join(run.Dir, base+".again.txt"))
-	for _, other := range [][2]string{{base, "origin"}, {reference, role}} {
+	for _, other := range [][2]string{{base, "origin"}, {reference, role}} { // "origin": the start's role, as handin and room read it
 		if other[0] == "" {
 			continue
 		}

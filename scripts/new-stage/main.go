@@ -143,7 +143,8 @@ func main() {
 // lacks or changed: they test what the exercise changes, and would fail a right answer. A
 // learner's own tests, in a copy of their stage, are theirs to keep.
 func leaveOutTests(name, start, reference, refDir string) {
-	project := start                                                        // the project's stage that start was copied from, through the learner's copies of copies
+	// The project's stage that start was copied from, through the learner's copies of copies.
+	project := start
 	for n := 0; slices.Contains(stages.Mine("."), project) && n < 10; n++ { // the bound stops a loop of origin lines
 		project = stages.Origin(".", project)
 	}
