@@ -71,14 +71,14 @@ func main() {
 	if err != nil {
 		c.Usage("%v", err)
 	}
-	start := time.Now()
+	began := time.Now()
 	var dirs []string
 	for _, s := range list { // progress on stderr: --markdown leaves only the tables on stdout
 		dir := filepath.Join("results", "profile", s.Name)
 		if *diff && !*fresh && reusable(dir, *bench) {
 			fmt.Fprintf(os.Stderr, "== %s: reusing %s (the code it measured has not changed; --fresh profiles again)\n", s.Name, dir)
 		} else {
-			fmt.Fprintf(os.Stderr, "== %s: running %s for %s with the CPU and memory profilers   (%s)\n", s.Name, *bench, *benchtime, harness.Elapsed(start))
+			fmt.Fprintf(os.Stderr, "== %s: running %s for %s with the CPU and memory profilers   (%s)\n", s.Name, *bench, *benchtime, harness.Elapsed(began))
 			c.Fatal(profile(c, s, dir, *bench, *benchtime))
 		}
 		dirs = append(dirs, dir)
