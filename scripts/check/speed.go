@@ -49,9 +49,10 @@ func (k *check) speed(base, start, reference, role, prediction string, budget ti
 	run.Build(dirs...)
 	header := k.Header() + fmt.Sprintf("compare-settings: rounds=until decided, budget=%s, benchtime=100ms, bench=%s\n", budget, pattern(row))
 	measured := append(list, stages.Folder{Name: base + ".again", Dir: list[0].Dir}) // the A/A pair: base measured twice
+	file := func(name string) string { return filepath.Join(run.Dir, name+".txt") }
 	read := func(name string) *results.File {
-		f, err := results.Read(filepath.Join(run.Dir, name+".txt"))
-		k.must(err, "reading the measurements of "+name, filepath.Join(run.Dir, name+".txt"))
+		f, err := results.Read(file(name))
+		k.must(err, "reading the measurements of "+name, file(name))
 		return f
 	}
 	deadline, said, began := time.Now().Add(budget), time.Now(), time.Now()
@@ -63,7 +64,7 @@ func (k *check) speed(base, start, reference, role, prediction string, budget ti
 			continue
 		}
 		step, err := results.Compare(read(base), read(base+".again"), read(k.stage.Name), row)
-		k.must(err, "comparing with "+base, filepath.Join(run.Dir, k.stage.Name+".txt"))
+		k.must(err, "comparing with "+base, file(k.stage.Name))
 		if step.Decided || step.Same || time.Now().After(deadline) {
 			run.Rounds = n
 			break
@@ -83,14 +84,14 @@ func (k *check) speed(base, start, reference, role, prediction string, budget ti
 	var summary []string
 	fasterReads, speedups := false, "" // speedups: for the room, through scripts/handin
 	aa, err := results.Compare(read(base), read(base+".again"), read(base+".again"), row)
-	k.must(err, "comparing "+base+" with itself", filepath.Join(run.Dir, base+".again.txt"))
+	k.must(err, "comparing "+base+" with itself", file(base+".again"))
 	for _, other := range [][2]string{{base, "origin"}, {reference, role}} { // "origin": the start's role, as handin and room read it
 		if other[0] == "" {
 			continue
 		}
 		// The reference has no A/A pair of its own: base's, of the same rounds, gives the noise band.
-		c, err := results.Compare(k.keep(run.Dir, other[0], other[1]), nil, k.keep(run.Dir, k.stage.Name, "mine"), row)
-		k.must(err, "comparing with "+other[0], filepath.Join(run.Dir, other[0]+".txt"))
+		c, err := results.Compare(k.keep(file(other[0]), other[1]), nil, k.keep(file(k.stage.Name), "mine"), row)
+		k.must(err, "comparing with "+other[0], file(other[0]))
 		c = c.WithNoise(aa.Noise)
 		verdict := c.Verdict(other[0])
 		fmt.Printf("   against %s (%s):\n     %s\n", other[0], other[1], strings.ReplaceAll(verdict, "\n", "\n     "))
@@ -137,13 +138,13 @@ func (k *check) round(run *harness.Run, n int, list []stages.Folder, row, bencht
 	}
 }
 
-// keep copies the measurements of a stage to results/check/STAGE/speed-ROLE.txt, for scripts/handin, and reads them.
-func (k *check) keep(dir, name, role string) *results.File {
-	data, err := os.ReadFile(filepath.Join(dir, name+".txt"))
-	k.must(err, "reading the measurements of "+name, "")
+// keep copies the measurements in file to results/check/STAGE/speed-ROLE.txt, for scripts/handin, and reads them.
+func (k *check) keep(file, role string) *results.File {
+	data, err := os.ReadFile(file)
+	k.must(err, "reading the measurements", file)
 	kept := filepath.Join(k.logs, "speed-"+role+".txt")
 	k.Fatal(os.WriteFile(kept, data, 0o644))
 	f, err := results.Read(kept)
-	k.must(err, "reading the measurements of "+name, kept)
+	k.must(err, "reading the measurements", kept)
 	return f
 }
