@@ -150,25 +150,6 @@ func (k *check) run(r *testRun) {
 	r.events, r.err = events, cmp.Or(bin.Wait(), err)
 }
 
-// stalled watches p until done, and reports whether it stopped p, with a dump of its goroutines,
-// for using no CPU for a minute while no test ended.
-func stalled(p *os.Process, events *testevents.Run, done <-chan struct{}) bool {
-	used, since := time.Duration(0), time.Now()
-	for {
-		select {
-		case <-done:
-			return false
-		case <-time.After(5 * time.Second):
-		}
-		cpu, ok := cpuTime(p.Pid)
-		if !ok || cpu-used > time.Second || events.Quiet() < time.Minute {
-			used, since = cpu, time.Now()
-		} else if time.Since(since) > time.Minute {
-			return dump(p) == nil
-		}
-	}
-}
-
 // ownFailed is the first test of the stage's own files that failed in r, or "": a fuzz target's
 // seeds are the shared suites', not the stage's.
 func ownFailed(r *testRun) string {
