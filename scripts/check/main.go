@@ -73,7 +73,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -241,9 +240,4 @@ func (k *check) must(err error, what, log string) {
 	}
 	k.verdict("FAILED: " + what + " (" + where + " says why)")
 	k.Exit(1)
-}
-
-// others are the stages of names but empty ones.
-func others(names ...string) []string {
-	return slices.DeleteFunc(names, func(s string) bool { return s == "" })
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -123,6 +124,11 @@ func (k *check) speed(base, start, reference, role, prediction string, budget ti
 		row += ", with USERPERF_PARALLEL_MIN=" + min
 	}
 	return "at " + row + ":\n" + strings.Join(summary, "\n")
+}
+
+// others are the stages of names but empty ones.
+func others(names ...string) []string {
+	return slices.DeleteFunc(names, func(s string) bool { return s == "" })
 }
 
 // round runs row once for each stage of list, into run.Dir/NAME+kind.txt, which the first round
