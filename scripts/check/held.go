@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"example.com/userperf/scripts/internal/harness"
@@ -10,10 +9,10 @@ import (
 	"example.com/userperf/scripts/internal/stages"
 )
 
-// heldQuestions are the exercises, by the stage they start from, whose check also weighs the heap
-// that a stage holds per user against the reference's: exercise 5 encodes each user once, on write.
-// Its known wrong turn, one encoding per role, is as right and reads as fast as the reference, and
-// only the memory it holds tells it apart.
+// heldQuestions are the exercises, by their start, whose check also weighs the heap that a stage
+// holds per user against the reference's: exercise 5 encodes each user once, on write. Its known
+// wrong turn, one encoding per role, is as right and reads as fast as the reference, and only the
+// memory it holds tells it apart.
 var heldQuestions = map[string]bool{"stage4-append": true}
 
 const (
@@ -27,34 +26,27 @@ const (
 	heldFactor = 2.0
 )
 
-// held runs BenchmarkBuild at heldRow of each stage in heldRounds interleaved rounds of run, and
-// returns the median heap that each holds per user, in the order of list.
+// held runs BenchmarkBuild at heldRow of each stage of list in heldRounds interleaved rounds of
+// run, and returns the median heap that each holds per user, in the order of list.
 func (k *check) held(run *harness.Run, list []stages.Folder, header string) []float64 {
 	fmt.Printf("\n   and the heap held per user (%s, %s): %d samples each of %s and %s\n",
 		heldUnit, heldRow, heldRounds, list[0].Name, list[1].Name)
 	reads := run.Rounds
 	defer func() { run.Rounds = reads }() // what Keep says
 	run.Rounds = heldRounds
-	file := func(s stages.Folder) string { return filepath.Join(run.Dir, s.Name+".held.txt") }
-	for _, s := range list {
-		k.Fatal(os.WriteFile(file(s), []byte(header), 0o644))
-	}
-	for round := 1; round <= heldRounds; round++ {
-		for i := range list {
-			s := list[(round+i)%len(list)]
-			run.Bench(round, s.Dir, pattern(heldRow), "1x", file(s), s.Name+" "+heldUnit)
-		}
+	for n := 1; n <= heldRounds; n++ {
+		k.round(run, n, list, heldRow, "1x", ".held", header)
 	}
 	fmt.Println()
 	var medians []float64
 	for _, s := range list {
-		f, err := results.Read(file(s))
-		k.must(err, "reading the heap held by "+s.Name, file(s))
-		m := results.Median(f.Values(heldRow, heldUnit))
+		file := filepath.Join(run.Dir, s.Name+".held.txt")
+		f, err := results.Read(file)
+		k.must(err, "reading the heap held by "+s.Name, file)
 		if len(f.Values(heldRow, heldUnit)) == 0 {
-			k.must(fmt.Errorf("%s: no %s at %s", file(s), heldUnit, heldRow), "measuring the heap held by "+s.Name, file(s))
+			k.must(fmt.Errorf("%s: no %s at %s", file, heldUnit, heldRow), "measuring the heap held by "+s.Name, file)
 		}
-		medians = append(medians, m)
+		medians = append(medians, results.Median(f.Values(heldRow, heldUnit)))
 	}
 	return medians
 }

@@ -7,17 +7,17 @@
 //
 // First go vet; then, under -race, the conformance suite and the
 // differential tests at GOMAXPROCS 1 and 3 (at 8 the differential and the
-// concurrent tests), the fuzz seed corpora and the
-// stage's own tests, in four processes at once, up to the first failure.
-// Tests still running after 10 minutes (USERPERF_CHECK_TIMEOUT), or using
-// no CPU for a minute without finishing a test, are stopped, and called a
-// deadlock only when their goroutines wait for a lock. Then the speed, at
-// the row of the benchmarks that answers the exercise's question: rounds of
-// one sample each of the stage, its origin (its go.mod's "// origin:"
-// line), the exercise's reference (its solution in workshop/solutions, else
-// the next step) and the origin again, which says how far the same stage
-// measured twice differs, interleaved, until the stage and its origin are
-// told apart or shown alike, or the budget is spent. Exercise 5 (from
+// concurrent tests), the fuzz seed corpora and the stage's own tests, in
+// four processes at once, up to the first failure. Tests still running
+// after 10 minutes (USERPERF_CHECK_TIMEOUT), or using no CPU for a minute
+// without finishing a test, are stopped, and called a deadlock only when
+// their goroutines wait for a lock. Then the speed, at the row of the
+// benchmarks that answers the exercise's question: rounds of one sample
+// each of the stage, its start (the stage its go.mod's "// origin:" line
+// names), the exercise's reference (its solution in workshop/solutions,
+// else the next step) and the start again, which says how far the same
+// stage measured twice differs, interleaved, until the stage and its start
+// are told apart or shown alike, or the budget is spent. Exercise 5 (from
 // stage4-append) also weighs the heap held per user against its
 // reference's: more than twice as much, with reads no faster, fails. Each
 // step's output, the speeds, the verdict and how long the check took
@@ -26,7 +26,7 @@
 // The flags are:
 //
 //	--predict RATIO
-//		Record your guess of the speed-up against the origin (3x: three times
+//		Record your guess of the speed-up against the start (3x: three times
 //		faster; 0.8x: slower) in results/check/STAGE/prediction.txt. Every later
 //		check prints it beside the measured one, and scripts/handin carries both.
 //	--no-check
@@ -38,8 +38,8 @@
 //		and 4; at least 20s).
 //	--no-compare
 //		Stop after the tests: no speed.
-//	--from ORIGIN
-//		Measure against this stage instead of the go.mod's origin.
+//	--from START
+//		Measure against this stage instead of the go.mod's origin line's.
 //	--against REFERENCE
 //		Measure this stage as the reference instead of the exercise's.
 //	--hold-cores
@@ -73,7 +73,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -86,24 +85,23 @@ import (
 // check is one run of the command: the stage, where its results go and how far it got.
 type check struct {
 	*harness.Cmd
-	stage     stages.Folder
-	logs      string        // results/check/STAGE
-	binary    string        // the stage's test binary
-	timeout   time.Duration // the longest a run of tests may take
-	underRace string        // ", under -race", or "" where there is no C compiler for the race detector
-	step      int
-	start     time.Time
+	stage   stages.Folder
+	logs    string        // results/check/STAGE
+	binary  string        // the stage's test binary
+	timeout time.Duration // the longest a run of tests may take
+	step    int
+	began   time.Time
 }
 
 func main() {
-	k := &check{Cmd: harness.New("check"), underRace: ", under -race", start: time.Now()}
-	from, against := k.Flags.String("from", "", ""), k.Flags.String("against", "", "")
+	k := &check{Cmd: harness.New("check"), began: time.Now()}
+	startFlag, against := k.Flags.String("from", "", ""), k.Flags.String("against", "", "")
 	predict := k.Flags.String("predict", "", "")
 	noCompare, noCheck := k.Flags.Bool("no-compare", false, ""), k.Flags.Bool("no-check", false, "")
 	budget := k.Flags.Duration("budget", 0, "")
 	hold := k.Flags.Bool("hold-cores", false, "")
 	prepare, rehearse := k.Flags.Bool("prepare", false, ""), k.Flags.Bool("rehearse", false, "")
-	watch, watched := k.Flags.Bool("watch", false, ""), k.Flags.Bool(strings.TrimPrefix(afterWatch, "--"), false, "")
+	watch, watched := k.Flags.Bool("watch", false, ""), k.Flags.Bool(afterWatch, false, "")
 	args := k.Parse()
 	if *prepare && len(args) == 0 {
 		k.prepare()
@@ -133,14 +131,15 @@ func main() {
 	if *hold {
 		k.Cleanup(harness.HoldCores()) // as another program would, on a busy laptop
 	}
-	base, reference, err := stages.Against(k.Root, k.stage.Dir, *from)
-	fromDir := *from // a folder, for the chain of origins: a stage's name is found in the workspace
-	if list, err := stages.Find(k.Root, filepath.Base(*from)); *from != "" && err == nil {
-		fromDir = list[0].Dir
+	// base is the stage measured against: the nearest of the workspace on the stage's chain of starts.
+	base, reference, err := stages.Against(k.Root, k.stage.Dir, *startFlag)
+	startDir := *startFlag // a folder, for the chain of starts: a stage's name is found in the workspace
+	if list, err := stages.Find(k.Root, filepath.Base(startDir)); startDir != "" && err == nil {
+		startDir = list[0].Dir
 	}
-	exercises := reference // the exercise's own reference, which the room's median counts
-	if *against != "" {
-		reference = filepath.Base(*against)
+	role := "reference" // the exercise's own reference, which the room's median counts
+	if *against != "" && filepath.Base(*against) != reference {
+		reference, role = filepath.Base(*against), "vs-"+filepath.Base(*against)
 		_, err = stages.Find(k.Root, reference)
 	}
 	if err != nil {
@@ -161,7 +160,6 @@ func main() {
 		k.binary += ".exe"
 	}
 	k.Cleanup(func() { os.Remove(k.binary) })
-
 	if !*watched { // the watch ran the tests
 		k.tests()
 	}
@@ -170,13 +168,9 @@ func main() {
 		k.verdict("passed (no speed comparison: --no-compare)")
 		k.Exit(0) // which removes the test binary
 	}
-	role := "reference"
-	if reference != exercises {
-		role = "vs-" + reference
-	}
-	start := results.ExerciseStart(k.Root, k.stage.Dir, fromDir)
+	start := results.ExerciseStart(k.Root, k.stage.Dir, startDir)
 	if *budget <= 0 { // what is left of the check's time, and no less than the fewest rounds take
-		*budget = max(20*time.Second, k.start.Add(checkTime(start)).Sub(time.Now()))
+		*budget = max(20*time.Second, time.Until(k.began.Add(checkTime(start))))
 	}
 	k.verdict("passed: " + k.speed(base, start, reference, role, prediction, *budget))
 	k.Exit(0)
@@ -197,8 +191,7 @@ func (k *check) prediction(predicted string, clear bool) string {
 	file := filepath.Join(k.logs, "prediction.txt")
 	if predicted == "" {
 		kept, _ := os.ReadFile(file) // none recorded is fine
-		predicted = strings.TrimSpace(string(kept))
-		if !validPrediction(predicted) {
+		if predicted = strings.TrimSpace(string(kept)); !validPrediction(predicted) {
 			predicted = ""
 		}
 	}
@@ -225,15 +218,13 @@ func (k *check) next(what string) {
 	fmt.Printf("== check %d/3: %s\n", k.step, what)
 }
 
-// verdict prints the last line, and keeps it for scripts/handin.
-// A text of several lines prints them indented; verdict.txt, which scripts/handin copies into one
-// line of a hand-in, holds them in one: "passed: at ROW: v1. v2".
+// verdict prints the last line, its lines indented, and keeps it in verdict.txt on one line
+// ("passed: at ROW: v1. v2"), which scripts/handin copies into a hand-in; and wall.txt, for report timings.
 func (k *check) verdict(text string) {
 	fmt.Printf("\ncheck: %s %s\n", k.stage.Name, strings.ReplaceAll(text, "\n", "\n  "))
 	line := strings.ReplaceAll(strings.Replace(text, ":\n", ": ", 1), "\n", ". ")
 	k.Fatal(os.WriteFile(filepath.Join(k.logs, "verdict.txt"), []byte(line+"\n"), 0o644))
-	// How long the whole check took, for the page that says what a check costs (report timings).
-	k.Fatal(results.WriteWall(filepath.Join(k.logs, results.WallFile), k.Header(), time.Since(k.start)))
+	k.Fatal(results.WriteWall(filepath.Join(k.logs, results.WallFile), k.Header(), time.Since(k.began)))
 }
 
 // must ends the check with the verdict "FAILED: what" if err, which it prints, is not nil; the
@@ -249,9 +240,4 @@ func (k *check) must(err error, what, log string) {
 	}
 	k.verdict("FAILED: " + what + " (" + where + " says why)")
 	k.Exit(1)
-}
-
-// others are the stages of names but empty ones.
-func others(names ...string) []string {
-	return slices.DeleteFunc(names, func(s string) bool { return s == "" })
 }

@@ -25,10 +25,9 @@ var rehearsalDir = filepath.Join("results", "rehearsal")
 // participants is how many participants' checks the rehearsal runs at once, as on a shared machine.
 const participants = 3
 
-// rehearse times what the workshop's agenda waits for: the preparation, then for each exercise a
-// check of a finished answer (a copy of the exercise's reference, made as a participant makes
-// theirs) alone, and participants' checks at once. Each time goes to rehearsalDir, and the block
-// "rehearsal" of WORKSHOP.md is written from them.
+// rehearse times what the workshop's agenda waits for: the preparation, then for each exercise (or
+// those named) a check of a finished answer alone, and participants' checks at once. Each time goes
+// to rehearsalDir, and the block "rehearsal" of WORKSHOP.md is written from them.
 func (k *check) rehearse(exercises []string) {
 	chosen := map[int]bool{}
 	for _, e := range exercises {
@@ -40,9 +39,12 @@ func (k *check) rehearse(exercises []string) {
 	}
 	k.Fatal(os.RemoveAll(rehearsalDir))
 	k.Fatal(os.MkdirAll(rehearsalDir, 0o755))
-	took, err := timed(filepath.Join(rehearsalDir, "prepare.log"), "go", "run", "./scripts/check", "--prepare")
+	wall := func(name string, took time.Duration) {
+		k.Fatal(results.WriteWall(filepath.Join(rehearsalDir, name+".txt"), k.Header(), took))
+	}
+	took, err := timed(filepath.Join(rehearsalDir, "prepare.log"), "--prepare")
 	k.must(err, "the preparation", filepath.Join(rehearsalDir, "prepare.log"))
-	k.Fatal(results.WriteWall(filepath.Join(rehearsalDir, "prepare.txt"), k.Header(), took))
+	wall("prepare", took)
 	fmt.Printf("== prepared in %s\n", took.Round(time.Second))
 	list, err := stages.List(k.Root)
 	k.Fatal(err)
@@ -50,19 +52,17 @@ func (k *check) rehearse(exercises []string) {
 		if len(chosen) > 0 && !chosen[i+1] {
 			continue
 		}
-		reference := stages.Solution(k.Root, list, start)
-		found, err := stages.Find(k.Root, reference)
-		k.must(err, "finding exercise "+fmt.Sprint(i+1)+"'s reference", "")
+		found, err := stages.Find(k.Root, stages.Solution(k.Root, list, start))
+		k.must(err, fmt.Sprintf("finding exercise %d's reference", i+1), "")
 		var names []string
 		for p := range participants {
-			name := fmt.Sprintf("rehearse-ex%d-%c", i+1, 'a'+p)
-			k.answer(name, start, found[0].Dir)
-			names = append(names, name)
+			names = append(names, fmt.Sprintf("rehearse-ex%d-%c", i+1, 'a'+p))
+			k.answer(names[p], start, found[0].Dir)
 		}
 		alone := k.checkAll(names[:1])
-		k.Fatal(results.WriteWall(filepath.Join(rehearsalDir, fmt.Sprintf("ex%d-alone.txt", i+1)), k.Header(), alone))
+		wall(fmt.Sprintf("ex%d-alone", i+1), alone)
 		together := k.checkAll(names)
-		k.Fatal(results.WriteWall(filepath.Join(rehearsalDir, fmt.Sprintf("ex%d-together.txt", i+1)), k.Header(), together))
+		wall(fmt.Sprintf("ex%d-together", i+1), together)
 		fmt.Printf("== exercise %d: a check alone %s, %d at once %s (the slowest)\n", i+1,
 			alone.Round(time.Second), participants, together.Round(time.Second))
 		for _, name := range names {
@@ -70,21 +70,18 @@ func (k *check) rehearse(exercises []string) {
 		}
 	}
 	k.Fatal(harness.Go("run", "./scripts/report", "rehearsal", "--file", "WORKSHOP.md"))
-	fmt.Printf("\ncheck: rehearsed in %s; the times are in %s and WORKSHOP.md\n", harness.Elapsed(k.start), rehearsalDir)
+	fmt.Printf("\ncheck: rehearsed in %s; the times are in %s and WORKSHOP.md\n", harness.Elapsed(k.began), rehearsalDir)
 }
 
-// answer makes name, an exercise's copy of start, as new-stage makes a participant's, and writes in
-// it the files of the reference in folder ref: a participant who finished.
+// answer makes name, a copy of start, as new-stage makes a participant's, with the files of the
+// reference in folder ref but its main.go, which names the stage: a participant who finished.
 func (k *check) answer(name, start, ref string) {
 	if slices.Contains(stages.Mine("."), name) { // a rehearsal stopped halfway
 		k.Fatal(harness.Go("run", "./scripts/new-stage", "--remove", name))
 	}
 	k.Fatal(harness.Go("run", "./scripts/new-stage", name, "--from", start))
 	files, _ := filepath.Glob(filepath.Join(ref, "*.go")) // a pattern without errors
-	for _, f := range files {
-		if filepath.Base(f) == "main.go" { // it names the stage
-			continue
-		}
+	for _, f := range slices.DeleteFunc(files, func(f string) bool { return filepath.Base(f) == "main.go" }) {
 		data, err := os.ReadFile(f)
 		k.Fatal(err)
 		k.Fatal(os.WriteFile(filepath.Join(name, filepath.Base(f)), data, 0o644))
@@ -94,13 +91,10 @@ func (k *check) answer(name, start, ref string) {
 // checkAll checks the stages names at once, each by its own go run as a participant would, and
 // returns how long the slowest took; a failed check ends the rehearsal, naming its output.
 func (k *check) checkAll(names []string) time.Duration {
-	walls := make([]time.Duration, len(names))
-	errs := make([]error, len(names))
+	walls, errs := make([]time.Duration, len(names)), make([]error, len(names))
 	var wg sync.WaitGroup
 	for i, name := range names {
-		wg.Go(func() {
-			walls[i], errs[i] = timed(filepath.Join(rehearsalDir, name+".log"), "go", "run", "./scripts/check", name)
-		})
+		wg.Go(func() { walls[i], errs[i] = timed(filepath.Join(rehearsalDir, name+".log"), name) })
 	}
 	fmt.Printf("== checking %s at once\n", strings.Join(names, ", "))
 	k.Fatal(harness.Progress(func() string { return "still checking" }, func() error { wg.Wait(); return nil }))
@@ -110,16 +104,16 @@ func (k *check) checkAll(names []string) time.Duration {
 	return slices.Max(walls)
 }
 
-// timed runs a command with its output in the file log, and returns how long it took.
-func timed(log string, name string, args ...string) (time.Duration, error) {
+// timed runs go run ./scripts/check with args, its output in the file log, and returns how long it took.
+func timed(log string, args ...string) (time.Duration, error) {
 	f, err := os.Create(log)
 	if err != nil {
 		return 0, err
 	}
 	defer f.Close()
-	cmd := exec.Command(name, args...)
+	cmd := exec.Command("go", append([]string{"run", "./scripts/check"}, args...)...)
 	cmd.Stdout, cmd.Stderr = f, f
-	start := time.Now()
+	began := time.Now()
 	err = cmd.Run()
-	return time.Since(start), err
+	return time.Since(began), err
 }

@@ -6,17 +6,18 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	"example.com/userperf/scripts/internal/harness"
 	"example.com/userperf/scripts/internal/results"
 	"example.com/userperf/scripts/internal/stages"
 )
 
 // pattern is the -test.bench pattern that runs row alone: ^BenchmarkListByRole$/^users=10000$/^matches=100$.
 func pattern(row string) string {
-	parts := strings.Split(row, "/")
-	parts[0] = "Benchmark" + parts[0]
+	parts := strings.Split("Benchmark"+row, "/")
 	for i, p := range parts {
 		parts[i] = "^" + p + "$"
 	}
@@ -42,66 +43,55 @@ func (k *check) speed(base, start, reference, role, prediction string, budget ti
 	k.next(fmt.Sprintf("the speed at %s: %s against %s, until told apart or for up to %s",
 		row, k.stage.Name, strings.Join(others(base, reference), " and "), budget))
 	run := k.NewRun(path.Join("check", k.stage.Name, "rounds"), minRounds)
-	measured := append(list, stages.Folder{Name: base + ".again", Dir: list[0].Dir}) // the A/A label: base measured twice
 	var dirs []string
 	for _, s := range list {
 		dirs = append(dirs, s.Dir)
 	}
 	run.Build(dirs...)
 	header := k.Header() + fmt.Sprintf("compare-settings: rounds=until decided, budget=%s, benchtime=100ms, bench=%s\n", budget, pattern(row))
+	measured := append(list, stages.Folder{Name: base + ".again", Dir: list[0].Dir}) // the A/A pair: base measured twice
 	file := func(name string) string { return filepath.Join(run.Dir, name+".txt") }
-	for _, s := range measured {
-		k.Fatal(os.WriteFile(file(s.Name), []byte(header), 0o644))
-	}
 	read := func(name string) *results.File {
 		f, err := results.Read(file(name))
 		k.must(err, "reading the measurements of "+name, file(name))
 		return f
 	}
 	deadline, said, began := time.Now().Add(budget), time.Now(), time.Now()
-	var step results.Comparison
-	for round := 1; ; round++ {
-		for i := range measured {
-			s := measured[(round+i)%len(measured)] // rotate who goes first
-			run.Bench(round, s.Dir, pattern(row), "100ms", file(s.Name), s.Name)
-		}
+	for n := 1; ; n++ {
+		k.round(run, n, measured, row, "100ms", "", header)
 		// The most rounds the budget holds at this pace, which the progress line counts to.
-		run.Rounds = max(minRounds, round+int(time.Until(deadline)/(time.Since(began)/time.Duration(round))))
-		if round < minRounds {
+		run.Rounds = max(minRounds, n+int(time.Until(deadline)/(time.Since(began)/time.Duration(n))))
+		if n < minRounds {
 			continue
 		}
-		step, err = results.Compare(read(base), read(base+".again"), read(k.stage.Name), row)
+		step, err := results.Compare(read(base), read(base+".again"), read(k.stage.Name), row)
 		k.must(err, "comparing with "+base, file(k.stage.Name))
 		if step.Decided || step.Same || time.Now().After(deadline) {
-			run.Rounds = round
+			run.Rounds = n
 			break
-		} else if time.Since(said) < 15*time.Second {
-			continue
+		} else if time.Since(said) >= 15*time.Second {
+			said = time.Now()
+			fmt.Printf("\r   round %d, %s left, not decided yet:\n     %s\n", n, time.Until(deadline).Round(time.Second),
+				results.FirstLine(step.Verdict(base)))
 		}
-		said = time.Now()
-		fmt.Printf("\r   round %d, %s left, not decided yet:\n     %s\n", round, time.Until(deadline).Round(time.Second),
-			results.FirstLine(step.Verdict(base)))
 	}
-	// The stage's and the exercise's reference's heap per user, where the exercise weighs it
-	// (list: the base, the stage, the reference).
-	var heldBy []float64
+	var heldBy []float64 // the heap per user of the stage and of the reference (list: base, stage, reference)
 	if heldQuestions[start] && role == "reference" && len(list) == 3 {
-		heldBy = k.held(run, []stages.Folder{list[1], list[2]}, header)
+		heldBy = k.held(run, list[1:], header)
 	}
 	run.Keep()
 
 	// The verdicts, each on lines of its own: the hand-in keeps their first lines (check's verdict).
 	var summary []string
-	fasterReads := false
-	speedups := "" // for the room, through scripts/handin
+	fasterReads, speedups := false, "" // speedups: for the room, through scripts/handin
 	aa, err := results.Compare(read(base), read(base+".again"), read(base+".again"), row)
 	k.must(err, "comparing "+base+" with itself", file(base+".again"))
-	for _, other := range [][2]string{{base, "origin"}, {reference, role}} {
+	for _, other := range [][2]string{{base, "origin"}, {reference, role}} { // "origin": the start's role, as handin and room read it
 		if other[0] == "" {
 			continue
 		}
 		// The reference has no A/A pair of its own: base's, of the same rounds, gives the noise band.
-		c, err := results.Compare(k.keep(run.Dir, other[0], other[1]), nil, k.keep(run.Dir, k.stage.Name, "mine"), row)
+		c, err := results.Compare(k.keep(file(other[0]), other[1]), nil, k.keep(file(k.stage.Name), "mine"), row)
 		k.must(err, "comparing with "+other[0], file(other[0]))
 		c = c.WithNoise(aa.Noise)
 		verdict := c.Verdict(other[0])
@@ -130,20 +120,37 @@ func (k *check) speed(base, start, reference, role, prediction string, budget ti
 			summary = append(summary, note)
 		}
 	}
-	settings := row
 	if min := os.Getenv("USERPERF_PARALLEL_MIN"); min != "" {
-		settings += ", with USERPERF_PARALLEL_MIN=" + min
+		row += ", with USERPERF_PARALLEL_MIN=" + min
 	}
-	return "at " + settings + ":\n" + strings.Join(summary, "\n")
+	return "at " + row + ":\n" + strings.Join(summary, "\n")
 }
 
-// keep copies the measurements of a stage to results/check/STAGE/speed-ROLE.txt, for scripts/handin, and reads them.
-func (k *check) keep(dir, name, role string) *results.File {
-	data, err := os.ReadFile(filepath.Join(dir, name+".txt"))
-	k.must(err, "reading the measurements of "+name, "")
+// others are the stages of names but empty ones.
+func others(names ...string) []string {
+	return slices.DeleteFunc(names, func(s string) bool { return s == "" })
+}
+
+// round runs row once for each stage of list, into run.Dir/NAME+kind.txt, which the first round
+// begins with header; each round another stage goes first.
+func (k *check) round(run *harness.Run, n int, list []stages.Folder, row, benchtime, kind, header string) {
+	for i := range list {
+		s := list[(n+i)%len(list)]
+		file := filepath.Join(run.Dir, s.Name+kind+".txt")
+		if n == 1 {
+			k.Fatal(os.WriteFile(file, []byte(header), 0o644))
+		}
+		run.Bench(n, s.Dir, pattern(row), benchtime, file, s.Name+kind)
+	}
+}
+
+// keep copies the measurements in file to results/check/STAGE/speed-ROLE.txt, for scripts/handin, and reads them.
+func (k *check) keep(file, role string) *results.File {
+	data, err := os.ReadFile(file)
+	k.must(err, "reading the measurements", file)
 	kept := filepath.Join(k.logs, "speed-"+role+".txt")
 	k.Fatal(os.WriteFile(kept, data, 0o644))
 	f, err := results.Read(kept)
-	k.must(err, "reading the measurements of "+name, kept)
+	k.must(err, "reading the measurements", kept)
 	return f
 }

@@ -6,7 +6,28 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"example.com/userperf/scripts/internal/testevents"
 )
+
+// stalled watches p until done, and reports whether it stopped p, with a dump of its goroutines,
+// for using no CPU for a minute while no test ended.
+func stalled(p *os.Process, events *testevents.Run, done <-chan struct{}) bool {
+	used, since := time.Duration(0), time.Now()
+	for {
+		select {
+		case <-done:
+			return false
+		case <-time.After(5 * time.Second):
+		}
+		cpu, ok := cpuTime(p.Pid)
+		if !ok || cpu-used > time.Second || events.Quiet() < time.Minute {
+			used, since = cpu, time.Now()
+		} else if time.Since(since) > time.Minute {
+			return p.Signal(syscall.SIGQUIT) == nil // a Go program prints every goroutine's stack and exits
+		}
+	}
+}
 
 // cpuTime is the CPU time, user and system, that process pid has used so far, from /proc.
 func cpuTime(pid int) (time.Duration, bool) {
@@ -21,6 +42,3 @@ func cpuTime(pid int) (time.Duration, bool) {
 	const tick = 10 * time.Millisecond // /proc counts in USER_HZ, 100 a second on Linux
 	return time.Duration(user+system) * tick, err1 == nil && err2 == nil
 }
-
-// dump has a Go program print every goroutine's stack and exit.
-func dump(p *os.Process) error { return p.Signal(syscall.SIGQUIT) }

@@ -21,27 +21,29 @@ import (
 
 // testRun is one run of the stage's test binary.
 type testRun struct {
-	what   string   // what it runs, for the messages
-	log    string   // the file of its whole output
-	suites []string // the tests it must have run
-	env    []string
-	args   []string
-	events *testevents.Run
-	err    error
-	stuck  bool                           // stopped for using no CPU while no test ended
-	live   atomic.Pointer[testevents.Run] // events while it runs
-	shown  strings.Builder
+	what      string   // what it runs, for the messages
+	log       string   // the file of its whole output
+	suites    []string // the tests it must have run
+	env, args []string
+	events    *testevents.Run
+	err       error
+	stuck     bool                           // stopped for using no CPU while no test ended
+	live      atomic.Pointer[testevents.Run] // events while it runs
+	shown     strings.Builder
 }
+
+// seenFile keeps how many tests the last check that passed its tests ended, for the next one's progress.
+var seenFile = filepath.Join("results", "check", "tests-seen.txt")
 
 // tests vets and builds the stage's tests while go vet runs, then runs them in four processes at
 // once, since a test under -race keeps about one core busy: the shared suites at GOMAXPROCS 1, 3
-// and 8 (sharedTests), and the fuzz seed corpora with the stage's own tests.
+// and 8, and the fuzz seed corpora with the stage's own tests.
 func (k *check) tests() {
 	k.next("go vet ./" + k.stage.Dir + ", and the build of its tests")
-	build := []string{"test", "-c", "-race", "-o", k.binary, "./" + k.stage.Dir}
+	build, underRace := []string{"test", "-c", "-race", "-o", k.binary, "./" + k.stage.Dir}, ", under -race"
 	if err := harness.RaceCompiler(); err != nil { // a check with only go and git still checks
 		fmt.Printf("check: %v; the tests run without it, and a data race goes unseen\n", err)
-		build, k.underRace = slices.Delete(build, 2, 3), ""
+		build, underRace = slices.Delete(build, 2, 3), ""
 	}
 	vetted := make(chan error, 1)
 	go func() { vetted <- harness.Go("vet", "./"+k.stage.Dir) }()
@@ -51,8 +53,12 @@ func (k *check) tests() {
 
 	var runs []*testRun
 	for _, procs := range []string{"1", "3", "8"} {
+		shared := "-test.run=^(TestAPI|TestDifferential)$"
+		if procs == "8" { // the tests whose goroutines meet, where more of them can
+			shared += "/^(ConcurrentReadersAndWriters|ManyShortCallsAtOnce|seed=.*)$"
+		}
 		r := &testRun{what: "the conformance suite and the differential tests at GOMAXPROCS=" + procs, log: "shared-" + procs + ".log",
-			suites: []string{"TestAPI", "TestDifferential"}, args: []string{sharedTests[procs], "-test.cpu=" + procs}}
+			suites: []string{"TestAPI", "TestDifferential"}, args: []string{shared, "-test.cpu=" + procs}}
 		if procs != "1" && os.Getenv("USERPERF_PARALLEL_MIN") == "" {
 			// Stage 3's chunks start at 1,000 users, which few lists of the suites reach:
 			// on more than one core they split every list here, so that a chunk's bug cannot hide.
@@ -63,42 +69,23 @@ func (k *check) tests() {
 	runs = append(runs, &testRun{what: "the fuzz seed corpora and the stage's own tests", log: "own.log",
 		suites: []string{"FuzzDifferential"}, args: []string{"-test.skip=^(TestAPI|TestDifferential)$"}})
 	k.next("the conformance suite (TestAPI) and the differential tests (TestDifferential) at GOMAXPROCS 1 and 3, " +
-		"at 8 the differential and the concurrent tests, the fuzz seed corpora and the stage's own tests" + k.underRace)
-	seen := testsSeen()
+		"at 8 the differential and the concurrent tests, the fuzz seed corpora and the stage's own tests" + underRace)
+	data, _ := os.ReadFile(seenFile) // none: no estimate yet
+	seen, _ := strconv.Atoi(strings.TrimSpace(string(data)))
 	var wg sync.WaitGroup
 	for _, r := range runs {
 		wg.Go(func() { k.run(r) })
 	}
-	started := time.Now()
-	err := harness.Progress(func() string {
-		return progress(ended(runs), seen, time.Since(started))
-	}, func() error { wg.Wait(); return nil })
-	k.Fatal(err)
+	began := time.Now()
+	k.Fatal(harness.Progress(func() string { return progress(ended(runs), seen, time.Since(began)) },
+		func() error { wg.Wait(); return nil }))
 	if !slices.ContainsFunc(runs, func(r *testRun) bool { return r.err != nil }) {
 		os.WriteFile(seenFile, fmt.Appendf(nil, "%d\n", ended(runs)), 0o644) // only an estimate: none is fine
 	}
 	for _, r := range clearestFirst(runs) {
 		k.report(r, runs)
 	}
-	fmt.Printf("   ok (%s so far)\n", harness.Elapsed(k.start))
-}
-
-// sharedTests are the shared suites that each GOMAXPROCS runs: all at 1 and 3 (at 3, stage 3's
-// chunks split every list); at 8 the tests whose goroutines meet, where more of them can.
-var sharedTests = map[string]string{
-	"1": "-test.run=^(TestAPI|TestDifferential)$",
-	"3": "-test.run=^(TestAPI|TestDifferential)$",
-	"8": "-test.run=^(TestAPI|TestDifferential)$/^(ConcurrentReadersAndWriters|ManyShortCallsAtOnce|seed=.*)$",
-}
-
-// seenFile keeps how many tests the last check that passed its tests ended, for the next one's progress.
-var seenFile = filepath.Join("results", "check", "tests-seen.txt")
-
-// testsSeen is what seenFile keeps, or 0.
-func testsSeen() int {
-	data, _ := os.ReadFile(seenFile) // none: no estimate yet
-	n, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-	return n
+	fmt.Printf("   ok (%s so far)\n", harness.Elapsed(k.began))
 }
 
 // ended is how many tests the runs have ended so far.
@@ -139,48 +126,27 @@ func (k *check) run(r *testRun) {
 	bin := exec.Command(k.binary, append([]string{"-test.v=test2json", "-test.count=1", "-test.failfast",
 		"-test.timeout=" + k.timeout.String()}, r.args...)...)
 	bin.Dir, bin.Env = k.stage.Dir, append(os.Environ(), r.env...)
-	out, in, err := os.Pipe()
-	if r.err = err; err != nil {
-		return
-	}
-	bin.Stdout, bin.Stderr = in, in
 	convert := exec.Command("go", "tool", "test2json", "-p", k.stage.Name)
-	convert.Stdin, convert.Stderr = out, f
-	r.err = bin.Start()
-	in.Close()
-	defer out.Close()
-	if r.err != nil {
+	if convert.Stdin, r.err = bin.StdoutPipe(); r.err != nil {
 		return
 	}
-	started, done, watched := make(chan *testevents.Run, 1), make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(watched)
-		var events *testevents.Run
+	bin.Stderr, convert.Stderr = bin.Stdout, f
+	if r.err = bin.Start(); r.err != nil {
+		return
+	}
+	started, done := make(chan *testevents.Run, 1), make(chan struct{})
+	var watching sync.WaitGroup
+	watching.Go(func() {
 		select {
-		case events = <-started:
+		case events := <-started:
 			r.live.Store(events)
+			r.stuck = stalled(bin.Process, events, done)
 		case <-done: // go tool test2json did not start
-			return
 		}
-		used, since := time.Duration(0), time.Now()
-		for {
-			select {
-			case <-done:
-				return
-			case <-time.After(5 * time.Second):
-			}
-			cpu, ok := cpuTime(bin.Process.Pid)
-			if !ok || cpu-used > time.Second || events.Quiet() < time.Minute {
-				used, since = cpu, time.Now()
-			} else if time.Since(since) > time.Minute {
-				r.stuck = dump(bin.Process) == nil
-				return
-			}
-		}
-	}()
+	})
 	events, err := testevents.Start(convert, f, &r.shown, nil, started)
 	close(done)
-	<-watched
+	watching.Wait()
 	r.events, r.err = events, cmp.Or(bin.Wait(), err)
 }
 
@@ -208,21 +174,18 @@ func clearestFirst(runs []*testRun) []*testRun {
 	return append([]*testRun{runs[own]}, slices.Delete(slices.Clone(runs), own, own+1)...)
 }
 
-// chunked reports whether the stage in dir cuts its work by the cores, as stage 3's chunks do: its
-// code, tests aside, asks for runtime.GOMAXPROCS.
-func chunked(dir string) bool {
-	files, _ := filepath.Glob(filepath.Join(dir, "*.go")) // a pattern without errors
-	return slices.ContainsFunc(files, func(f string) bool {
-		data, _ := os.ReadFile(f) // an unreadable file is not the stage's chunks
-		return !strings.HasSuffix(f, "_test.go") && strings.Contains(string(data), "runtime.GOMAXPROCS")
-	})
-}
-
-// failedAt says, of a run that failed at GOMAXPROCS 3 or 8 while the run at 1 passed, what differs
-// between them: the chunks of stage 3 and 4 (one per core), or concurrency; "" otherwise.
-func failedAt(r *testRun, runs []*testRun) string {
+// chunkHint says what differs when the shared suites fail at GOMAXPROCS 3 or 8 but pass at 1 in a
+// stage that cuts its work by the cores, as stage 3's chunks do (its code asks runtime.GOMAXPROCS).
+func (k *check) chunkHint(r *testRun, runs []*testRun) string {
 	one := runs[0]
 	if r == one || r.events == nil || r.stuck || one.err != nil || one.events.Raced || ownFailed(r) != "" || !slices.Contains(r.suites, "TestAPI") {
+		return ""
+	}
+	files, _ := filepath.Glob(filepath.Join(k.stage.Dir, "*.go")) // a pattern without errors
+	if !slices.ContainsFunc(files, func(f string) bool {
+		data, _ := os.ReadFile(f) // an unreadable file is not the stage's chunks
+		return !strings.HasSuffix(f, "_test.go") && strings.Contains(string(data), "runtime.GOMAXPROCS")
+	}) {
 		return ""
 	}
 	return "   It passed at GOMAXPROCS=1 and failed at more: what differs is the chunks (one per core, so one at 1)" +
@@ -259,9 +222,7 @@ func (k *check) report(r *testRun, runs []*testRun) {
 			fmt.Printf("   (also failed: %s, in %s)\n", other.what, filepath.ToSlash(other.log))
 		}
 	}
-	if chunked(k.stage.Dir) {
-		fmt.Print(failedAt(r, runs))
-	}
+	fmt.Print(k.chunkHint(r, runs))
 	what := r.what
 	if test := ownFailed(r); test != "" {
 		what = "the stage's own " + test + ", in " + what
@@ -275,19 +236,18 @@ func (k *check) report(r *testRun, runs []*testRun) {
 	if i >= 0 {
 		fmt.Printf("   %s", r.events.Lines[i].Output)
 	}
-	switch {
-	case r.stuck || i >= 0 && strings.HasPrefix(r.events.Lines[i].Output, "panic: test timed out"):
+	if r.stuck || i >= 0 && strings.HasPrefix(r.events.Lines[i].Output, "panic: test timed out") {
 		test := "a test"
 		if i >= 0 {
 			test = cmp.Or(r.events.Lines[i].Test, test)
 		} else if j := slices.IndexFunc(r.events.Lines, func(e testevents.Event) bool { return e.Output == "SIGQUIT: quit\n" }); j >= 0 {
 			test = cmp.Or(r.events.Lines[j].Test, test) // the test running when the watch stopped it
 		}
+		stop := "tests that did not finish"
 		if k.lockWaits(r.events.Lines, test, r.stuck) {
-			what = "a deadlock, in " + what
-		} else {
-			what = "tests that did not finish, in " + what
+			stop = "a deadlock"
 		}
+		what = stop + ", in " + what
 	}
 	k.must(fmt.Errorf("   the whole output: %s", r.log), what, r.log)
 }

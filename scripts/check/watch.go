@@ -9,9 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"example.com/userperf/scripts/internal/testevents"
@@ -19,7 +17,7 @@ import (
 
 // afterWatch is the flag that --watch gives the check it starts once its own tests pass: that
 // check goes straight to the speed step.
-const afterWatch = "--after-watch"
+const afterWatch = "after-watch"
 
 // watch checks the stage on every save in its folder until Ctrl-C: go vet and its tests (without
 // the race detector, in seconds), then, once they pass, the speed step and its verdict, in a check
@@ -29,18 +27,12 @@ func (k *check) watch() {
 	self, err := os.Executable()
 	k.Fatal(err)
 	k.Fatal(os.MkdirAll(k.watchLogs(), 0o755))
-	var cancel context.CancelFunc
-	done := make(chan struct{})
-	close(done) // no check running yet
-	stop := func() {
-		if cancel != nil {
-			cancel()
-		}
-		<-done
-	}
-	k.Cleanup(stop) // Ctrl-C: the running step ends before the watch does
-	begin := func() {
-		stop()
+	cancel, done := context.CancelFunc(func() {}), make(chan struct{})
+	close(done)                            // no check running yet
+	k.Cleanup(func() { cancel(); <-done }) // Ctrl-C: the running step ends before the watch does
+	fmt.Printf("check: watching %s; every save checks it again (Ctrl-C stops)\n", k.stage.Dir)
+	seen := snapshot(k.stage.Dir)
+	for {
 		var ctx context.Context
 		ctx, cancel = context.WithCancel(context.Background())
 		done = make(chan struct{})
@@ -48,42 +40,37 @@ func (k *check) watch() {
 			defer close(done)
 			k.cycle(ctx, self, args)
 		}()
-	}
-	fmt.Printf("check: watching %s; every save checks it again (Ctrl-C stops)\n", k.stage.Dir)
-	seen := snapshot(k.stage.Dir)
-	begin()
-	for {
-		time.Sleep(300 * time.Millisecond)
-		now := snapshot(k.stage.Dir)
-		if maps.Equal(now, seen) {
-			continue
+		now := seen
+		for maps.Equal(now, seen) {
+			time.Sleep(300 * time.Millisecond)
+			now = snapshot(k.stage.Dir)
 		}
 		changed := firstChange(seen, now)
 		for { // a save is often several writes: wait until the folder is quiet
 			time.Sleep(200 * time.Millisecond)
-			later := snapshot(k.stage.Dir)
-			if maps.Equal(later, now) {
+			if seen, now = now, snapshot(k.stage.Dir); maps.Equal(seen, now) {
 				break
 			}
-			now = later
 		}
-		seen = now
-		stop()
+		cancel()
+		<-done
 		fmt.Printf("\n== %s saved: checking %s again\n", changed, k.stage.Name)
-		begin()
 	}
 }
 
 // cycle is one check of the watch: vet, the tests with a progress line, then the speed step.
 func (k *check) cycle(ctx context.Context, self string, args []string) {
-	start := time.Now()
+	began := time.Now()
 	fmt.Printf("== watch 1/3: go vet ./%s\n", k.stage.Dir)
 	if err := k.command(ctx, "go", "vet", "./"+k.stage.Dir).Run(); err != nil {
 		k.waiting(ctx, "go vet failed (above)")
 		return
 	}
 	fmt.Printf("== watch 2/3: go test ./%s (without -race, which the check itself runs)\n", k.stage.Dir)
-	total := k.lastTotal()
+	total := "? (the first run counts them)"
+	if data, err := os.ReadFile(filepath.Join(k.watchLogs(), "total.txt")); err == nil {
+		total = strings.TrimSpace(string(data))
+	}
 	test := k.command(ctx, "go", "test", "-count=1", "-json", "./"+k.stage.Dir)
 	test.Stdout = nil
 	log, err := os.Create(filepath.Join(k.watchLogs(), "tests.log"))
@@ -92,25 +79,23 @@ func (k *check) cycle(ctx context.Context, self string, args []string) {
 		return
 	}
 	defer log.Close()
-	var live atomic.Pointer[testevents.Run]
 	started, ended := make(chan *testevents.Run, 1), make(chan struct{})
-	go func() { // the progress line, twice a second, with the total of the last run
-		r := <-started
-		live.Store(r)
-		for {
+	go func() { // the progress line, twice a second
+		var r *testevents.Run
+		for tick := time.Tick(500 * time.Millisecond); ; {
 			select {
+			case r = <-started:
 			case <-ended:
 				return
-			case <-time.After(500 * time.Millisecond):
-				fmt.Printf("\r   tests done: %d of %s", r.Tests.Load(), total)
+			case <-tick:
+				if r != nil {
+					fmt.Printf("\r   tests done: %d of %s", r.Tests.Load(), total)
+				}
 			}
 		}
 	}()
 	run, err := testevents.Start(test, log, os.Stdout, nil, started)
 	close(ended)
-	if live.Load() == nil {
-		close(started) // go test did not start
-	}
 	fmt.Printf("\r   tests done: %d of %s\n", run.Tests.Load(), total)
 	if ctx.Err() != nil {
 		return
@@ -123,9 +108,9 @@ func (k *check) cycle(ctx context.Context, self string, args []string) {
 		k.waiting(ctx, fmt.Sprintf("FAILED: the tests of %s (%s says all)", k.stage.Name, filepath.ToSlash(log.Name())))
 		return
 	}
-	os.WriteFile(filepath.Join(k.watchLogs(), "total.txt"), []byte(strconv.Itoa(int(run.Tests.Load()))+"\n"), 0o644) // without it, the next total is unknown
-	fmt.Printf("   ok (%[1]s)\n== watch 3/3: the speed (go run ./scripts/check %[2]s also runs the tests under -race)\n", time.Since(start).Round(time.Second), k.stage.Name)
-	if err := k.command(ctx, self, append([]string{afterWatch}, args...)...).Run(); err != nil && ctx.Err() == nil {
+	os.WriteFile(filepath.Join(k.watchLogs(), "total.txt"), fmt.Appendf(nil, "%d\n", run.Tests.Load()), 0o644) // without it, the next total is unknown
+	fmt.Printf("   ok (%[1]s)\n== watch 3/3: the speed (go run ./scripts/check %[2]s also runs the tests under -race)\n", time.Since(began).Round(time.Second), k.stage.Name)
+	if err := k.command(ctx, self, append([]string{"--" + afterWatch}, args...)...).Run(); err != nil && ctx.Err() == nil {
 		k.waiting(ctx, "the check failed (above)")
 		return
 	}
@@ -134,15 +119,6 @@ func (k *check) cycle(ctx context.Context, self string, args []string) {
 
 // watchLogs is the folder of the watch's own files: results/watch/STAGE (the check's own are cleared by each check).
 func (k *check) watchLogs() string { return filepath.Join("results", "watch", k.stage.Name) }
-
-// lastTotal is how many tests the stage's last watched run ended, as the progress line's total.
-func (k *check) lastTotal() string {
-	data, err := os.ReadFile(filepath.Join(k.watchLogs(), "total.txt"))
-	if err != nil {
-		return "? (the first run counts them)"
-	}
-	return strings.TrimSpace(string(data))
-}
 
 // waiting says what the cycle came to, unless a save stopped it, and that the watch goes on.
 func (k *check) waiting(ctx context.Context, what string) {
@@ -185,14 +161,11 @@ func snapshot(dir string) map[string]string {
 
 // firstChange names a file that differs between two snapshots.
 func firstChange(before, after map[string]string) string {
-	for path, v := range after {
-		if before[path] != v {
-			return filepath.ToSlash(path)
-		}
-	}
-	for path := range before {
-		if _, ok := after[path]; !ok {
-			return filepath.ToSlash(path)
+	for _, files := range []map[string]string{after, before} {
+		for path := range files {
+			if before[path] != after[path] {
+				return filepath.ToSlash(path)
+			}
 		}
 	}
 	return "a file"

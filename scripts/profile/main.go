@@ -44,6 +44,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -70,14 +71,14 @@ func main() {
 	if err != nil {
 		c.Usage("%v", err)
 	}
-	start := time.Now()
+	began := time.Now()
 	var dirs []string
 	for _, s := range list { // progress on stderr: --markdown leaves only the tables on stdout
 		dir := filepath.Join("results", "profile", s.Name)
 		if *diff && !*fresh && reusable(dir, *bench) {
 			fmt.Fprintf(os.Stderr, "== %s: reusing %s (the code it measured has not changed; --fresh profiles again)\n", s.Name, dir)
 		} else {
-			fmt.Fprintf(os.Stderr, "== %s: running %s for %s with the CPU and memory profilers   (%s)\n", s.Name, *bench, *benchtime, harness.Elapsed(start))
+			fmt.Fprintf(os.Stderr, "== %s: running %s for %s with the CPU and memory profilers   (%s)\n", s.Name, *bench, *benchtime, harness.Elapsed(began))
 			c.Fatal(profile(c, s, dir, *bench, *benchtime))
 		}
 		dirs = append(dirs, dir)
@@ -95,36 +96,31 @@ func main() {
 		harness.Quote(`runtime.growslice$`), binary, cpu)
 }
 
-// profile runs benchmark bench of stage s with both profilers, into dir,
-// each part of its name anchored: users=10000 alone would match users=100000.
+// profile runs benchmark bench of stage s with both profilers, into dir.
 func profile(c *harness.Cmd, s stages.Folder, dir, bench, benchtime string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	// go test makes -outputdir absolute, as the test binary runs in the stage's folder.
+	// Each part of the name anchored: users=10000 alone would match users=100000. go test makes
+	// -outputdir absolute, as the test binary runs in the stage's folder.
 	anchored := "^" + strings.ReplaceAll(regexp.QuoteMeta(bench), "/", "$/^") + "$"
 	out, err := exec.Command("go", "test", "-run", "^$", "-bench", anchored, "-benchtime", benchtime,
 		"-benchmem", "-cpuprofile", "cpu.pprof", "-memprofile", "mem.pprof", "-outputdir", dir,
 		"-o", filepath.Join(dir, s.Name+".test"), "./"+s.Dir).CombinedOutput()
-	if err != nil || !measured.Match(out) {
+	kept := resultLine.FindAllString(string(out), -1)
+	if err != nil || !slices.ContainsFunc(kept, func(line string) bool { return strings.Contains(line, "/op") }) {
 		return fmt.Errorf("%s\nno result of %s in %s (go test -list . ./%s lists the benchmarks)", out, bench, s.Name, s.Dir)
 	}
-	kept := c.Header() + "profile-bench: " + bench + "\n"
-	for line := range strings.Lines(string(out)) {
-		if resultLine.MatchString(line) {
-			kept += line
-		}
+	for _, line := range kept {
 		if strings.HasPrefix(line, "Benchmark") {
 			fmt.Fprint(os.Stderr, "   "+line)
 		}
 	}
-	return os.WriteFile(filepath.Join(dir, "bench.txt"), []byte(kept), 0o644)
+	return os.WriteFile(filepath.Join(dir, "bench.txt"), []byte(c.Header()+"profile-bench: "+bench+"\n"+strings.Join(kept, "")), 0o644)
 }
 
-var (
-	measured   = regexp.MustCompile(`(?m)^Benchmark.*/op`)
-	resultLine = regexp.MustCompile(`^(Benchmark|goos:|goarch:|pkg:|cpu:)`)
-)
+// resultLine is a line of results or of go test's configuration.
+var resultLine = regexp.MustCompile(`(?m)^(Benchmark|goos:|goarch:|pkg:|cpu:).*\n`)
 
 // reusable says whether the profiles saved in dir are of bench, and the
 // measured code has not changed since.

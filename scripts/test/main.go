@@ -63,8 +63,7 @@ func main() {
 	}
 	began, header := time.Now(), c.Header() // the wall time covers the whole command; the header, the code it checked
 	c.Fatal(harness.RaceCompiler())
-	start := time.Now()
-	say := func(what string) { fmt.Printf("== %s   (%s)\n", what, harness.Elapsed(start)) }
+	say := func(what string) { fmt.Printf("== %s   (%s)\n", what, harness.Elapsed(began)) }
 	phase := func(what string, work func() error) {
 		say(what)
 		c.Fatal(harness.Progress(func() string { return "still at " + what }, work))
@@ -111,7 +110,7 @@ func main() {
 			verdict = "stale figures above: regenerate them before a release (not a test failure)"
 		}
 	}
-	fmt.Printf("== all checks passed in %s; figures: %s\n", harness.Elapsed(start), verdict)
+	fmt.Printf("== all checks passed in %s; figures: %s\n", harness.Elapsed(began), verdict)
 	wall := filepath.Join("results", "test", results.WallFile)
 	c.Fatal(results.WriteWall(wall, header, time.Since(began)))
 	fmt.Printf("== its wall time: %s (go run ./scripts/report timings puts it on the results page)\n", wall)
