@@ -128,12 +128,12 @@ func (s *server) takeHandIn(w http.ResponseWriter, r *http.Request) {
 		err = fmt.Errorf("the line %s is the room's own: a hand-in does not carry it", secretKey)
 	}
 	if err != nil {
-		refuse(w, http.StatusBadRequest, "not a hand-in: %v", err)
+		httpError(w, http.StatusBadRequest, "not a hand-in: %v", err)
 		return
 	}
 	secret, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if !secretPattern.MatchString(secret) {
-		refuse(w, http.StatusForbidden, "the hand-in carries no participant secret (the Authorization header): "+
+		httpError(w, http.StatusForbidden, "the hand-in carries no participant secret (the Authorization header): "+
 			"hand in with go run ./scripts/handin of this repository, which sends the one kept beside your id (git pull, if yours is older)")
 		return
 	}
@@ -157,13 +157,13 @@ func (s *server) takeHandIn(w http.ResponseWriter, r *http.Request) {
 			if n := s.addrs.spend(host, wrongSecrets); n == 1 || n%100 == 0 {
 				log.Printf("room: a wrong secret for id %s from %s (%d from it since it was last quiet, %d in all)", h.ID, host, n, s.wrongSecrets)
 			}
-			refuse(w, http.StatusForbidden, "id %s was first handed in with another secret, so this hand-in may not replace it. "+
+			httpError(w, http.StatusForbidden, "id %s was first handed in with another secret, so this hand-in may not replace it. "+
 				"Hand in from the machine that made the id, or copy its participant-secret (beside participant-id, in its "+
 				"configuration folder's userperf/) to this one; or, to hand in as a new participant, delete both files here", h.ID)
 			return
 		}
 	case !known && len(s.handIns) >= s.limits.participants:
-		refuse(w, http.StatusForbidden, "the room is full: it takes %d participants", s.limits.participants)
+		httpError(w, http.StatusForbidden, "the room is full: it takes %d participants", s.limits.participants)
 		return
 	case !known:
 		if wait, tell := s.addrs.wait(host, newcomers); wait > 0 {
@@ -180,7 +180,7 @@ func (s *server) takeHandIn(w http.ResponseWriter, r *http.Request) {
 		s.addrs.spend(host, newcomers)
 	}
 	if err := writeAtomically(filepath.Join(s.dir, h.ID+".txt"), append([]byte(secretKey+": "+hash+"\n"), data...)); err != nil {
-		refuse(w, http.StatusInternalServerError, "keeping the hand-in: %v", err)
+		httpError(w, http.StatusInternalServerError, "keeping the hand-in: %v", err)
 		return
 	}
 	h.values[secretKey] = hash
@@ -199,7 +199,7 @@ func (s *server) readHandIn(w http.ResponseWriter, r *http.Request, host string)
 	if why := s.addrs.startBody(host); why != "" {
 		w.Header().Set("Retry-After", "1")
 		w.Header().Set("Connection", "close") // its body is not read
-		refuse(w, http.StatusServiceUnavailable, "%s", why)
+		httpError(w, http.StatusServiceUnavailable, "%s", why)
 		return nil, false
 	}
 	defer s.addrs.endBody(host)
@@ -208,9 +208,9 @@ func (s *server) readHandIn(w http.ResponseWriter, r *http.Request, host string)
 		tooLarge(w)
 	} else if errors.Is(err, os.ErrDeadlineExceeded) {
 		w.Header().Set("Connection", "close")
-		refuse(w, http.StatusRequestTimeout, "the hand-in did not arrive within %v", s.limits.readTime)
+		httpError(w, http.StatusRequestTimeout, "the hand-in did not arrive within %v", s.limits.readTime)
 	} else if err != nil {
-		refuse(w, http.StatusBadRequest, "reading the hand-in: %v", err)
+		httpError(w, http.StatusBadRequest, "reading the hand-in: %v", err)
 	}
 	return data, err == nil
 }
@@ -219,17 +219,18 @@ func (s *server) readHandIn(w http.ResponseWriter, r *http.Request, host string)
 // answer is sent: the server reads no more of it.
 func tooLarge(w http.ResponseWriter) {
 	w.Header().Set("Connection", "close")
-	refuse(w, http.StatusRequestEntityTooLarge, "a hand-in is at most %d KiB: send the file of go run ./scripts/handin, nothing else", maxBody>>10)
+	httpError(w, http.StatusRequestEntityTooLarge, "a hand-in is at most %d KiB: send the file of go run ./scripts/handin, nothing else", maxBody>>10)
 }
 
 // tooMany refuses a hand-in for its address's rate, and says when to retry.
 func tooMany(w http.ResponseWriter, wait time.Duration, why string) {
 	seconds := int(wait.Seconds()) + 1
 	w.Header().Set("Retry-After", fmt.Sprint(seconds))
-	refuse(w, http.StatusTooManyRequests, "%s; retry in %d s", why, seconds)
+	httpError(w, http.StatusTooManyRequests, "%s; retry in %d s", why, seconds)
 }
 
-func refuse(w http.ResponseWriter, code int, format string, args ...any) {
+// httpError answers one of the room's own errors, its message prefixed "room: ".
+func httpError(w http.ResponseWriter, code int, format string, args ...any) {
 	http.Error(w, "room: "+fmt.Sprintf(format, args...), code)
 }
 
