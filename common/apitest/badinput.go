@@ -1,8 +1,10 @@
 package apitest
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -39,6 +41,9 @@ func BadRequests() []BadRequest {
 		{"10,000-byte role", "GET", "/users?role=" + strings.Repeat("a", 10_000), "", 400},
 		{"role one byte over the limit", "GET", "/users?role=" + strings.Repeat("a", api.MaxRoleBytes+1), "", 400},
 		{"role not UTF-8", "GET", "/users?role=%ff", "", 400},
+		{"role with a broken character", "GET", "/users?role=ad%c3min", "", 400},
+		{"role cut in a character", "GET", "/users?role=%e2%80", "", 400},
+		{"role one character over the limit", "GET", "/users?role=" + url.QueryEscape(strings.Repeat("가", api.MaxRoleBytes/len("가")+1)), "", 400},
 		{"role with a broken escape", "GET", "/users?role=%zz", "", 400},
 		{"repeated role", "GET", "/users?role=admin&role=editor", "", 400},
 		{"repeated role, same value", "GET", "/users?role=admin&role=admin", "", 400},
@@ -82,9 +87,8 @@ func BadRequests() []BadRequest {
 	}
 }
 
-// StageBadRequests lists the bad requests that only a stage can refuse,
-// because only the stage knows which ids exist. None of them may change
-// what the stage holds.
+// StageBadRequests lists the bad requests that only a stage can refuse, as
+// only it knows which ids exist. None of them may change what it holds.
 func StageBadRequests() []BadRequest {
 	return []BadRequest{
 		{"duplicate id", "POST", "/users", newUserJSON(user.FormatID(1), nil), 409},
@@ -96,34 +100,22 @@ func StageBadRequests() []BadRequest {
 }
 
 // testBadInput sends the bad requests that reach the stage, each followed
-// by reads of what it could have changed, so that a stage that wrongly
-// stores or drops something on a refused request is named with that
-// request. The requests that the API layer refuses alone are checked once,
-// by APILayer in common/api's tests.
+// by reads of what it could have changed, so that a stage that stores or
+// drops something on a refused request is named with that request.
 func testBadInput(t *testing.T, newStage api.NewStage) {
-	h, store := newServer(newStage)
-	dup, _ := store.Get(user.FormatID(1))
-	// The lists the refused requests could change, encoded once, as the
-	// store does not change. A POST of dup's id could touch dup's roles,
-	// some of them held by thousands; the others are checked on the two
-	// fixed roles, which are short to read.
-	want := map[string][]byte{}
-	for _, role := range rolesTouched(dup) {
-		want[role] = store.ListBody(role)
-	}
+	s := newServer(t, newStage)
+	dup, _ := s.store.Get(user.FormatID(1))
 	for _, bad := range StageBadRequests() {
-		w := Do(h, bad.Method, bad.Target, bad.Body)
-		wantError(t, bad.Name, w, bad.Status)
-		wantNoLeak(t, bad.Name, w.Body.String())
-		after := fmt.Sprintf("after the refused %s (%s %s)", bad.Name, bad.Method, clip(bad.Target, 80))
+		wantError(t, bad.Name, s.do(bad.Method, bad.Target, bad.Body), bad.Status)
+		// A POST of dup's id could touch dup's roles; the others are checked
+		// on the two fixed roles, which are short to read.
 		roles := []string{user.RoleAdmin, user.RoleEditor}
 		if bad.Method == "POST" {
 			roles = rolesTouched(dup)
 		}
-		for _, role := range roles {
-			wantJSON(t, after+": GET "+ListTarget(role), Do(h, "GET", ListTarget(role), ""), http.StatusOK, want[role])
-		}
-		wantJSON(t, after+": GET /users/"+dup.ID, Do(h, "GET", "/users/"+dup.ID, ""), http.StatusOK, mustMarshal(dup))
+		after := fmt.Sprintf("after the refused %s (%s %s)", bad.Name, bad.Method, clip(bad.Target, 80))
+		s.checkLists(after, roles...)
+		wantJSON(t, after+": GET /users/"+dup.ID, s.do("GET", "/users/"+dup.ID, ""), http.StatusOK, mustMarshal(dup))
 		if t.Failed() {
 			return // the later requests would repeat what this one found
 		}
@@ -133,4 +125,42 @@ func testBadInput(t *testing.T, newStage api.NewStage) {
 	t.Run("MaxUsers", func(t *testing.T) { testMaxUsers(t, newStage) })
 	t.Run("MaxStoredBytes", func(t *testing.T) { testStoredBytes(t, newStage) })
 	t.Run("PathIDsDecodedOnce", func(t *testing.T) { testPathIDsDecodedOnce(t, newStage) })
+}
+
+// testUnusualBodies checks that bodies which only look unusual are stored
+// exactly as sent: a surrogate pair is one character, and U+FFFD sent as
+// such is what was sent.
+func testUnusualBodies(t *testing.T, newStage api.NewStage) {
+	s := newServer(t, newStage)
+	for _, name := range []string{`"pair \ud83d\ude00"`, `"replacement \ufffd \uFFFD ` + "\uFFFD" + `"`} {
+		var want user.User
+		body := rawUser(`"strict-ok"`, name, `"ok@example.com"`, `["strict-ok"]`)
+		if err := json.Unmarshal([]byte(body), &want); err != nil {
+			t.Fatal(err)
+		}
+		wantJSON(t, "POST of the name "+name, s.do("POST", "/users", body), http.StatusCreated, mustMarshal(want))
+		s.store.Add(want)
+		wantJSON(t, "GET of the name "+name, s.do("GET", "/users/strict-ok", ""), http.StatusOK, mustMarshal(want))
+		s.checkLists("the role of the name "+name, "strict-ok")
+		s.delete("strict-ok")
+	}
+}
+
+// testPathIDsDecodedOnce checks that an id in the path is percent-decoded
+// exactly once: /users/%750000001 names u0000001 (%75 is 'u'), and
+// /users/%25750000001 names "%750000001", which nobody has.
+func testPathIDsDecodedOnce(t *testing.T, newStage api.NewStage) {
+	s := newServer(t, newStage)
+	first, second := user.FormatID(1), user.FormatID(2)
+	escaped := func(id string) string { return "%75" + strings.TrimPrefix(id, "u") }
+
+	u, _ := s.store.Get(first)
+	wantJSON(t, "GET /users/"+escaped(first), s.do("GET", "/users/"+escaped(first), ""), http.StatusOK, mustMarshal(u))
+	twice := s.do("GET", "/users/%25"+strings.TrimPrefix(escaped(first), "%"), "")
+	wantErrorSaying(t, "GET of an id escaped twice", twice, http.StatusNotFound, `"`+escaped(first)+`"`)
+
+	if w := s.do("DELETE", "/users/"+escaped(second), ""); w.Code != http.StatusNoContent {
+		t.Errorf("DELETE /users/%s: status %d, want 204", escaped(second), w.Code)
+	}
+	wantError(t, "GET /users/"+second+" after its DELETE by an escaped id", s.do("GET", "/users/"+second, ""), http.StatusNotFound)
 }
