@@ -9,14 +9,11 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// PoisonedSizes plays a client that tries to make every response of a
-// stage that reserves its bodies (stage 3 on) reserve too much: it stores
-// users whose strings are full of characters that escape to six bytes each,
-// and reads their role again and again. A request must still reserve only
-// what its own users need, so a large read afterwards has a body whose
-// capacity is about its size. (The capacity, not the bytes allocated: under
-// -race, sync.Pool drops some of what it is given, and encoding/json then
-// allocates more.)
+// PoisonedSizes checks that a stage that reserves its bodies (stage 3 on)
+// reserves what a request's own users need, after a client read users full
+// of characters that escape to six bytes again and again. It checks the
+// capacity, not the bytes allocated: under -race, sync.Pool drops some of
+// what it is given.
 func PoisonedSizes(t *testing.T, newStage api.NewStage) {
 	s := newStage(user.MustGenerate(user.DefaultCount, user.DefaultSeed))
 	poison := strings.Repeat("<&>", 85) // 255 bytes that escape to 1,530
@@ -37,9 +34,8 @@ func PoisonedSizes(t *testing.T, newStage api.NewStage) {
 	}
 }
 
-// FreeList is a stage's free list of bodies (buffer.go): get a body of at
-// least size bytes' capacity, put one back; list is the channel that holds
-// them, and bodies of more than maxReused bytes are not kept.
+// FreeList is a stage's free list of bodies (buffer.go), held in List;
+// bodies of more than MaxReused bytes are not kept.
 type FreeList struct {
 	Get       func(size int) []byte
 	Put       func(body []byte)

@@ -19,10 +19,9 @@ func UserPointers(n int) []*user.User {
 	return ptrs
 }
 
-// ParallelMatchesMarshal checks that stage 3's chunks, joined by
-// appendParallel (its appendUsersParallel), give the bytes of json.Marshal
-// for result sizes around the chunk boundaries, with one chunk to more
-// chunks than users.
+// ParallelMatchesMarshal checks that stage 3's appendUsersParallel gives
+// the bytes of json.Marshal around the chunk boundaries, with one chunk to
+// more chunks than users.
 func ParallelMatchesMarshal(t *testing.T, appendParallel func(dst []byte, users []*user.User) []byte) {
 	for _, procs := range []int{1, 2, 3, 8} {
 		old := runtime.GOMAXPROCS(procs)
@@ -38,9 +37,8 @@ func ParallelMatchesMarshal(t *testing.T, appendParallel func(dst []byte, users 
 }
 
 // ParallelMin checks that encodeUsers gives the same bytes on either side
-// of the threshold *parallelMin from which stage 3 encodes in chunks, and
-// with chunks off (0). Tests that call it must not run in parallel with
-// each other.
+// of *parallelMin, from which stage 3 encodes in chunks, and with chunks
+// off (0). Its callers must not run in parallel.
 func ParallelMin(t *testing.T, parallelMin *int, encodeUsers func([]*user.User) []byte) {
 	old := *parallelMin
 	t.Cleanup(func() { *parallelMin = old })

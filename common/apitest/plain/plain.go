@@ -1,9 +1,6 @@
-// Package plain is the plainest user store: a map, searched in full and
-// sorted on every list, with no concern for speed. It is the one reference
-// that the tests believe: apitest checks every answer against a Store, its
-// differential tests and common/api's own tests serve a Locked, so that all
-// of them agree by construction.
-// It imports only common/user, so that common/api's tests may import it.
+// Package plain is the plainest user store, a map searched in full and
+// sorted on every list: the reference that apitest checks every answer
+// against. It imports only common/user, so that common/api's tests may.
 package plain
 
 import (
@@ -63,8 +60,7 @@ func (s *Store) WithRole(role string) []user.User {
 	return found
 }
 
-// ListBody is the exact body GET /users?role=role must answer:
-// encoding/json.Marshal of WithRole(role).
+// ListBody is the exact body GET /users?role=role must answer.
 func (s *Store) ListBody(role string) []byte {
 	body, err := json.Marshal(s.WithRole(role))
 	if err != nil {
@@ -73,8 +69,7 @@ func (s *Store) ListBody(role string) []byte {
 	return body
 }
 
-// Locked is a Store behind one mutex. It has the methods of common/api's
-// Stage, so it serves as the slowest obvious stage.
+// Locked is a Store behind one mutex: the slowest obvious common/api Stage.
 type Locked struct {
 	mu    sync.Mutex
 	store *Store
