@@ -27,7 +27,7 @@ func APILayer(t *testing.T, newStage api.NewStage) {
 
 	for _, bad := range BadRequests() {
 		guard.request = bad.Name
-		wantErrorSaying(t, bad.Name, Do(h, bad.Method, bad.Target, bad.Body), bad.Status, bad.Says)
+		wantError(t, bad.Name, Do(h, bad.Method, bad.Target, bad.Body), bad.Status, bad.Says)
 	}
 	guard.request = "a body whose read fails"
 	testFailingBodies(t, h)
@@ -103,6 +103,6 @@ func testFailingBodies(t *testing.T, h http.Handler) {
 		{"connection reset", whole[:20], reset, 400, "could not be read"},
 	} {
 		body := io.MultiReader(strings.NewReader(tc.sent), iotest.ErrReader(tc.err))
-		wantErrorSaying(t, tc.name, doReader(h, "POST", "/users", body), tc.status, tc.says)
+		wantError(t, tc.name, doReader(h, "POST", "/users", body), tc.status, tc.says)
 	}
 }

@@ -12,9 +12,7 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// BadRequest is one malformed request, the status it must get and, where
-// given, words its error must hold: the field at fault, or the problem in
-// the client's terms.
+// BadRequest is one malformed request, its status and words its error must hold.
 type BadRequest struct {
 	Name, Method, Target, Body string
 	Status                     int
@@ -37,9 +35,8 @@ func rawUser(id, name, email, roles string) string {
 }
 
 // BadRequests lists every kind of bad input that the API layer must refuse
-// alone, before any stage sees it (APILayer checks that none reaches one).
-// The bodies refused because storing them would mean guessing, or changing
-// what was sent, have ids "strict-n" and say what was wrong.
+// alone, before any stage sees it; the "strict-n" bodies would be stored
+// only by guessing, or changing what was sent.
 func BadRequests() []BadRequest {
 	tooManyRoles := make([]string, api.MaxRoles+1)
 	for i := range tooManyRoles {
@@ -148,7 +145,7 @@ func testBadInput(t *testing.T, newStage api.NewStage) {
 	s := newServer(t, newStage)
 	dup, _ := s.store.Get(user.FormatID(1))
 	for _, bad := range StageBadRequests() {
-		wantErrorSaying(t, bad.Name, s.do(bad.Method, bad.Target, bad.Body), bad.Status, bad.Says)
+		wantError(t, bad.Name, s.do(bad.Method, bad.Target, bad.Body), bad.Status, bad.Says)
 		// A POST of dup's id could touch dup's roles; the others are checked
 		// on the two fixed roles, which are short to read.
 		roles := []string{user.RoleAdmin, user.RoleEditor}
@@ -169,9 +166,7 @@ func testBadInput(t *testing.T, newStage api.NewStage) {
 	t.Run("PathIDsDecodedOnce", func(t *testing.T) { testPathIDsDecodedOnce(t, newStage) })
 }
 
-// testUnusualBodies checks that bodies which only look unusual are stored
-// exactly as sent: a surrogate pair is one character, and U+FFFD sent as
-// such is what was sent.
+// testUnusualBodies checks that a surrogate pair and U+FFFD are stored as sent.
 func testUnusualBodies(t *testing.T, newStage api.NewStage) {
 	s := newServer(t, newStage)
 	for _, name := range []string{`"pair \ud83d\ude00"`, `"replacement \ufffd \uFFFD ` + "\uFFFD" + `"`} {
@@ -199,7 +194,7 @@ func testPathIDsDecodedOnce(t *testing.T, newStage api.NewStage) {
 	u, _ := s.store.Get(first)
 	wantJSON(t, "GET /users/"+escaped(first), s.do("GET", "/users/"+escaped(first), ""), http.StatusOK, mustMarshal(u))
 	twice := s.do("GET", "/users/%25"+strings.TrimPrefix(escaped(first), "%"), "")
-	wantErrorSaying(t, "GET of an id escaped twice", twice, http.StatusNotFound, `"`+escaped(first)+`"`)
+	wantError(t, "GET of an id escaped twice", twice, http.StatusNotFound, `"`+escaped(first)+`"`)
 
 	if w := s.do("DELETE", "/users/"+escaped(second), ""); w.Code != http.StatusNoContent {
 		t.Errorf("DELETE /users/%s: status %d, want 204", escaped(second), w.Code)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -16,30 +15,25 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// NewPlain returns the plain store of package plain behind one mutex, as
-// the slowest obvious stage, written to be easy to believe: the
-// differential tests compare every stage with it, and ExampleRun holds it
-// to Run's contract. It is an api.NewStage.
+// NewPlain is an api.NewStage of the slowest obvious stage, package
+// plain's store behind one mutex: Differential compares every stage with it.
 func NewPlain(users []user.User) api.Stage {
 	return plain.NewLocked(users)
 }
 
-// The size of Differential's run: enough requests to hit every kind many
-// times (TestRandomSequencesCoverEveryKind checks it), few enough to stay
-// quick under -race at 10,000 users.
+// Differential's requests hit every kind many times (TestRandomSequencesCoverEveryKind),
+// yet stay quick under -race at 10,000 users.
 const (
 	differentialSequences = 6
 	differentialRequests  = 50 // per sequence, before the sweep
 )
 
-// Differential sends the same random sequences of requests (writes, reads
-// and bad input of every kind, then a sweep that reads back all the writes
-// touched) to a stage and to the plain stage, each over its own copy of the
-// 10,000 generated users, and fails at the first response that differs in
-// status, in a header or in one byte of the body, listing the requests that
-// led to it. As every stage is compared with the same plain stage, the
-// stages that pass answer alike. Subtests are named by seed, so that
-// go test -run 'TestDifferential/seed=3' replays one sequence.
+// Differential sends random sequences of writes, reads and bad input, then
+// a sweep that reads back all the writes touched, to a stage and to the
+// plain stage over the 10,000 generated users, and fails at the first
+// response that differs in status, a header or a byte of the body. So the
+// stages that pass answer alike. go test -run 'TestDifferential/seed=3'
+// replays one sequence.
 func Differential(t *testing.T, newStage api.NewStage) {
 	users := user.MustGenerate(user.DefaultCount, user.DefaultSeed)
 	for seed := range uint64(differentialSequences) {
@@ -52,9 +46,7 @@ func Differential(t *testing.T, newStage api.NewStage) {
 }
 
 // FuzzDifferential is Differential over 1,000 users, with the requests
-// chosen by the fuzzer's input (at most 64, then the sweep); go test -fuzz
-// FuzzDifferential saves an input that fails under the stage's
-// testdata/fuzz/FuzzDifferential.
+// chosen by the fuzzer's input.
 func FuzzDifferential(f *testing.F, newStage api.NewStage) {
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
 	for _, seed := range fuzzSeeds() {
@@ -76,15 +68,7 @@ func fuzzSeeds() [][]byte {
 			[]byte{kindByte(kind), 0xff, 0x80, 7, 3, 1, 200, 9, 4, 2, 0x41, 0xe2, 0x80, 0xa8})
 	}
 	seeds = append(seeds, writeThenReadSeed())
-	rng := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{64, 256, 1024} {
-		seed := make([]byte, n)
-		for i := range seed {
-			seed[i] = byte(rng.Uint32())
-		}
-		seeds = append(seeds, seed)
-	}
-	return seeds
+	return append(seeds, randomBytes(1, 2, 64), randomBytes(1, 3, 256), randomBytes(1, 4, 1024))
 }
 
 // writeThenReadSeed is a POST of zz-new-1 with the role brand-new, the list
@@ -98,10 +82,8 @@ func writeThenReadSeed() []byte {
 	}
 }
 
-// compareWithPlain sends reqs in order to a stage and to the plain stage,
-// each over its own copy of users (a stage that wrongly changes a stored
-// user must not change the plain stage's), and describes the first
-// response that differs, or returns nil.
+// compareWithPlain sends reqs to a stage and to the plain stage, each over
+// its own copy of users, and describes the first response that differs.
 func compareWithPlain(newStage api.NewStage, users []user.User, reqs []request) error {
 	stageUsers, plainUsers := cloneUsers(users), cloneUsers(users)
 	stage := api.NewHandler(newStage(stageUsers), stageUsers)
@@ -119,15 +101,13 @@ func compareWithPlain(newStage api.NewStage, users []user.User, reqs []request) 
 	return nil
 }
 
-// refusedWrite reports whether r, answered with status, is a write that
-// must have changed nothing.
+// refusedWrite reports whether r, answered with status, must have changed nothing.
 func refusedWrite(r request, status int) bool {
 	return r.method != "GET" && r.method != "HEAD" && status >= 400
 }
 
-// lastRefusedWrite names the last refused write before a failure, or
-// returns "": a stage that changed something on a refused write shows it
-// only at a later read, where the test stops.
+// lastRefusedWrite names the last refused write before a failure: a stage
+// that changed something on one shows it only at a later read.
 func lastRefusedWrite(before []request, statuses []int) string {
 	for i := len(before) - 1; i >= 0; i-- {
 		if refusedWrite(before[i], statuses[i]) {
@@ -169,8 +149,7 @@ func listRequests(reqs []request, statuses []int) string {
 	return s.String()
 }
 
-// cloneUsers copies users deeply enough that nothing a stage may change
-// (the slice or a user's roles) is shared.
+// cloneUsers copies users and their roles, which a stage may change.
 func cloneUsers(users []user.User) []user.User {
 	c := slices.Clone(users)
 	for i := range c {
@@ -184,9 +163,8 @@ type Request struct {
 	Method, Target, Body string
 }
 
-// RandomRequests returns the sequence that Differential sends for seed: n
-// random requests over users, then the sweep. The cross-server check sends
-// it to every stage's real server.
+// RandomRequests returns the sequence that Differential sends for seed, n
+// requests and the sweep, for the cross-server check.
 func RandomRequests(seed uint64, n int, users []user.User) []Request {
 	var reqs []Request
 	for _, r := range randomSequence(seed, n, users) {

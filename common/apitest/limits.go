@@ -16,8 +16,7 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// newLimitedServer returns a server over a stage of the smaller data set,
-// with the limits that edit sets.
+// newLimitedServer returns a server of the smaller data set, with limits that edit sets.
 func newLimitedServer(t *testing.T, stage api.NewStage, edit func(users []user.User, l *api.Limits)) *server {
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
 	limits := api.DefaultLimits
@@ -93,10 +92,8 @@ func (s slowAdd) Add(u user.User) bool {
 	return s.Stage.Add(u)
 }
 
-// largestUser is the user whose JSON is the longest the limits allow, every
-// character of it one that JSON writes in six bytes (\u003c): a POST body of
-// 2.7 KB, 15.5 KB of JSON. n makes the id and the roles distinct; common is
-// its first role.
+// largestUser is the user whose JSON is the longest the limits allow, as
+// each character is written in six bytes (\u003c). n makes it distinct.
 func largestUser(n int, common string) user.User {
 	const escaped = "<"
 	u := user.User{
@@ -122,9 +119,8 @@ func storedCost(users ...user.User) int64 {
 	return sum
 }
 
-// testStoredBytes checks the limit on what the stored users count: a POST
-// that would pass it is refused and changes nothing, and a DELETE or a POST
-// that fails makes room again.
+// testStoredBytes checks the limit on what the stored users count, as
+// testMaxUsers does the number.
 func testStoredBytes(t *testing.T, newStage api.NewStage) {
 	first, second := largestUser(1, "largest"), largestUser(2, "largest")
 	s := newLimitedServer(t, newStage, func(users []user.User, l *api.Limits) {
@@ -142,7 +138,7 @@ func testStoredBytes(t *testing.T, newStage api.NewStage) {
 	}
 
 	s.post("POST of the largest user", first)
-	wantErrorSaying(t, "POST beyond the stored bytes", s.do("POST", "/users", string(mustMarshal(second))), http.StatusConflict, "store is full", "bytes")
+	wantError(t, "POST beyond the stored bytes", s.do("POST", "/users", string(mustMarshal(second))), http.StatusConflict, "store is full", "bytes")
 	wantError(t, "GET of the user refused", s.do("GET", "/users/"+second.ID, ""), http.StatusNotFound)
 	check("after the refused POST")
 
@@ -150,7 +146,7 @@ func testStoredBytes(t *testing.T, newStage api.NewStage) {
 	small := user.User{ID: "small-1", Name: "Small", Email: "small@example.com", Roles: []string{"largest"}}
 	s.post("POST of a small user", small)
 	for range 3 {
-		wantErrorSaying(t, "POST of a taken id", s.do("POST", "/users", string(mustMarshal(small))), http.StatusConflict, "already exists")
+		wantError(t, "POST of a taken id", s.do("POST", "/users", string(mustMarshal(small))), http.StatusConflict, "already exists")
 	}
 	s.delete(small.ID)
 

@@ -43,18 +43,16 @@ const (
 	opSweep                      // the closing reads of everything the writes touched
 )
 
-// numOpKinds is how many kinds a choice selects from: all but opSweep.
-const numOpKinds = int(opSweep)
+const numOpKinds = int(opSweep) // the kinds a choice selects from
 
 var opNames = [...]string{"AddNew", "AddTaken", "AddInvalid", "AddOversized", "Delete",
 	"Get", "ListKnown", "ListNew", "ListUnknown", "ListInvalid", "Sweep"}
 
 func (k opKind) String() string { return opNames[k] }
 
-// opWeights are the odds of each kind, out of 32 so that one byte chooses
-// without bias. Successful writes weigh most: a list that is wrong after a
-// write is the bug later stages can have (an index not kept up to date, a
-// view torn by a writer).
+// opWeights are the odds of each kind, out of 32 so that a byte chooses
+// without bias. Writes weigh most: a list wrong after a write is the bug
+// that later stages can have.
 var opWeights = [numOpKinds]int{
 	opAddNew: 6, opAddTaken: 2, opAddInvalid: 3, opAddOversized: 1, opDelete: 5,
 	opGet: 2, opListKnown: 4, opListNew: 4, opListUnknown: 3, opListInvalid: 2,
@@ -108,25 +106,27 @@ var invalidLists, invalidAdds = func() (lists, adds []string) {
 	return lists, adds
 }()
 
-// maxFuzzRequests bounds a sequence decoded from fuzz input, so that one
-// fuzz iteration stays fast.
-const maxFuzzRequests = 64
-
-// decodeSequence returns the requests that data chooses, then the sweep.
+// decodeSequence returns the requests that fuzz input chooses, at most 64
+// so that an iteration stays fast, then the sweep.
 func decodeSequence(data []byte, users []user.User) []request {
-	return sequence(data, maxFuzzRequests, users)
+	return sequence(data, 64, users)
 }
 
 // randomSequence returns n requests drawn from seed, then the sweep.
 func randomSequence(seed uint64, n int, users []user.User) []request {
-	rng := rand.New(rand.NewPCG(seed, 0))
-	data := make([]byte, 256*n) // more than n requests can read
-	for i := range data {
-		data[i] = byte(rng.Uint32())
-	}
-	return sequence(data, n, users)
+	return sequence(randomBytes(seed, 0, 256*n), n, users) // more bytes than n requests read
 }
 
+func randomBytes(seed1, seed2 uint64, n int) []byte {
+	rng := rand.New(rand.NewPCG(seed1, seed2))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
+}
+
+// sequence returns up to n requests that data chooses, then the sweep.
 func sequence(data []byte, n int, users []user.User) []request {
 	s := &sequencer{data: data, users: users, touched: map[string][]string{}}
 	var reqs []request
