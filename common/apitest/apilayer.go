@@ -15,25 +15,27 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// APILayer checks what the API layer does alone: every bad request and
-// body that needs no stage to refuse is refused with its status, in words
-// that say what was wrong and nothing of the server. No stage can change
-// that, so common/api's tests run it once, over a stage that fails the
-// test when a request reaches it; Run keeps the checks that need a stage.
+// APILayer checks what the API layer does alone: every bad request that
+// needs no stage to refuse is refused with its status, in words that say
+// what was wrong and nothing of the server. No stage can change that, so
+// common/api's tests run it once, over a stage that fails the test when a
+// request reaches it; Run keeps the checks that need a stage.
 func APILayer(t *testing.T, newStage api.NewStage) {
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
-	guard := &unreachable{Stage: newStage(users), t: t}
-	h := api.NewHandler(guard, users)
+	var request string
+	h := api.NewHandler(watched{newStage(users), func(call, arg string) {
+		t.Errorf("%s reached the stage's %s(%s): the API layer must refuse it alone", request, call, clip(arg, 40))
+	}}, users)
 
 	for _, bad := range BadRequests() {
-		guard.request = bad.Name
+		request = bad.Name
 		wantError(t, bad.Name, Do(h, bad.Method, bad.Target, bad.Body), bad.Status, bad.Says)
 	}
-	guard.request = "a body whose read fails"
+	request = "a body whose read fails"
 	testFailingBodies(t, h)
 
 	// Over a real connection, an oversized body is refused before it is read to the end.
-	guard.request = "a 10 MiB POST over TCP"
+	request = "a 10 MiB POST over TCP"
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	resp, err := http.Post(srv.URL+"/users", "application/json", bytes.NewReader(bytes.Repeat([]byte(" "), 10<<20)))
@@ -46,41 +48,34 @@ func APILayer(t *testing.T, newStage api.NewStage) {
 	}
 }
 
-// unreachable is a stage that fails the test when it is called: the API
-// layer must refuse the request named by request without asking it.
-type unreachable struct {
+// watched is a stage that tells seen of each call made to it.
+type watched struct {
 	api.Stage
-	t       *testing.T
-	request string
+	seen func(call, arg string)
 }
 
-func (s *unreachable) reached(call, arg string) {
-	s.t.Helper()
-	s.t.Errorf("%s reached the stage's %s(%s): the API layer must refuse it alone", s.request, call, clip(arg, 40))
-}
-
-func (s *unreachable) ListByRole(role string) []byte {
-	s.reached("ListByRole", role)
+func (s watched) ListByRole(role string) []byte {
+	s.seen("ListByRole", role)
 	return s.Stage.ListByRole(role)
 }
 
-func (s *unreachable) Get(id string) (user.User, bool) {
-	s.reached("Get", id)
+func (s watched) Get(id string) (user.User, bool) {
+	s.seen("Get", id)
 	return s.Stage.Get(id)
 }
 
-func (s *unreachable) Add(u user.User) bool {
-	s.reached("Add", u.ID)
+func (s watched) Add(u user.User) bool {
+	s.seen("Add", u.ID)
 	return s.Stage.Add(u)
 }
 
-func (s *unreachable) Delete(id string) bool {
-	s.reached("Delete", id)
+func (s watched) Delete(id string) bool {
+	s.seen("Delete", id)
 	return s.Stage.Delete(id)
 }
 
 // Recycle passes the bodies back to a stage that reuses them.
-func (s *unreachable) Recycle(body []byte) { api.Recycle(s.Stage, body) }
+func (s watched) Recycle(body []byte) { api.Recycle(s.Stage, body) }
 
 // testFailingBodies checks that a body whose connection fails, as a real
 // one reports it (naming both sockets), is answered about the request.

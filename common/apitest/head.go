@@ -11,20 +11,6 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// countingStage is a stage that counts the lists it is asked to build.
-type countingStage struct {
-	api.Stage
-	lists *atomic.Int64
-}
-
-func (s countingStage) ListByRole(role string) []byte {
-	s.lists.Add(1)
-	return s.Stage.ListByRole(role)
-}
-
-// Recycle passes the bodies back to a stage that reuses them.
-func (s countingStage) Recycle(body []byte) { api.Recycle(s.Stage, body) }
-
 // testHead checks that HEAD on a GET route answers as the GET does, with
 // the same status and headers (Content-Length included) and no body, and
 // that a HEAD of a list never has the stage build it, before and after
@@ -32,7 +18,11 @@ func (s countingStage) Recycle(body []byte) { api.Recycle(s.Stage, body) }
 func testHead(t *testing.T, newStage api.NewStage) {
 	users := user.MustGenerate(user.DefaultCount, user.DefaultSeed)
 	var lists atomic.Int64
-	h := api.NewHandler(countingStage{newStage(users), &lists}, users)
+	h := api.NewHandler(watched{newStage(users), func(call, _ string) {
+		if call == "ListByRole" {
+			lists.Add(1)
+		}
+	}}, users)
 	compare := func(target string) {
 		t.Helper()
 		get := Do(h, "GET", target, "")
