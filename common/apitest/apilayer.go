@@ -15,11 +15,9 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// APILayer checks what the API layer does alone: every bad request that
-// needs no stage to refuse is refused with its status, in words that say
-// what was wrong and nothing of the server. No stage can change that, so
-// common/api's tests run it once, over a stage that fails the test when a
-// request reaches it; Run keeps the checks that need a stage.
+// APILayer checks that the API layer alone refuses every bad request that
+// needs no stage to refuse, with its status and in words that say what was
+// wrong. No stage can change that, so common/api's tests run it once.
 func APILayer(t *testing.T, newStage api.NewStage) {
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
 	var request string

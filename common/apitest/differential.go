@@ -18,7 +18,7 @@ import (
 // NewPlain is an api.NewStage of the slowest obvious stage, package
 // plain's store behind one mutex: Differential compares every stage with it.
 func NewPlain(users []user.User) api.Stage {
-	return plain.NewLocked(users)
+	return plain.New(users)
 }
 
 // Differential's requests hit every kind many times (TestRandomSequencesCoverEveryKind),

@@ -12,10 +12,9 @@ import (
 )
 
 // PoisonedSizes checks that a stage that reserves its bodies (stage 3 on)
-// reserves what a request's own users need, after a client read users full
-// of characters that escape to six bytes again and again. It checks the
-// capacity, not the bytes allocated: under -race, sync.Pool drops some of
-// what it is given.
+// reserves what a request's users need, after many reads of users whose
+// JSON is six times their text. It checks the capacity, not the bytes
+// allocated: under -race, sync.Pool drops some of what it is given.
 func PoisonedSizes(t *testing.T, newStage api.NewStage) {
 	s := newStage(user.MustGenerate(user.DefaultCount, user.DefaultSeed))
 	poison := strings.Repeat("<&>", 85) // 255 bytes that escape to 1,530

@@ -42,10 +42,9 @@ func testNothingKept(t *testing.T, newStage api.NewStage) {
 	}
 }
 
-// heapKept churns users through stage, called directly so that the API
-// layer's bookkeeping does not count, and returns how much the heap grew
-// over the rounds after the first, which grows the slices and maps that Go
-// keeps, and how many roles those rounds wrote.
+// heapKept churns users through stage, without the API layer's own
+// bookkeeping, and returns how much the heap grew over the rounds after the
+// first (which grows the maps that Go keeps) and how many roles they wrote.
 func heapKept(stage api.Stage) (grew int64, written int, err error) {
 	var before uint64
 	for r := range churnRounds {

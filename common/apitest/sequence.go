@@ -67,22 +67,18 @@ func kindByte(kind opKind) byte {
 	return byte(b)
 }
 
-// knownRoles occur in the generated data: both fixed result sizes, a rare
-// role, both ends of the long tail and the Korean roles. The larger lists
-// are left to Run: they are slow to encode under -race.
+// knownRoles occur in the generated data; lists larger than these are left
+// to Run, as they are slow to encode under -race.
 var knownRoles = []string{user.RoleAdmin, user.RoleEditor, "owner",
 	"team-0000", "team-0007", "team-1999", "연구원", "운영자"}
 
-// newRoles are held only by users that a sequence POSTs: non-ASCII roles,
-// characters an encoder or a query escapes, near-misses of known roles,
-// and roles at the length limit in bytes.
+// newRoles are held only by users that a sequence POSTs.
 var newRoles = []string{"brand-new", "관리자", "rôle", "日本語", "emoji-😀",
 	"<b>&amp;", "line\u2028break", `quo"te`, `back\slash`, "tab\there", "with space",
 	"a+b=c&d", "Admin", "admin ", strings.Repeat("r", api.MaxRoleBytes),
 	strings.Repeat("가", api.MaxRoleBytes/len("가"))}
 
-// newNames exercise the encoder, invalid UTF-8 (carried as U+FFFD) and the
-// length limit included.
+// newNames exercise the encoder, invalid UTF-8 and the length limit included.
 var newNames = []string{"New User", "새 사용자", `Jae "JJ" <b>Park</b> & Co`,
 	`C:\new\user`, "ctl\x00\x01\x1f end", "sep\u2028\u2029end", "emoji 😀 ok",
 	"DEL\x7f", "bad \xff\xfe utf8", strings.Repeat("n", api.MaxNameBytes)}
@@ -137,8 +133,7 @@ func sequence(data []byte, n int, users []user.User) []request {
 }
 
 // sequencer turns the bytes of data, one choice at a time, into requests
-// against a stage holding users. It remembers what it POSTed, so that later
-// requests can hit those ids, and what the writes touched, for the sweep.
+// against a stage holding users.
 type sequencer struct {
 	data    []byte
 	users   []user.User // the generated users, read only
@@ -167,8 +162,7 @@ func (s *sequencer) intn(n int) int {
 	return v % n
 }
 
-// raw returns up to max bytes of the data itself, maybe empty or invalid
-// UTF-8: the fuzzer's own roles, ids and names.
+// raw returns up to max bytes of the data itself: the fuzzer's own strings.
 func (s *sequencer) raw(max int) string {
 	b := make([]byte, s.intn(max+1))
 	for i := range b {
@@ -230,9 +224,8 @@ func (s *sequencer) post(kind opKind, u user.User) request {
 	return request{kind, "POST", "/users", string(mustMarshal(u))}
 }
 
-// newUser returns a valid user with id: one to four roles, known and new,
-// a name from newNames or from the data, a plain or a maximal email. Zero
-// choices give the plainest user, which keeps hand-written seeds short.
+// newUser returns a valid user with id. Zero choices give the plainest
+// user, which keeps hand-written seeds short.
 func (s *sequencer) newUser(id string) user.User {
 	u := user.User{ID: id, Name: s.pick(newNames), Email: "new." + id + "@example.com"}
 	if s.intn(4) == 3 {
@@ -306,10 +299,8 @@ func (s *sequencer) touch(id string, roles []string) {
 	}
 }
 
-// sweep reads back every id that a write touched and the lists it recorded,
-// in a fixed order, so that a lost or misapplied write shows even when no
-// later request read it. A deleted generated user's other roles are left to
-// the random lists: they are the large lists, slow to encode under -race.
+// sweep reads back every id and list that a write touched, so that a lost
+// write shows even when no later request read it.
 func (s *sequencer) sweep() []request {
 	ids := slices.Sorted(maps.Keys(s.touched))
 	var roles []string
