@@ -3,6 +3,7 @@ package apitest
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -36,8 +37,7 @@ func TrickyStrings() []string {
 		strings.Repeat("한글", 50) + "<",
 	}
 	for b := range 256 {
-		s = append(s, string([]byte{byte(b)}))
-		s = append(s, "01234567"+string([]byte{byte(b)})+"89abcdef")
+		s = append(s, string([]byte{byte(b)}), "01234567"+string([]byte{byte(b)})+"89abcdef")
 	}
 	// A special character in every byte lane of one to three words, for
 	// stage 4's word-wise and tail paths.
@@ -73,12 +73,9 @@ func validUTF8(s string) string { return string([]rune(s)) }
 // ValidUser returns a copy of u with each byte of invalid UTF-8 replaced by
 // U+FFFD; nil Roles stay nil. json.Marshal of it is what the contract wants.
 func ValidUser(u *user.User) *user.User {
-	v := &user.User{ID: validUTF8(u.ID), Name: validUTF8(u.Name), Email: validUTF8(u.Email)}
-	if u.Roles != nil {
-		v.Roles = make([]string, len(u.Roles))
-		for i, r := range u.Roles {
-			v.Roles[i] = validUTF8(r)
-		}
+	v := &user.User{ID: validUTF8(u.ID), Name: validUTF8(u.Name), Email: validUTF8(u.Email), Roles: slices.Clone(u.Roles)}
+	for i, r := range v.Roles {
+		v.Roles[i] = validUTF8(r)
 	}
 	return v
 }
