@@ -14,7 +14,7 @@ import (
 // alone: the plain store that apitest's NewPlain serves too. Package
 // plain imports only common/user, so this package's own tests may use it;
 // apitest imports api, so only the tests of package api_test can use that.
-func newMapStage(users []user.User) Stage { return plain.NewLocked(users) }
+func newMapStage(users []user.User) Stage { return plain.New(users) }
 
 // syncBuffer is a log destination that the server's goroutines and the
 // test may use at once.

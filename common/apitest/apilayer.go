@@ -2,38 +2,38 @@ package apitest
 
 import (
 	"bytes"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"strings"
 	"testing"
+	"testing/iotest"
 
 	"example.com/userperf/common/api"
 	"example.com/userperf/common/user"
 )
 
-// APILayer checks what the API layer does alone, before any stage sees a
-// request: every bad request and body that needs no stage to refuse is
-// refused with its status, in words that say what was wrong, with nothing
-// of the server in them. No stage can change any of it, so common/api's
-// tests run it once, over newStage wrapped so that a request reaching the
-// stage fails the test; Run, which every stage calls, keeps the checks
-// whose outcome depends on the stage.
+// APILayer checks that the API layer alone refuses every bad request that
+// needs no stage to refuse, with its status and in words that say what was
+// wrong. No stage can change that, so common/api's tests run it once.
 func APILayer(t *testing.T, newStage api.NewStage) {
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
-	guard := &unreachable{Stage: newStage(users), t: t}
-	h := api.NewHandler(guard, users)
+	var request string
+	h := api.NewHandler(watched{newStage(users), func(call, arg string) {
+		t.Errorf("%s reached the stage's %s(%s): the API layer must refuse it alone", request, call, clip(arg, 40))
+	}}, users)
 
 	for _, bad := range BadRequests() {
-		guard.request = bad.Name
-		w := Do(h, bad.Method, bad.Target, bad.Body)
-		wantError(t, bad.Name, w, bad.Status)
-		wantNoLeak(t, bad.Name, w.Body.String())
+		request = bad.Name
+		wantError(t, bad.Name, Do(h, bad.Method, bad.Target, bad.Body), bad.Status, bad.Says)
 	}
-	guard.request = "a bad body"
-	testBadBodies(t, h)
+	request = "a body whose read fails"
+	testFailingBodies(t, h)
 
-	// Over a real connection, an oversized body is refused with 413 before
-	// it is read to the end.
-	guard.request = "a 10 MiB POST over TCP"
+	// Over a real connection, an oversized body is refused before it is read to the end.
+	request = "a 10 MiB POST over TCP"
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	resp, err := http.Post(srv.URL+"/users", "application/json", bytes.NewReader(bytes.Repeat([]byte(" "), 10<<20)))
@@ -46,38 +46,56 @@ func APILayer(t *testing.T, newStage api.NewStage) {
 	}
 }
 
-// unreachable is a stage that fails the test when it is called: the API
-// layer must refuse the request named by request without asking it.
-type unreachable struct {
+// watched is a stage that tells seen of each call made to it.
+type watched struct {
 	api.Stage
-	t       *testing.T
-	request string
+	seen func(call, arg string)
 }
 
-func (s *unreachable) reached(method string) {
-	s.t.Helper()
-	s.t.Errorf("%s reached the stage's %s: the API layer must refuse it alone", s.request, method)
-}
-
-func (s *unreachable) ListByRole(role string) []byte {
-	s.reached("ListByRole(" + clip(role, 40) + ")")
+func (s watched) ListByRole(role string) []byte {
+	s.seen("ListByRole", role)
 	return s.Stage.ListByRole(role)
 }
 
-func (s *unreachable) Get(id string) (user.User, bool) {
-	s.reached("Get(" + clip(id, 40) + ")")
+func (s watched) Get(id string) (user.User, bool) {
+	s.seen("Get", id)
 	return s.Stage.Get(id)
 }
 
-func (s *unreachable) Add(u user.User) bool {
-	s.reached("Add(" + clip(u.ID, 40) + ")")
+func (s watched) Add(u user.User) bool {
+	s.seen("Add", u.ID)
 	return s.Stage.Add(u)
 }
 
-func (s *unreachable) Delete(id string) bool {
-	s.reached("Delete(" + clip(id, 40) + ")")
+func (s watched) Delete(id string) bool {
+	s.seen("Delete", id)
 	return s.Stage.Delete(id)
 }
 
 // Recycle passes the bodies back to a stage that reuses them.
-func (s *unreachable) Recycle(body []byte) { api.Recycle(s.Stage, body) }
+func (s watched) Recycle(body []byte) { api.Recycle(s.Stage, body) }
+
+// testFailingBodies checks that a body whose connection fails, as a real
+// one reports it (naming both sockets), is answered about the request.
+func testFailingBodies(t *testing.T, h http.Handler) {
+	sockets := &net.OpError{Op: "read", Net: "tcp",
+		Source: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 19101},
+		Addr:   &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 42588}, Err: os.ErrDeadlineExceeded}
+	reset := &net.OpError{Op: "read", Net: "tcp", Err: os.ErrClosed}
+	whole := rawUser(`"strict-read"`, `"Read Fails"`, `"read@example.com"`, `["admin"]`)
+	for _, tc := range []struct {
+		name, sent string
+		err        error
+		status     int
+		says       string
+	}{
+		{"body shorter than its Content-Length", whole, io.ErrUnexpectedEOF, 400, "ended before"},
+		{"body cut in a value", whole[:20], io.ErrUnexpectedEOF, 400, "ended before"},
+		{"body too slow", whole[:20], sockets, 408, "too slowly"},
+		{"whole body, then too slow", whole, sockets, 408, "too slowly"},
+		{"connection reset", whole[:20], reset, 400, "could not be read"},
+	} {
+		body := io.MultiReader(strings.NewReader(tc.sent), iotest.ErrReader(tc.err))
+		wantError(t, tc.name, doReader(h, "POST", "/users", body), tc.status, tc.says)
+	}
+}

@@ -3,60 +3,50 @@ package apitest
 import (
 	"bytes"
 	"fmt"
-	"math/rand/v2"
+	"maps"
+	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 
 	"example.com/userperf/common/api"
+	"example.com/userperf/common/apitest/plain"
 	"example.com/userperf/common/user"
 )
 
-// The size of Differential's run: enough requests to hit every kind many
-// times (TestRandomSequencesCoverEveryKind checks it), few enough to stay
-// quick under -race at 10,000 users, where one list by stage0 or by the
-// plain stage takes milliseconds.
+// NewPlain is an api.NewStage of the slowest obvious stage, package
+// plain's store behind one mutex: Differential compares every stage with it.
+func NewPlain(users []user.User) api.Stage {
+	return plain.New(users)
+}
+
+// Differential's requests hit every kind many times (TestRandomSequencesCoverEveryKind),
+// yet stay quick under -race at 10,000 users.
 const (
 	differentialSequences = 6
 	differentialRequests  = 50 // per sequence, before the sweep
 )
 
-// Differential sends the same random sequences of requests to a stage and
-// to the plain stage, each built over its own copy of the same 10,000
-// generated users, and fails at the first response that differs in status,
-// in any header (Content-Type, Content-Length, Location, ...) or in one
-// byte of the body, listing the requests that led to it.
-//
-// A sequence mixes POSTs of new users (new, non-ASCII and escape-heavy
-// roles and names), of ids that exist, of invalid and of oversized bodies;
-// DELETEs and GETs of generated, added and unknown ids; and lists of known,
-// new, unknown, empty, over-long, non-UTF-8 and repeated roles. It ends
-// with a sweep that reads back every id and role list the writes touched.
-//
-// Every stage is compared with the same plain stage on the same sequences, so
-// the stages that pass answer those sequences identically to each other:
-// that is the project's "every stage gives the same status and the same
-// bytes", tested rather than promised. Subtests are named by seed, so
-// go test -run 'TestDifferential/seed=3' replays one sequence.
+// Differential sends random sequences of writes, reads and bad input, then
+// a sweep that reads back all the writes touched, to a stage and to the
+// plain stage over the 10,000 generated users, and fails at the first
+// response that differs in status, a header or a byte of the body. So the
+// stages that pass answer alike. go test -run 'TestDifferential/seed=3'
+// replays one sequence.
 func Differential(t *testing.T, newStage api.NewStage) {
 	users := user.MustGenerate(user.DefaultCount, user.DefaultSeed)
 	for seed := range uint64(differentialSequences) {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
-			reqs := randomSequence(seed, differentialRequests, users)
-			if err := compareWithPlain(newStage, users, reqs); err != nil {
+			if err := compareWithPlain(newStage, users, randomSequence(seed, differentialRequests, users)); err != nil {
 				t.Fatal(err)
 			}
 		})
 	}
 }
 
-// FuzzDifferential is Differential driven by the fuzzer: the input bytes
-// choose the requests one decision at a time (at most 64 requests, then
-// the sweep), over 1,000 generated users so that an iteration is fast. Its
-// seeds start with each kind of request, and run as ordinary tests under
-// go test; go test -fuzz FuzzDifferential explores from them and saves an
-// input that fails under the stage's testdata/fuzz/FuzzDifferential.
+// FuzzDifferential is Differential over 1,000 users, with the requests
+// chosen by the fuzzer's input.
 func FuzzDifferential(f *testing.F, newStage api.NewStage) {
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
 	for _, seed := range fuzzSeeds() {
@@ -69,44 +59,31 @@ func FuzzDifferential(f *testing.F, newStage api.NewStage) {
 	})
 }
 
-// fuzzSeeds are inputs whose first byte chooses each kind of request in
-// turn, followed by plain and by varied choices for its details, a write
-// followed by reads, and a few random inputs that mix many requests.
+// fuzzSeeds start with each kind of request, with plain and with varied
+// choices after it, then a write followed by reads, then random inputs.
 func fuzzSeeds() [][]byte {
 	var seeds [][]byte
 	for kind := range opKind(numOpKinds) {
-		seeds = append(seeds,
-			[]byte{kindByte(kind)},
+		seeds = append(seeds, []byte{kindByte(kind)},
 			[]byte{kindByte(kind), 0xff, 0x80, 7, 3, 1, 200, 9, 4, 2, 0x41, 0xe2, 0x80, 0xa8})
 	}
 	seeds = append(seeds, writeThenReadSeed())
-	rng := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{64, 256, 1024} {
-		seed := make([]byte, n)
-		for i := range seed {
-			seed[i] = byte(rng.Uint32())
-		}
-		seeds = append(seeds, seed)
-	}
-	return seeds
+	return append(seeds, randomBytes(1, 2, 64), randomBytes(1, 3, 256), randomBytes(1, 4, 1024))
 }
 
-// writeThenReadSeed is a write followed by reads of what it touched: a POST
-// of zz-new-1 with the role brand-new, the list of brand-new, a DELETE of
-// zz-new-1, and the list again.
+// writeThenReadSeed is a POST of zz-new-1 with the role brand-new, the list
+// of brand-new, a DELETE of zz-new-1, and the list again.
 func writeThenReadSeed() []byte {
 	return []byte{
 		kindByte(opAddNew), 0, 0, 0, 0, 0, 1, 0, // id zz-new-1, plain fields, one role: newRoles[0]
 		kindByte(opListNew), 0,
-		kindByte(opDelete), 0, 0, // an id POSTed earlier, the first of them
+		kindByte(opDelete), 0, 0, // the first id POSTed
 		kindByte(opListNew), 0,
 	}
 }
 
-// compareWithPlain sends reqs in order to a stage and to the plain stage,
-// each over its own copy of users (a stage that wrongly changed a stored
-// user must not change the plain stage's too), and describes the first
-// response that differs, or returns nil.
+// compareWithPlain sends reqs to a stage and to the plain stage, each over
+// its own copy of users, and describes the first response that differs.
 func compareWithPlain(newStage api.NewStage, users []user.User, reqs []request) error {
 	stageUsers, plainUsers := cloneUsers(users), cloneUsers(users)
 	stage := api.NewHandler(newStage(stageUsers), stageUsers)
@@ -124,15 +101,13 @@ func compareWithPlain(newStage api.NewStage, users []user.User, reqs []request) 
 	return nil
 }
 
-// refusedWrite reports whether r, answered with status, is a write that
-// must have changed nothing.
+// refusedWrite reports whether r, answered with status, must have changed nothing.
 func refusedWrite(r request, status int) bool {
 	return r.method != "GET" && r.method != "HEAD" && status >= 400
 }
 
-// lastRefusedWrite names the last write before a failure that was refused,
-// or returns "": a stage that changed something on a refused write shows
-// it only at a later read, which is where the test stops.
+// lastRefusedWrite names the last refused write before a failure: a stage
+// that changed something on one shows it only at a later read.
 func lastRefusedWrite(before []request, statuses []int) string {
 	for i := len(before) - 1; i >= 0; i-- {
 		if refusedWrite(before[i], statuses[i]) {
@@ -143,34 +118,25 @@ func lastRefusedWrite(before []request, statuses []int) string {
 }
 
 // responseDiff describes how got differs from want, or returns "". The
-// body comes before the headers: when a body is wrong, its Content-Length
-// usually is too, and the bytes say more about the bug.
+// body comes first: when it is wrong, its Content-Length usually is too.
 func responseDiff(got, want *httptest.ResponseRecorder) string {
 	if got.Code != want.Code {
 		return fmt.Sprintf("status %d, want %d\n got body: %.300q\nwant body: %.300q", got.Code, want.Code, got.Body, want.Body)
 	}
-	g, w := got.Body.Bytes(), want.Body.Bytes()
-	if !bytes.Equal(g, w) {
+	if g, w := got.Body.Bytes(), want.Body.Bytes(); !bytes.Equal(g, w) {
 		return "the body differs: " + ListMismatch(g, w)
 	}
-	var keys []string
-	for key := range got.Header() {
-		keys = append(keys, key)
-	}
-	for key := range want.Header() {
-		keys = append(keys, key)
-	}
-	slices.Sort(keys)
-	for _, key := range slices.Compact(keys) {
-		if g, w := got.Header().Values(key), want.Header().Values(key); !slices.Equal(g, w) {
-			return fmt.Sprintf("header %s is %q, want %q", key, g, w)
+	for _, h := range []http.Header{got.Header(), want.Header()} {
+		for _, key := range slices.Sorted(maps.Keys(h)) {
+			if g, w := got.Header().Values(key), want.Header().Values(key); !slices.Equal(g, w) {
+				return fmt.Sprintf("header %s is %q, want %q", key, g, w)
+			}
 		}
 	}
 	return ""
 }
 
-// listRequests lists reqs, marking the writes that were refused by the
-// status the plain stage gave them.
+// listRequests lists reqs, marking the refused writes by their status.
 func listRequests(reqs []request, statuses []int) string {
 	var s strings.Builder
 	for i, r := range reqs {
@@ -183,8 +149,7 @@ func listRequests(reqs []request, statuses []int) string {
 	return s.String()
 }
 
-// cloneUsers copies users deeply enough that nothing a stage may change
-// (the slice or a user's roles) is shared.
+// cloneUsers copies users and their roles, which a stage may change.
 func cloneUsers(users []user.User) []user.User {
 	c := slices.Clone(users)
 	for i := range c {
@@ -193,15 +158,13 @@ func cloneUsers(users []user.User) []user.User {
 	return c
 }
 
-// Request is one request of a differential sequence, for sending to live
-// servers over HTTP.
+// Request is one request of a differential sequence, for live servers.
 type Request struct {
 	Method, Target, Body string
 }
 
-// RandomRequests returns the sequence that Differential sends for seed: n
-// random requests over users, then the sweep that reads back what they
-// wrote. The cross-server check sends it to every stage's real server.
+// RandomRequests returns the sequence that Differential sends for seed, n
+// requests and the sweep, for the cross-server check.
 func RandomRequests(seed uint64, n int, users []user.User) []Request {
 	var reqs []Request
 	for _, r := range randomSequence(seed, n, users) {

@@ -11,12 +11,16 @@ import (
 
 // Mismatch describes where got parts from want: the offset of the first
 // byte that differs, what each body holds there, and about 60 bytes on each
-// side of it in both, quoted alike by strconv.Quote, with a caret under the
-// spot, so that a failure shows the difference itself rather than the first
-// few hundred bytes, which are usually alike. The caret, on a line of its
-// own, cannot be read as a bracket or a comma of the body.
+// side of it in both, quoted, with a caret under the spot on a line of its
+// own, where it cannot be read as a bracket or a comma of the body.
 func Mismatch(got, want []byte) string {
-	at := firstDifference(got, want)
+	at := min(len(got), len(want))
+	for i := range at {
+		if got[i] != want[i] {
+			at = i
+			break
+		}
+	}
 	if continues(got, at) || continues(want, at) {
 		at = characterStart(got, at) // the bytes before at are the same in both
 	}
@@ -30,8 +34,8 @@ func Mismatch(got, want []byte) string {
 		at, len(got), len(want), holds(got, at), holds(want, at), g, w, strings.Repeat(" ", column))
 }
 
-// characterStart is the first byte of the character of b that holds b[at]: the lead byte up to
-// three bytes before it, or at itself where none leads (bytes that are not UTF-8).
+// characterStart is the first byte of the character that holds b[at], or
+// at where no lead byte is before it (bytes that are not UTF-8).
 func characterStart(b []byte, at int) int {
 	for i := at - 1; i >= 0 && i > at-utf8.UTFMax; i-- {
 		if utf8.RuneStart(b[i]) {
@@ -66,8 +70,7 @@ func excerpt(b []byte, start, at int) (string, int) {
 	return before + after, cells(before)
 }
 
-// holds says what b holds at at: a character, quoted as Go quotes it and
-// named by its code point beyond ASCII, a byte that is not UTF-8, or its end.
+// holds says what b holds at at: a character, a byte that is not UTF-8, or its end.
 func holds(b []byte, at int) string {
 	if at >= len(b) {
 		return "its end"
@@ -82,9 +85,8 @@ func holds(b []byte, at int) string {
 	return fmt.Sprintf("%U %s (%d bytes)", r, strconv.QuoteRune(r), size)
 }
 
-// cells is the width of s in a terminal: two cells for a wide character
-// (Hangul, CJK, emoji), one for any other. s is quoted, so it holds no
-// control character.
+// cells is the width of the quoted s in a terminal: two cells for a wide
+// character (Hangul, CJK, emoji), one for any other.
 func cells(s string) int {
 	n := 0
 	for _, r := range s {
@@ -98,8 +100,8 @@ func cells(s string) int {
 }
 
 // ListMismatch describes how the list body got parts from want: first the
-// ids that are missing, extra or out of order, which name the bug (a user
-// appended instead of inserted is out of order), then Mismatch's bytes.
+// ids that are missing, extra or out of order, which name the bug, then
+// Mismatch's bytes.
 func ListMismatch(got, want []byte) string {
 	g, gotList := listIDs(got)
 	w, wantList := listIDs(want)

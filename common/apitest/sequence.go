@@ -1,6 +1,7 @@
 package apitest
 
 import (
+	"maps"
 	"math/rand/v2"
 	"net/url"
 	"slices"
@@ -11,88 +12,166 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// choices is where a sequence's decisions come from: the bytes of a fuzz
-// input, which run out, or a seeded random source, which does not.
-type choices struct {
-	data []byte
-	rng  *rand.Rand
+// A request is one step of a differential sequence.
+type request struct {
+	kind                 opKind
+	method, target, body string
 }
 
-func (c *choices) done() bool { return c.rng == nil && len(c.data) == 0 }
+func (r request) String() string {
+	s := r.method + " " + clip(r.target, 160)
+	if r.body != "" {
+		s += " " + strconv.Quote(clip(r.body, 240))
+	}
+	return s
+}
 
-// byte returns the next choice; an exhausted input reads as zeros.
-func (c *choices) byte() byte {
-	if c.rng != nil {
-		return byte(c.rng.Uint32())
+// opKind is what a request does. One choice in the input selects it.
+type opKind uint8
+
+const (
+	opAddNew       opKind = iota // POST of a fresh id: 201
+	opAddTaken                   // POST of a generated or added id: 409, or 201 once it was deleted
+	opAddInvalid                 // POST of a body of BadRequests: 400
+	opAddOversized               // POST of a body over api.MaxBodyBytes: 413
+	opDelete                     // DELETE of a generated, added or unknown id: 204 or 404
+	opGet                        // GET /users/{id} of the same kinds of ids: 200 or 404
+	opListKnown                  // GET /users?role= with a role of the generated data
+	opListNew                    // ... with a role that only POSTed users hold
+	opListUnknown                // ... with a role nobody holds, often raw input bytes
+	opListInvalid                // ... empty, too long, not UTF-8, repeated or missing: 400
+	opSweep                      // the closing reads of everything the writes touched
+)
+
+const numOpKinds = int(opSweep) // the kinds a choice selects from
+
+var opNames = [...]string{"AddNew", "AddTaken", "AddInvalid", "AddOversized", "Delete",
+	"Get", "ListKnown", "ListNew", "ListUnknown", "ListInvalid", "Sweep"}
+
+func (k opKind) String() string { return opNames[k] }
+
+// opWeights are the odds of each kind, out of 32 so that a byte chooses
+// without bias. Writes weigh most: a list wrong after a write is the bug
+// that later stages can have.
+var opWeights = [numOpKinds]int{
+	opAddNew: 6, opAddTaken: 2, opAddInvalid: 3, opAddOversized: 1, opDelete: 5,
+	opGet: 2, opListKnown: 4, opListNew: 4, opListUnknown: 3, opListInvalid: 2,
+}
+
+// kindByte is the smallest choice that selects kind.
+func kindByte(kind opKind) byte {
+	b := 0
+	for _, w := range opWeights[:kind] {
+		b += w
 	}
-	if len(c.data) == 0 {
-		return 0
+	return byte(b)
+}
+
+// knownRoles occur in the generated data; lists larger than these are left
+// to Run, as they are slow to encode under -race.
+var knownRoles = []string{user.RoleAdmin, user.RoleEditor, "owner",
+	"team-0000", "team-0007", "team-1999", "연구원", "운영자"}
+
+// newRoles are held only by users that a sequence POSTs.
+var newRoles = []string{"brand-new", "관리자", "rôle", "日本語", "emoji-😀",
+	"<b>&amp;", "line\u2028break", `quo"te`, `back\slash`, "tab\there", "with space",
+	"a+b=c&d", "Admin", "admin ", strings.Repeat("r", api.MaxRoleBytes),
+	strings.Repeat("가", api.MaxRoleBytes/len("가"))}
+
+// newNames exercise the encoder, invalid UTF-8 and the length limit included.
+var newNames = []string{"New User", "새 사용자", `Jae "JJ" <b>Park</b> & Co`,
+	`C:\new\user`, "ctl\x00\x01\x1f end", "sep\u2028\u2029end", "emoji 😀 ok",
+	"DEL\x7f", "bad \xff\xfe utf8", strings.Repeat("n", api.MaxNameBytes)}
+
+// unknownRoles are held by nobody, some of them by a hair.
+var unknownRoles = []string{"nobody", "ADMIN", " admin", "admin\x00", "team-9999",
+	"<&>\u2028", "관리", "viewer,editor", "*"}
+
+// invalidLists and invalidAdds are the GET /users targets and the POST
+// bodies of BadRequests, which the API layer refuses with 400.
+var invalidLists, invalidAdds = func() (lists, adds []string) {
+	for _, bad := range BadRequests() {
+		switch {
+		case bad.Status != 400:
+		case bad.Method == "GET":
+			lists = append(lists, bad.Target)
+		default:
+			adds = append(adds, bad.Body)
+		}
 	}
-	b := c.data[0]
-	c.data = c.data[1:]
+	return lists, adds
+}()
+
+// decodeSequence returns the requests that fuzz input chooses, at most 64
+// so that an iteration stays fast, then the sweep.
+func decodeSequence(data []byte, users []user.User) []request {
+	return sequence(data, 64, users)
+}
+
+// randomSequence returns n requests drawn from seed, then the sweep.
+func randomSequence(seed uint64, n int, users []user.User) []request {
+	return sequence(randomBytes(seed, 0, 256*n), n, users) // more bytes than n requests read
+}
+
+func randomBytes(seed1, seed2 uint64, n int) []byte {
+	rng := rand.New(rand.NewPCG(seed1, seed2))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
 	return b
 }
 
-// intn returns a number in [0, n), read from as few bytes as cover n.
-func (c *choices) intn(n int) int {
-	v, span := 0, 1
-	for span < n {
-		v = v<<8 | int(c.byte())
-		span <<= 8
+// sequence returns up to n requests that data chooses, then the sweep.
+func sequence(data []byte, n int, users []user.User) []request {
+	s := &sequencer{data: data, users: users, touched: map[string][]string{}}
+	var reqs []request
+	for len(s.data) > 0 && len(reqs) < n {
+		reqs = append(reqs, s.next())
 	}
-	return v % n
+	return append(reqs, s.sweep()...)
 }
 
-// raw returns up to max bytes of the input itself, as a string that may be
-// empty or invalid UTF-8: the fuzzer's own roles, ids and names.
-func (c *choices) raw(max int) string {
-	b := make([]byte, c.intn(max+1))
-	for i := range b {
-		b[i] = c.byte()
-	}
-	return string(b)
-}
-
-func pick(c *choices, from []string) string { return from[c.intn(len(from))] }
-
-// sequencer turns choices into requests against a stage holding users. It
-// remembers what it POSTed, so that later requests can hit those ids, and
-// what the writes touched, so that the sweep can read all of it back.
+// sequencer turns the bytes of data, one choice at a time, into requests
+// against a stage holding users.
 type sequencer struct {
-	choices
+	data    []byte
 	users   []user.User // the generated users, read only
 	added   []string    // ids of POSTed users, in order
 	fresh   int         // numbers the new ids
 	touched map[string][]string
 }
 
-func newSequencer(c choices, users []user.User) *sequencer {
-	return &sequencer{choices: c, users: users, touched: map[string][]string{}}
-}
-
-// maxFuzzRequests bounds a sequence decoded from fuzz input, so that a long
-// input does not make one fuzz iteration slow.
-const maxFuzzRequests = 64
-
-// decodeSequence returns the requests that data chooses, then the sweep.
-func decodeSequence(data []byte, users []user.User) []request {
-	s := newSequencer(choices{data: data}, users)
-	var reqs []request
-	for !s.done() && len(reqs) < maxFuzzRequests {
-		reqs = append(reqs, s.next())
+// byte returns the next choice; exhausted data reads as zeros.
+func (s *sequencer) byte() byte {
+	if len(s.data) == 0 {
+		return 0
 	}
-	return append(reqs, s.sweep()...)
+	b := s.data[0]
+	s.data = s.data[1:]
+	return b
 }
 
-// randomSequence returns n requests drawn from seed, then the sweep.
-func randomSequence(seed uint64, n int, users []user.User) []request {
-	s := newSequencer(choices{rng: rand.New(rand.NewPCG(seed, 0))}, users)
-	reqs := make([]request, 0, n)
-	for range n {
-		reqs = append(reqs, s.next())
+// intn returns a number in [0, n), read from as few bytes as cover n.
+func (s *sequencer) intn(n int) int {
+	v, span := 0, 1
+	for span < n {
+		v = v<<8 | int(s.byte())
+		span <<= 8
 	}
-	return append(reqs, s.sweep()...)
+	return v % n
 }
+
+// raw returns up to max bytes of the data itself: the fuzzer's own strings.
+func (s *sequencer) raw(max int) string {
+	b := make([]byte, s.intn(max+1))
+	for i := range b {
+		b[i] = s.byte()
+	}
+	return string(b)
+}
+
+func (s *sequencer) pick(from []string) string { return from[s.intn(len(from))] }
 
 func (s *sequencer) next() request {
 	switch kind := s.kind(); kind {
@@ -101,9 +180,7 @@ func (s *sequencer) next() request {
 	case opAddTaken:
 		return s.post(kind, s.newUser(s.takenID()))
 	case opAddInvalid:
-		u := s.newUser(s.freshID())
-		s.touch(u.ID, u.Roles) // refused, so the sweep must find none of it
-		return request{kind, "POST", "/users", invalidAdds[s.intn(len(invalidAdds))](u)}
+		return request{kind, "POST", "/users", s.pick(invalidAdds)}
 	case opAddOversized:
 		u := s.newUser(s.freshID())
 		s.touch(u.ID, u.Roles)
@@ -116,16 +193,16 @@ func (s *sequencer) next() request {
 	case opGet:
 		return request{kind, "GET", "/users/" + url.PathEscape(s.anyID()), ""}
 	case opListKnown:
-		return request{kind, "GET", ListTarget(pick(&s.choices, knownRoles)), ""}
+		return request{kind, "GET", ListTarget(s.pick(knownRoles)), ""}
 	case opListNew:
-		return request{kind, "GET", ListTarget(pick(&s.choices, newRoles)), ""}
+		return request{kind, "GET", ListTarget(s.pick(newRoles)), ""}
 	case opListUnknown:
 		if s.intn(2) == 0 {
-			return request{kind, "GET", ListTarget(pick(&s.choices, unknownRoles)), ""}
+			return request{kind, "GET", ListTarget(s.pick(unknownRoles)), ""}
 		}
 		return request{kind, "GET", ListTarget(s.raw(api.MaxRoleBytes + 8)), ""}
 	default:
-		return request{opListInvalid, "GET", pick(&s.choices, invalidLists), ""}
+		return request{opListInvalid, "GET", s.pick(invalidLists), ""}
 	}
 }
 
@@ -147,25 +224,23 @@ func (s *sequencer) post(kind opKind, u user.User) request {
 	return request{kind, "POST", "/users", string(mustMarshal(u))}
 }
 
-// newUser returns a valid user with id: one to four roles, known and new,
-// a name from newNames or from the input, a plain or a maximal email. Zero
-// choices give the plainest user, which keeps hand-written seeds short.
+// newUser returns a valid user with id. Zero choices give the plainest
+// user, which keeps hand-written seeds short.
 func (s *sequencer) newUser(id string) user.User {
-	u := user.User{ID: id, Name: pick(&s.choices, newNames), Email: "new." + id + "@example.com"}
+	u := user.User{ID: id, Name: s.pick(newNames), Email: "new." + id + "@example.com"}
 	if s.intn(4) == 3 {
 		u.Name = "raw " + s.raw(24) // the prefix keeps it non-empty
 	}
 	if s.intn(4) == 3 {
 		u.Email = strings.Repeat("e", api.MaxEmailBytes-len("@example.com")) + "@example.com"
 	}
-	// Up to four draws; a repeated draw is skipped rather than redrawn,
-	// because an exhausted fuzz input would repeat it forever.
+	// A repeated draw is skipped, not redrawn: exhausted data repeats forever.
 	for range 1 + s.intn(4) {
 		from := knownRoles
 		if s.intn(2) == 1 {
 			from = newRoles
 		}
-		if r := pick(&s.choices, from); !slices.Contains(u.Roles, r) {
+		if r := s.pick(from); !slices.Contains(u.Roles, r) {
 			u.Roles = append(u.Roles, r)
 		}
 	}
@@ -190,13 +265,13 @@ func (s *sequencer) freshID() string {
 // takenID returns an id that was generated or POSTed.
 func (s *sequencer) takenID() string {
 	if len(s.added) > 0 && s.intn(2) == 0 {
-		return pick(&s.choices, s.added)
+		return s.pick(s.added)
 	}
 	return user.FormatID(s.intn(len(s.users)))
 }
 
-// anyID returns a generated or POSTed id (most often, so that most DELETEs
-// succeed), an id that was never used but looks like one, or raw input bytes.
+// anyID returns a taken id (most often, so that most DELETEs succeed), an
+// id that was never used but looks like one, or raw bytes.
 func (s *sequencer) anyID() string {
 	switch s.intn(8) {
 	case 6:
@@ -224,19 +299,14 @@ func (s *sequencer) touch(id string, roles []string) {
 	}
 }
 
-// sweep reads back every id that a write touched and the lists of the roles
-// it recorded, in a fixed order, so that a lost or misapplied write shows up
-// even when no later request of the sequence happened to read it. The other
-// roles of a deleted generated user are left to the random lists: they are
-// the large lists (viewer, member, ...), slow to encode under -race.
+// sweep reads back every id and list that a write touched, so that a lost
+// write shows even when no later request read it.
 func (s *sequencer) sweep() []request {
-	ids := make([]string, 0, len(s.touched))
+	ids := slices.Sorted(maps.Keys(s.touched))
 	var roles []string
-	for id, rs := range s.touched {
-		ids = append(ids, id)
+	for _, rs := range s.touched {
 		roles = append(roles, rs...)
 	}
-	slices.Sort(ids)
 	slices.Sort(roles)
 	var reqs []request
 	for _, id := range ids {

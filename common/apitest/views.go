@@ -12,24 +12,16 @@ import (
 )
 
 // ViewOutlivesWrites checks the rule that replaces stage 1's copies (stage
-// 2 on): a list that find has handed out keeps the same users in the same
-// order whatever is written afterwards, so a reader can encode it after
-// releasing the lock. s is a new store of the generated users, find its
-// findByRole and encode its encodeUsers:
-//
-//	s := New(user.MustGenerate(user.DefaultCount, user.DefaultSeed)).(*Store)
-//	apitest.ViewOutlivesWrites(t, s, s.findByRole, encodeUsers)
-//
-// Updating the lists in place (slices.Insert and slices.Delete on the
-// shared backing array, as stage 1 does) fails this test even without
-// -race: the view's elements shift under it.
+// 2 on): a list that find (a store's findByRole) has handed out keeps the
+// same users in the same order whatever is written afterwards, so a reader
+// can encode it after releasing the lock. Lists updated in place, as stage
+// 1's are, fail it even without -race. s is a new store of the generated users.
 func ViewOutlivesWrites[View ~[]E, E comparable](t *testing.T, s api.Stage, find func(role string) View, encode func(View) []byte) {
 	ViewOutlivesWritesFunc(t, s, find, encode, func(v View) []E { return v })
 }
 
 // ViewOutlivesWritesFunc is ViewOutlivesWrites for a view that is not a
-// slice of what it lists, such as stage 6's blocks: listed returns the
-// view's elements, read through the view as a reader would.
+// slice, such as stage 6's blocks: listed reads its elements as a reader would.
 func ViewOutlivesWritesFunc[View any, E comparable](t *testing.T, s api.Stage, find func(role string) View, encode func(View) []byte, listed func(View) []E) {
 	view := find(user.RoleAdmin)
 	before := slices.Clone(listed(view))
@@ -39,8 +31,7 @@ func ViewOutlivesWritesFunc[View any, E comparable](t *testing.T, s api.Stage, f
 		t.Fatalf("the admins' list does not decode: %v", err)
 	}
 
-	// Delete every other admin (the first one and some from the middle
-	// included), then add admins whose ids sort between the remaining ones.
+	// Delete every other admin, then add admins whose ids sort between the rest.
 	remaining := len(admins)
 	for i := 0; i < len(admins); i += 2 {
 		if !s.Delete(admins[i].ID) {

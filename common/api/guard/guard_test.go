@@ -17,7 +17,7 @@ import (
 // until it ends, the HEAD none.
 func TestListTakesTheLedgersSize(t *testing.T) {
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
-	stage := plain.NewLocked(users)
+	stage := plain.New(users)
 	g := New(DefaultLimits, NewLedger(stage, users, DefaultLimits))
 	role := users[0].Roles[0]
 	want := int64(len(stage.ListByRole(role)))

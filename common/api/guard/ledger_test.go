@@ -12,7 +12,7 @@ import (
 
 func TestLedgerForgetsARoleNobodyHolds(t *testing.T) {
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
-	l := NewLedger(plain.NewLocked(users), users, DefaultLimits)
+	l := NewLedger(plain.New(users), users, DefaultLimits)
 	before := len(l.roles)
 	passing := user.User{ID: "passing-1", Name: "Passing", Email: "p@example.com", Roles: []string{"comes-and-goes"}}
 	for range 3 {

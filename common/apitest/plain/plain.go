@@ -1,9 +1,7 @@
-// Package plain is the plainest user store: a map, searched in full and
-// sorted on every list, with no concern for speed. It is the one reference
-// that the tests believe: apitest checks every answer against a Store, its
-// differential tests and common/api's own tests serve a Locked, so that all
-// of them agree by construction.
-// It imports only common/user, so that common/api's tests may import it.
+// Package plain is the plainest user store, a map searched in full and
+// sorted on every list behind one mutex: the reference that apitest checks
+// every answer against, and the slowest obvious common/api Stage. It
+// imports only common/user, so that common/api's tests may import it.
 package plain
 
 import (
@@ -15,8 +13,9 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// Store holds users by id. It is not safe for concurrent use; Locked is.
+// Store holds users by id.
 type Store struct {
+	mu    sync.Mutex
 	users map[string]user.User
 }
 
@@ -31,6 +30,8 @@ func New(users []user.User) *Store {
 
 // Add stores u unless its id is taken, and reports whether it did.
 func (s *Store) Add(u user.User) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if _, taken := s.users[u.ID]; taken {
 		return false
 	}
@@ -40,6 +41,8 @@ func (s *Store) Add(u user.User) bool {
 
 // Delete removes the user with id and reports whether there was one.
 func (s *Store) Delete(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	_, ok := s.users[id]
 	delete(s.users, id)
 	return ok
@@ -47,12 +50,16 @@ func (s *Store) Delete(id string) bool {
 
 // Get returns the user with id.
 func (s *Store) Get(id string) (user.User, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	u, ok := s.users[id]
 	return u, ok
 }
 
 // WithRole returns the users holding role in ascending id order.
 func (s *Store) WithRole(role string) []user.User {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	found := []user.User{} // never nil: Marshal of nil is "null", the API says "[]"
 	for _, u := range s.users {
 		if u.HasRole(role) {
@@ -63,8 +70,7 @@ func (s *Store) WithRole(role string) []user.User {
 	return found
 }
 
-// ListBody is the exact body GET /users?role=role must answer:
-// encoding/json.Marshal of WithRole(role).
+// ListBody is the exact body GET /users?role=role must answer.
 func (s *Store) ListBody(role string) []byte {
 	body, err := json.Marshal(s.WithRole(role))
 	if err != nil {
@@ -73,42 +79,5 @@ func (s *Store) ListBody(role string) []byte {
 	return body
 }
 
-// Locked is a Store behind one mutex. It has the methods of common/api's
-// Stage, so it serves as the slowest obvious stage.
-type Locked struct {
-	mu    sync.Mutex
-	store *Store
-}
-
-// NewLocked returns a Locked holding users.
-func NewLocked(users []user.User) *Locked {
-	return &Locked{store: New(users)}
-}
-
-// ListByRole returns encoding/json.Marshal of the users holding role.
-func (l *Locked) ListByRole(role string) []byte {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.store.ListBody(role)
-}
-
-// Get returns the user with id.
-func (l *Locked) Get(id string) (user.User, bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.store.Get(id)
-}
-
-// Add stores u unless its id is taken.
-func (l *Locked) Add(u user.User) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.store.Add(u)
-}
-
-// Delete removes the user with id.
-func (l *Locked) Delete(id string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.store.Delete(id)
-}
+// ListByRole is ListBody, as a Stage lists.
+func (s *Store) ListByRole(role string) []byte { return s.ListBody(role) }
