@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -148,23 +149,17 @@ func validateUser(u *user.User) error {
 		if err := validateRole(r); err != nil {
 			return inputErrorf("roles[%d]: %v", i, err)
 		}
-		for _, earlier := range u.Roles[:i] {
-			if earlier == r {
-				return inputErrorf("roles lists %s twice", quoteJSON(r))
-			}
+		if slices.Contains(u.Roles[:i], r) {
+			return inputErrorf("roles lists %s twice", quoteJSON(r))
 		}
 	}
 	return nil
 }
 
 func isIDSafe(id string) bool {
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
+	return !strings.ContainsFunc(id, func(c rune) bool {
+		return !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_')
+	})
 }
 
 // quoteJSON writes s, shortened, as a JSON string for an error message,

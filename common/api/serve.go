@@ -342,8 +342,6 @@ func (s *server) serve(signals <-chan os.Signal) error {
 		}
 		s.log.Printf("%s: cut %d connection(s) still open %s", s.name, cut, why)
 	}
-	// The answers that closeAll cut end as their writes fail: a moment to
-	// count them.
 	var refusedConns, resetConns, queuedAnswered, queuedReset int64
 	for _, l := range s.listeners {
 		l.WaitRefusals()
@@ -355,6 +353,8 @@ func (s *server) serve(signals <-chan os.Signal) error {
 	s.log.Printf("%s: the connections queued in the kernel at the signal: %d answered with 503, %d reset "+
 		"(those taken after %v, or with %d refusals being written until then)",
 		s.name, queuedAnswered, queuedReset, guard.DrainQueueTime, guard.MaxRefusing)
+	// The answers that closeAll cut end as their writes fail: a moment to
+	// count them.
 	c := &s.h.guard.Answers
 	for give := time.Now().Add(time.Second); c.InProgress() > 0 && time.Now().Before(give); {
 		time.Sleep(10 * time.Millisecond)
