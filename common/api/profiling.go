@@ -61,13 +61,16 @@ func NewProfilingHandler() http.Handler {
 // addProfilingRoutes adds the profiling pages to e, with Echo's recovery
 // of a panic (the API's routes have the guard's).
 func addProfilingRoutes(e *echo.Echo) {
-	e.GET("/debug/pprof/*", oneAtATime, middleware.Recover(), boundedSeconds)
+	e.GET("/debug/pprof/*", oneAtATime, middleware.Recover())
 }
 
 // oneAtATime serves the page that the path names unless another request
 // is taking it, in which case it answers 409 (net/http/pprof would answer
 // a plain-text 500).
 func oneAtATime(c echo.Context) error {
+	if err := checkSeconds(c.Request()); err != nil {
+		return err
+	}
 	name := c.Param("*")
 	page, ok := pprofPages[name]
 	if !ok {
@@ -89,21 +92,19 @@ func oneAtATime(c echo.Context) error {
 	return nil
 }
 
-// boundedSeconds refuses a seconds parameter that is not a whole number
-// from 1 to MaxProfileSeconds: net/http/pprof would take a malformed one as
-// its default, and a large one as asked, delaying a graceful shutdown.
-func boundedSeconds(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		values, ok := c.Request().URL.Query()["seconds"]
-		if !ok {
-			return next(c)
-		}
-		if len(values) == 1 {
-			if n, err := strconv.Atoi(values[0]); err == nil && 1 <= n && n <= MaxProfileSeconds {
-				return next(c)
-			}
-		}
-		return echo.NewHTTPError(http.StatusBadRequest,
-			fmt.Sprintf("query parameter seconds must be given once, as a whole number from 1 to %d", MaxProfileSeconds))
+// checkSeconds refuses a seconds parameter that is not a whole number from
+// 1 to MaxProfileSeconds: net/http/pprof would take a malformed one as its
+// default, and a large one as asked, delaying a graceful shutdown.
+func checkSeconds(req *http.Request) error {
+	values, ok := req.URL.Query()["seconds"]
+	if !ok {
+		return nil
 	}
+	if len(values) == 1 {
+		if n, err := strconv.Atoi(values[0]); err == nil && 1 <= n && n <= MaxProfileSeconds {
+			return nil
+		}
+	}
+	return echo.NewHTTPError(http.StatusBadRequest,
+		fmt.Sprintf("query parameter seconds must be given once, as a whole number from 1 to %d", MaxProfileSeconds))
 }

@@ -41,15 +41,9 @@ func newClients(limits Limits) *clients {
 		shared: limits.MaxConns - limits.ConnReserve(), byHost: map[string]*client{}}
 }
 
-// enter counts one more user of host's client, a connection if conn, and
-// returns the client; or, for a connection beyond MaxClientConns or in the
-// reserve, why it is refused.
-func (cs *clients) enter(host string, conn bool) (cl *client, refusal string) {
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	return cs.enterLocked(host, conn)
-}
-
+// enterLocked counts one more user of host's client, a connection if conn,
+// and returns the client; or, for a connection beyond MaxClientConns or in
+// the reserve, why it is refused. cs.mu is held.
 func (cs *clients) enterLocked(host string, conn bool) (cl *client, refusal string) {
 	cl = cs.byHost[host]
 	if cl == nil {
@@ -71,14 +65,8 @@ func (cs *clients) enterLocked(host string, conn bool) (cl *client, refusal stri
 	return cl, ""
 }
 
-// leave counts one user of cl fewer, a connection if conn, and forgets the
-// client once nothing uses it.
-func (cs *clients) leave(cl *client, conn bool) {
-	cs.mu.Lock()
-	defer cs.mu.Unlock()
-	cs.leaveLocked(cl, conn)
-}
-
+// leaveLocked counts one user of cl fewer, a connection if conn, and
+// forgets the client once nothing uses it. cs.mu is held.
 func (cs *clients) leaveLocked(cl *client, conn bool) {
 	if conn {
 		cl.conns--

@@ -165,7 +165,9 @@ type clientConn struct {
 func (c *clientConn) Close() error {
 	err := c.Conn.Close()
 	c.once.Do(func() {
-		c.l.clients.leave(c.client, true)
+		c.l.clients.mu.Lock()
+		c.l.clients.leaveLocked(c.client, true)
+		c.l.clients.mu.Unlock()
 		<-c.l.slots
 	})
 	return err

@@ -82,7 +82,9 @@ func (l *Listener) Accept() (net.Conn, error) {
 			<-l.slots
 			return nil, err
 		}
-		cl, refusal := l.clients.enter(HostOf(conn.RemoteAddr().String()), true)
+		l.clients.mu.Lock()
+		cl, refusal := l.clients.enterLocked(HostOf(conn.RemoteAddr().String()), true)
+		l.clients.mu.Unlock()
 		if refusal != "" {
 			l.refuse(conn, refusal, time.Time{})
 			continue
