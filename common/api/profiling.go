@@ -16,35 +16,34 @@ import (
 // the default of the CPU profile and of go tool pprof.
 const MaxProfileSeconds = 30
 
-// pprofPages are the pages of net/http/pprof that Index does not serve,
-// and what each takes, for the 409.
-var pprofPages = map[string]struct {
-	what  string
-	serve http.HandlerFunc
-}{
-	"cmdline": {"the command line", pprof.Cmdline},
-	"profile": {"a CPU profile", pprof.Profile},
-	"symbol":  {"a symbol lookup", pprof.Symbol},
-	"trace":   {"an execution trace", pprof.Trace},
+// pprofPage is one page of /debug/pprof/, served one request at a time:
+// a heap profile with gc=1 collects the whole heap, goroutine?debug=2
+// stops the world, and the process has one CPU profiler and one tracer.
+type pprofPage struct {
+	what    string // for the 409
+	serve   http.HandlerFunc
+	running atomic.Bool
 }
 
-// otherPages is the key in pprofRunning of every name that is not a page
+// otherPages is the key in pprofPages of every name that is not a page
 // (net/http/pprof answers those with 404).
 const otherPages = "(other)"
 
-// pprofRunning says, per page ("" for the index), whether a request is taking
-// it: a heap profile with gc=1 collects the whole heap, goroutine?debug=2
-// stops the world, and the process has one CPU profiler and one tracer.
-// The set is fixed at start-up, so that no request can add to it.
-var pprofRunning = func() map[string]*atomic.Bool {
-	m := map[string]*atomic.Bool{"": new(atomic.Bool), otherPages: new(atomic.Bool)}
-	for name := range pprofPages {
-		m[name] = new(atomic.Bool)
+// pprofPages are the pages by name, "" the index. The set is fixed at
+// start-up, so that no request can add to it.
+var pprofPages = func() map[string]*pprofPage {
+	pages := map[string]*pprofPage{
+		"":         {what: "the profile index", serve: pprof.Index},
+		otherPages: {what: "a page that is not a profile", serve: pprof.Index},
+		"cmdline":  {what: "the command line", serve: pprof.Cmdline},
+		"profile":  {what: "a CPU profile", serve: pprof.Profile},
+		"symbol":   {what: "a symbol lookup", serve: pprof.Symbol},
+		"trace":    {what: "an execution trace", serve: pprof.Trace},
 	}
 	for _, p := range runtimepprof.Profiles() {
-		m[p.Name()] = new(atomic.Bool)
+		pages[p.Name()] = &pprofPage{what: "the " + p.Name() + " profile", serve: pprof.Index}
 	}
-	return m
+	return pages
 }()
 
 // NewProfilingHandler returns net/http/pprof's pages under /debug/pprof/,
@@ -71,23 +70,15 @@ func oneAtATime(c echo.Context) error {
 	if err := checkSeconds(c.Request()); err != nil {
 		return err
 	}
-	name := c.Param("*")
-	page, ok := pprofPages[name]
+	page, ok := pprofPages[c.Param("*")]
 	if !ok {
-		page.what, page.serve = "the "+name+" profile", pprof.Index
+		page = pprofPages[otherPages]
 	}
-	taken, ok := pprofRunning[name]
-	switch {
-	case name == "":
-		page.what = "the profile index"
-	case !ok:
-		taken, page.what = pprofRunning[otherPages], "a page that is not a profile"
-	}
-	if !taken.CompareAndSwap(false, true) {
+	if !page.running.CompareAndSwap(false, true) {
 		return echo.NewHTTPError(http.StatusConflict,
 			page.what+" is already being taken by another request; ask again once it is done")
 	}
-	defer taken.Store(false)
+	defer page.running.Store(false)
 	page.serve(c.Response(), c.Request())
 	return nil
 }
