@@ -41,14 +41,11 @@ func (l Limits) ConnReserve() int {
 	return max(1, l.MaxConns/8)
 }
 
-// DefaultMaxUsers is ten times the default data set.
-const DefaultMaxUsers = 100_000
-
 // DefaultLimits are the limits of api.Main, unless its flags say
 // otherwise, and of api.NewHandler. Users of the largest kind count 512 KB
 // each, so some 500 of them fit.
 var DefaultLimits = Limits{
-	MaxUsers:         DefaultMaxUsers,
+	MaxUsers:         100_000, // ten times the default data set
 	MaxStoredBytes:   256 << 20,
 	MaxInFlightBytes: 128 << 20,
 	MaxClientBytes:   128 << 20 / 4,
