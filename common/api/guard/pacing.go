@@ -83,7 +83,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 		}
 		return n, err
 	}
-	watch := len(p) > SendPiece
+	watch := len(p) > SendPiece // one piece is sent whole: stopping it would save nothing
 	if watch {
 		rc := w.rc // the function may run after the answer ends, and w serves another
 		stop := context.AfterFunc(w.ctx, func() { rc.SetWriteDeadline(time.Now()) })
