@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -20,8 +21,7 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// Limits on input. A request beyond one of them gets a 4xx answer that
-// names the limit; nothing is stored.
+// Limits on one request; beyond one, a 4xx names it.
 const (
 	MaxRoleBytes  = 64       // bytes in one role, in a query or in a user
 	MaxRoles      = 32       // roles of one user
@@ -30,23 +30,17 @@ const (
 	MaxEmailBytes = 254      // bytes in an email address (RFC 5321's path limit)
 	MaxBodyBytes  = 64 << 10 // bytes in a POST body
 
-	// MaxHeaderBytes bounds the request line and headers together, CRLFs
-	// and the blank line that ends them included; net/http answers 431
-	// beyond it. The API needs a few hundred bytes (a role is at most 192
-	// once percent-encoded), and 8 KiB, the most that Apache takes in one
-	// header line by default, leaves room for what proxies and browsers
-	// add, where net/http's default of 1 MiB let every open connection
-	// hold a megabyte of headers still arriving.
+	// MaxHeaderBytes bounds the request line and headers together (431
+	// beyond): the API needs a few hundred bytes, and net/http's default of
+	// 1 MiB would let every connection hold a megabyte of headers.
 	MaxHeaderBytes = 8 << 10
 )
 
-// HeaderReadSlack is what net/http adds to http.Server.MaxHeaderBytes
-// before it stops reading: room for its 4 KiB read buffer, which may hold
-// the start of the body. The server sets MaxHeaderBytes minus this, so that
-// the limit is exactly MaxHeaderBytes.
+// HeaderReadSlack is what net/http reads beyond http.Server.MaxHeaderBytes,
+// for its read buffer; the server takes it off, so that the limit is exact.
 const HeaderReadSlack = 4096
 
-// errInput is an input error: the client's fault, answered with 400.
+// errInput is the client's fault, answered with 400.
 type errInput struct{ msg string }
 
 func (e errInput) Error() string { return e.msg }
@@ -55,8 +49,7 @@ func inputErrorf(format string, args ...any) error {
 	return errInput{fmt.Sprintf(format, args...)}
 }
 
-// queryError says what url.ParseQuery found wrong with rawQuery, in the
-// API's words rather than the library's.
+// queryError says what url.ParseQuery found wrong with rawQuery.
 func queryError(rawQuery string, err error) error {
 	var escape url.EscapeError
 	switch {
@@ -70,10 +63,9 @@ func queryError(rawQuery string, err error) error {
 	}
 }
 
-// roleFromQuery returns the single role in the query of req, a GET /users.
-// A repeated role parameter is an error, not "the first one wins": a client
-// that sends two roles probably expects a union, and silently answering for
-// one of them would hide its bug.
+// roleFromQuery returns the role in the query of req. A repeated role is
+// refused: its client probably expects a union, and a silent choice would
+// hide its bug.
 func roleFromQuery(req *http.Request) (string, error) {
 	rawQuery := req.URL.RawQuery
 	if role, ok := plainRole(rawQuery); ok {
@@ -93,10 +85,8 @@ func roleFromQuery(req *http.Request) (string, error) {
 	return roles[0], validateRole(roles[0])
 }
 
-// plainRole reads the role of a query of a few parameters that holds no
-// escape, no '+' and no ';', and reports false for any other, which
-// url.ParseQuery reads (and may refuse): such a query reads the same
-// either way, without a map built for one key.
+// plainRole reads the role of a short query without escapes, '+' or ';'
+// as url.ParseQuery would, without its map; for any other it reports false.
 func plainRole(rawQuery string) (role string, ok bool) {
 	if strings.ContainsAny(rawQuery, "%+;") || strings.Count(rawQuery, "&") > 8 {
 		return "", false
@@ -128,10 +118,8 @@ func validateRole(role string) error {
 }
 
 // pathID returns the id in the path, percent-decoded once. Echo routes on
-// the path as sent when it differs from the usual encoding of the decoded
-// path, and on the decoded path otherwise, so its parameter alone would be
-// decoded for /users/%00 but not for /users/%750000001, which names
-// u0000001.
+// the raw path when it is set, so its parameter alone would leave
+// /users/%750000001, which names u0000001, encoded.
 func pathID(c echo.Context) (string, error) {
 	id := c.Param("id")
 	if c.Request().URL.RawPath == "" {
@@ -161,28 +149,21 @@ func validateUser(u *user.User) error {
 		if err := validateRole(r); err != nil {
 			return inputErrorf("roles[%d]: %v", i, err)
 		}
-		for _, earlier := range u.Roles[:i] {
-			if earlier == r {
-				return inputErrorf("roles lists %s twice", quoteJSON(r))
-			}
+		if slices.Contains(u.Roles[:i], r) {
+			return inputErrorf("roles lists %s twice", quoteJSON(r))
 		}
 	}
 	return nil
 }
 
 func isIDSafe(id string) bool {
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
+	return !strings.ContainsFunc(id, func(c rune) bool {
+		return !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_')
+	})
 }
 
-// quoteJSON writes s, shortened, as a JSON string literal, for an error
-// message: in the notation of the API that the client speaks, where Go's %q
-// would write a byte 0 as \x00, which JSON does not have.
+// quoteJSON writes s, shortened, as a JSON string for an error message,
+// where Go's %q would write escapes that JSON does not have.
 func quoteJSON(s string) string {
 	var b strings.Builder
 	enc := json.NewEncoder(&b)
@@ -191,8 +172,7 @@ func quoteJSON(s string) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// truncate shortens s for an error message, so that a megabyte of input is
-// not echoed back.
+// truncate shortens s for an error message.
 func truncate(s string) string {
 	const keep = 40
 	if len(s) <= keep {
@@ -202,20 +182,15 @@ func truncate(s string) string {
 }
 
 // newUserFields are the keys of a POST /users body, in the order in which
-// a missing one is reported. Keys are matched exactly: "NAME" is an unknown
-// field, not a second spelling of "name" (encoding/json would accept it,
-// and a client relying on that would break on any stricter server).
+// a missing one is reported. Unlike encoding/json, they are case-sensitive.
 var newUserFields = []string{"id", "name", "email", "roles"}
 
-// utf8BOM is the byte order mark some editors put before UTF-8 text. JSON
-// sent over the network must not start with one (RFC 8259, section 8.1).
+// utf8BOM must not start JSON sent over the network (RFC 8259, 8.1).
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
-// decodeNewUser reads and validates the body of POST /users, into a
-// buffer of capacity bytes. What it returns is exactly what the client
-// sent: a body that could only be stored by changing it (a string that is
-// not valid UTF-8, a key given twice so that one value would be dropped) is
-// refused instead.
+// decodeNewUser reads and validates the body of POST /users into a
+// buffer of capacity bytes. A body that could only be stored by changing
+// it (invalid UTF-8, a key given twice) is refused.
 func decodeNewUser(body io.Reader, capacity int) (user.User, error) {
 	data, err := readBody(body, capacity)
 	if err != nil {
@@ -249,13 +224,9 @@ func decodeNewUser(body io.Reader, capacity int) (user.User, error) {
 	return u, validateUser(&u)
 }
 
-// bodyCapacity is the buffer that the body of req is read into, and what
-// its reading reserves of the in-flight bytes: one byte more than the body
-// announced, so that its end is seen without growing the buffer, and for a
-// body not announced, one more than the limit, so that MaxBytesReader can
-// tell. A body announced as larger than the limit is refused before
-// anything is read: net/http has not answered 100 Continue yet, as it does
-// so at the first read of the body, which this answer never makes.
+// bodyCapacity is the buffer that the body of req is read into (see
+// guard.BodyCapacity). A body announced as too large is refused before
+// its first read, and so before net/http answers 100 Continue.
 func bodyCapacity(req *http.Request) (int, error) {
 	if req.ContentLength > MaxBodyBytes {
 		return 0, &http.MaxBytesError{Limit: MaxBodyBytes}
@@ -263,10 +234,8 @@ func bodyCapacity(req *http.Request) (int, error) {
 	return guard.BodyCapacity(req.ContentLength, MaxBodyBytes), nil
 }
 
-// readBody reads a whole request body into a buffer of capacity bytes
-// (guard.ReadBody), and turns a failed read into an answer about the
-// request. The error of the socket itself is never shown: it names the
-// addresses of both ends and says nothing the client can act on.
+// readBody reads a whole request body into a buffer of capacity bytes,
+// and turns a failed read into an answer that names no socket address.
 func readBody(body io.Reader, capacity int) ([]byte, error) {
 	data, err := guard.ReadBody(body, capacity)
 	if err == nil {
@@ -289,8 +258,8 @@ func readBody(body io.Reader, capacity int) ([]byte, error) {
 	}
 }
 
-// objectFields splits data, which must be one JSON object whose keys are
-// newUserFields, each at most once, into the raw JSON of each value.
+// objectFields splits data, one JSON object whose keys are newUserFields,
+// each at most once, into the raw JSON of each value.
 func objectFields(data []byte) (map[string]json.RawMessage, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	tok, err := dec.Token()
@@ -298,7 +267,7 @@ func objectFields(data []byte) (map[string]json.RawMessage, error) {
 		return nil, syntaxError(data, err)
 	}
 	if tok != json.Delim('{') {
-		return nil, inputErrorf("body must be a JSON object, not %s", kindOfToken(tok))
+		return nil, inputErrorf("body must be a JSON object, not %s", kindOfJSON(bytes.TrimLeft(data, " \t\r\n")))
 	}
 	fields := map[string]json.RawMessage{}
 	for dec.More() {
@@ -328,8 +297,7 @@ func objectFields(data []byte) (map[string]json.RawMessage, error) {
 	return fields, nil
 }
 
-// checkKey refuses a key that is not one of newUserFields, with a hint
-// when it differs from one only in case.
+// checkKey refuses a key that is not one of newUserFields.
 func checkKey(key string) error {
 	for _, name := range newUserFields {
 		switch {
@@ -343,8 +311,7 @@ func checkKey(key string) error {
 }
 
 // syntaxError describes data, a body that is not well-formed JSON, by the
-// byte where it went wrong. The decoder's own text is not shown: it speaks
-// of Go's scanner ("in string escape code"), not of the request.
+// byte where it went wrong, not in the words of Go's scanner.
 func syntaxError(data []byte, err error) error {
 	var syntax *json.SyntaxError
 	isSyntax := errors.As(err, &syntax)
@@ -367,8 +334,7 @@ func syntaxError(data []byte, err error) error {
 	}
 }
 
-// describeByte names b for an error message: as itself if it is a visible
-// ASCII character, else by its value.
+// describeByte names b as itself if it is visible ASCII, else by its value.
 func describeByte(b byte) string {
 	if '!' <= b && b <= '~' {
 		return "'" + string(rune(b)) + "'"
@@ -411,8 +377,8 @@ func textList(field string, raw json.RawMessage) ([]string, error) {
 	return list, nil
 }
 
-// kindOfJSON names the kind of the JSON value raw, which is well-formed, in
-// the words of JSON rather than of Go.
+// kindOfJSON names the kind of the JSON value that raw starts, in the
+// words of JSON rather than of Go.
 func kindOfJSON(raw json.RawMessage) string {
 	switch raw[0] {
 	case '"':
@@ -430,33 +396,16 @@ func kindOfJSON(raw json.RawMessage) string {
 	}
 }
 
-// kindOfToken names the kind of the value that a json.Decoder token starts.
-func kindOfToken(tok json.Token) string {
-	switch tok.(type) {
-	case json.Delim:
-		return "an array" // the only other delimiter that can start a value
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case nil:
-		return "null"
-	default:
-		return "a number"
-	}
-}
-
-// Why a JSON string cannot be stored as sent. encoding/json would replace
-// each offending byte or escape with U+FFFD, so the user stored would not be
-// the user sent; the API refuses the request instead.
+// Why a JSON string cannot be stored as sent: encoding/json would put
+// U+FFFD in place of the offending byte or escape.
 var (
 	errNotUTF8         = errors.New("is not valid UTF-8")
 	errLoneSurrogate   = errors.New(`holds an unpaired surrogate escape (\uD800 to \uDFFF), which is not a character`)
 	errMalformedEscape = errors.New("holds a malformed escape")
 )
 
-// checkText reports why the JSON string literal lit, quotes included, would
-// not decode to exactly the text it spells, or returns nil.
+// checkText reports why the JSON string lit, quotes included, would not
+// decode to exactly the text it spells.
 func checkText(lit []byte) error {
 	if !utf8.Valid(lit) {
 		return errNotUTF8

@@ -39,7 +39,7 @@ func TestProfileSecondsAreBounded(t *testing.T) {
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, httptest.NewRequest("GET", target, nil))
 		wantJSONError(t, "GET "+target, http.StatusBadRequest, w.Code, w.Header().Get("Content-Type"), w.Body.Bytes())
-		if cpuProfileRunning.Load() || traceRunning.Load() {
+		if pprofPages["profile"].running.Load() || pprofPages["trace"].running.Load() {
 			t.Fatalf("GET %s: a refused request started a profile", target)
 		}
 	}
@@ -60,10 +60,10 @@ func TestSecondConcurrentProfileIsAConflict(t *testing.T) {
 		running *atomic.Bool
 		second  string // the query of the second request, or "": seconds=1
 	}{
-		{"/debug/pprof/profile", &cpuProfileRunning, ""},
-		{"/debug/pprof/trace", &traceRunning, ""},
-		{"/debug/pprof/heap", namedProfileRunning["heap"], "gc=1"},
-		{"/debug/pprof/goroutine", namedProfileRunning["goroutine"], "debug=2"},
+		{"/debug/pprof/profile", &pprofPages["profile"].running, ""},
+		{"/debug/pprof/trace", &pprofPages["trace"].running, ""},
+		{"/debug/pprof/heap", &pprofPages["heap"].running, "gc=1"},
+		{"/debug/pprof/goroutine", &pprofPages["goroutine"].running, "debug=2"},
 	} {
 		second := tc.path + "?" + cmp.Or(tc.second, "seconds=1")
 		ctx, cancel := context.WithCancel(context.Background())
@@ -86,7 +86,7 @@ func TestSecondConcurrentProfileIsAConflict(t *testing.T) {
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		wantJSONError(t, second+" while "+tc.path+" runs", http.StatusConflict, resp.StatusCode, resp.Header.Get("Content-Type"), body)
-		if tc.running != &cpuProfileRunning { // another kind is not held up
+		if tc.running != &pprofPages["profile"].running { // another kind is not held up
 			other, err := http.Get(srv.URL + "/debug/pprof/allocs")
 			if err != nil {
 				t.Fatal(err)
@@ -125,7 +125,7 @@ func TestShutdownCutsARunningProfile(t *testing.T) {
 		}
 		profile <- err
 	}()
-	waitFor(cpuProfileRunning.Load)
+	waitFor(pprofPages["profile"].running.Load)
 
 	r.signals <- syscall.SIGTERM
 	if err := r.wait(); err != nil {
@@ -135,5 +135,5 @@ func TestShutdownCutsARunningProfile(t *testing.T) {
 		t.Errorf("the log does not count the profile's connection:\n%s", out)
 	}
 	<-profile // the client sees the connection end
-	waitFor(func() bool { return !cpuProfileRunning.Load() })
+	waitFor(func() bool { return !pprofPages["profile"].running.Load() })
 }

@@ -13,37 +13,29 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// One GET /users?role=R at run time, from Echo to the socket, passes six
-// files of the project (stage 0's two among them; a later stage has its own
-// in their place) and enters each once, in this order: a call into a file
-// further down the list returns, and the reading goes on where it was. Each
-// file names the functions that the request runs in it
-// (TestRunTimePathNamesWhatExists checks them):
+// One GET /users?role=R at run time passes six files of the project (a
+// stage's two among them: here stage 0's), each once, in this order, with
+// the functions it runs in each (TestRunTimePathNamesWhatExists checks them):
 //
 //  1. common/api/guard/guard.go (Guard.List, Guard.begin, Guard.listSize,
 //     Guard.reserve, Guard.take, Guard.takeInFlight, Guard.end,
-//     Guard.release): the guard that Guard.List wrapped around the handler
-//     once, which Echo calls for the request. It gives the answer a paced
-//     Writer, reads the role (2), takes the list's size in bytes in flight,
-//     within what one client may hold, or refuses the request with 503,
-//     calls the handler (3), and once that returns, gives the bytes back
-//     and counts the answer.
-//  2. common/api/input.go (roleFromQuery, plainRole, validateRole): the role
-//     in the query, checked.
+//     Guard.release): the guard, wrapped once around the handler, gives
+//     the answer a paced Writer, reads the role (2), takes the list's size
+//     in flight or refuses with 503, calls the handler (3), and once it
+//     returns gives the bytes back and counts the answer.
+//  2. common/api/input.go (roleFromQuery, plainRole, validateRole): the role.
 //  3. common/api/routes.go (handlers.list, writeJSON, writeHeaders): the
-//     handler, which reads top to bottom: the stage builds the list (4),
-//     and writeJSON writes it, through Echo's Response, to the Writer (6).
+//     stage builds the list (4, 5), and writeJSON writes it to the Writer (6).
 //  4. stage0-linear/store.go (Store.ListByRole, Store.findByRole, clone):
 //     the users holding the role,
 //  5. stage0-linear/encode.go (encodeUsers): and their JSON.
 //  6. common/api/guard/pacing.go (Writer.Write, Writer.deadline): the body
 //     in pieces, each with a write deadline at the minimum rate.
 //
-// An error goes from the handler back to Guard.end, which answers it with
-// writeError (below) through Echo's Context.Error. Once per connection,
-// not per request, Listener.Accept (guard/guard.go) admitted the
-// connection, and ConnContext (guard/clients.go) put its client in its
-// context; at start-up, stage0-linear/main.go calls Main (serve.go).
+// An error goes back to Guard.end, which answers it with writeError. Once
+// per connection, Listener.Accept (guard/guard.go) admitted it and
+// ConnContext (guard/clients.go) put its client in its context; at
+// start-up, stage0-linear/main.go calls Main (serve.go).
 
 // addAPIRoutes serves h's handlers on e, each wrapped in the guard once.
 func addAPIRoutes(e *echo.Echo, h *handlers) {
@@ -58,13 +50,12 @@ func addAPIRoutes(e *echo.Echo, h *handlers) {
 type handlers struct {
 	stage    Stage
 	recycler Recycler      // the stage, if it reuses its bodies; else nil
-	ledger   *guard.Ledger // what the store holds: every write goes through it
-	guard    *guard.Guard  // around every handler; it sizes each list by the ledger
+	ledger   *guard.Ledger // every write goes through it
+	guard    *guard.Guard
 }
 
-// list answers GET and HEAD /users?role=R for role, whose list the guard
-// has sized, and for a GET reserved: HEAD needs nothing more, and a GET
-// that found too few bytes free was refused before anything was built.
+// list answers GET and HEAD /users?role=R for role, whose list of size
+// bytes the guard has reserved for a GET.
 func (h *handlers) list(c echo.Context, role string, size int64) error {
 	if c.Request().Method == http.MethodHead {
 		return writeHeaders(c, http.StatusOK, size)
@@ -76,8 +67,8 @@ func (h *handlers) list(c echo.Context, role string, size int64) error {
 	return writeJSON(c, http.StatusOK, body) // a cut is logged by the guard
 }
 
-// create answers POST /users, whose body the guard has reserved a buffer
-// of capacity bytes for.
+// create answers POST /users, whose body the guard has reserved capacity
+// bytes for.
 func (h *handlers) create(c echo.Context, capacity int) error {
 	req := c.Request()
 	req.Body = http.MaxBytesReader(c.Response(), req.Body, MaxBodyBytes)
@@ -130,13 +121,11 @@ func errUnknownUser(id string) error {
 	return echo.NewHTTPError(http.StatusNotFound, "no user with id "+quoteJSON(id))
 }
 
-// jsonContentType is the Content-Type of every answer. The header map gets
-// this slice itself: nobody changes a header's values in place, and Set
-// would allocate a new one for every answer.
+// jsonContentType is the Content-Type of every answer, shared by every
+// header map: Set would allocate a slice per answer.
 var jsonContentType = []string{echo.MIMEApplicationJSON}
 
-// writeHeaders sends the status and headers of a JSON answer of size
-// bytes, and no body: what HEAD needs.
+// writeHeaders sends the status and headers of a JSON answer of size bytes.
 func writeHeaders(c echo.Context, status int, size int64) error {
 	header := c.Response().Header()
 	header[echo.HeaderContentType] = jsonContentType
@@ -145,7 +134,7 @@ func writeHeaders(c echo.Context, status int, size int64) error {
 	return nil
 }
 
-// writeJSON sends body with an explicit Content-Length, so that every stage
+// writeJSON sends body with its Content-Length, so that every stage
 // answers with the same headers whatever the size of its body.
 func writeJSON(c echo.Context, status int, body []byte) error {
 	writeHeaders(c, status, int64(len(body)))
@@ -153,9 +142,8 @@ func writeJSON(c echo.Context, status int, body []byte) error {
 	return err
 }
 
-// writeError answers every error as {"error": "..."}, without the body
-// for HEAD. Only errors made for the client are shown to it; any other is
-// logged and answered with 500.
+// writeError answers every error as {"error": "..."}. Only errors made for
+// the client are shown to it; any other is logged and answered with 500.
 func writeError(err error, c echo.Context) {
 	if c.Response().Committed {
 		return
@@ -190,37 +178,22 @@ func writeError(err error, c echo.Context) {
 	}
 }
 
-// NewHandler returns the API served by stage, which was built with users,
-// wired on Echo, with DefaultLimits:
-//
-//	GET    /users?role=R   users holding role R (the endpoint this project optimizes)
-//	POST   /users          create a user: 201 with the stored user
-//	GET    /users/:id      one user, or 404
-//	DELETE /users/:id      204, or 404
-//
-// HEAD on a GET route answers as the GET would, with the same status and
-// headers (Content-Length included) and no body. Every error is a JSON
-// object {"error": "..."} with a 4xx status, 503 when too many list or body
-// bytes are in flight, in all or for the client, or 500 for a
-// bug (a panic is recovered, logged and answered with 500). The profiling
-// endpoints are not part of it: see NewProfilingHandler.
+// NewHandler returns the API (docs/api.md) served by stage, which was
+// built with users, with DefaultLimits and without the profiling pages.
 func NewHandler(stage Stage, users []user.User) http.Handler {
 	return NewHandlerWithLimits(stage, users, DefaultLimits)
 }
 
 // NewHandlerWithLimits is NewHandler with limits. The handler counts what
-// the store holds itself, from users on, so it must be the only writer of
-// stage. It logs the answers it could not send to the standard logger.
+// the store holds, so it must be the only writer of stage.
 func NewHandlerWithLimits(stage Stage, users []user.User, limits Limits) http.Handler {
 	e := newEcho()
 	addAPIRoutes(e, newHandlers(stage, users, limits, log.Default()))
 	return e
 }
 
-// newEcho returns an Echo with no routes yet, which answers every error as
-// JSON. It has no middleware: Echo applies middleware anew on every
-// request, a closure each, so the guard is wrapped around each route
-// once, by addAPIRoutes.
+// newEcho returns an Echo that answers every error as JSON. It has no
+// middleware, which Echo would apply anew on every request.
 func newEcho() *echo.Echo {
 	e := echo.New()
 	e.HideBanner = true

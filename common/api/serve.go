@@ -22,21 +22,16 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// Limits are what clients may make a server hold; see guard.Limits.
+// Limits are what all requests together may make a server hold.
 type Limits = guard.Limits
 
-// DefaultLimits are the limits of a server started by Main, unless its
-// flags say otherwise, and of NewHandler.
+// DefaultLimits are the limits of Main, unless its flags say otherwise,
+// and of NewHandler.
 var DefaultLimits = guard.DefaultLimits
 
-// Server timeouts. ReadHeaderTimeout stops slow-header clients from holding
-// connections, and ReadTimeout slow bodies (answered with 408). The write
-// timeout bounds the building of an answer, from the end of the request's
-// headers; its sending is bounded by the minimum rate instead (see
-// guard.Writer), and a profiling request extends its own write deadline by
-// the profile's duration, which MaxProfileSeconds bounds. On SIGINT or
-// SIGTERM the requests in flight get DrainTimeout to finish; the
-// connections still open then are closed.
+// Server timeouts. WriteTimeout bounds the building of an answer, and the
+// minimum rate its sending (see guard.Writer). On SIGINT or SIGTERM the
+// requests in flight get DrainTimeout to finish.
 const (
 	ReadHeaderTimeout = 5 * time.Second
 	ReadTimeout       = 10 * time.Second
@@ -45,29 +40,12 @@ const (
 	DrainTimeout      = 10 * time.Second
 )
 
-// Main is the whole main function of a stage: it reads the flags, generates
-// the users, opens the listeners, and serves until SIGINT or SIGTERM. Then
-// it lets the requests in flight finish for up to DrainTimeout, closes the
-// connections still open, says how many it cut, and exits with status 0; a
-// second signal cuts them at once. Flags:
-//
-//	-addr              listen address of the API (default 127.0.0.1:8080: loopback only)
-//	-pprof-addr        loopback listen address for /debug/pprof/ alone (default: none)
-//	-users             number of generated users (default user.DefaultCount)
-//	-max-users         most users the store may hold (default DefaultLimits)
-//	-max-stored-mib    most MiB the stored users may count, see Limits (default DefaultLimits)
-//	-max-inflight-mib  most MiB of lists being built or sent, and bodies being read, at once (default DefaultLimits)
-//	-max-client-mib    most MiB of those in flight that one client may hold (default a quarter of -max-inflight-mib)
-//	-max-conns         most connections served at once (default DefaultLimits)
-//	-max-client-conns  most of those that one client may hold (default a quarter of -max-conns)
-//	-seed              seed of the generated users (default user.DefaultSeed)
-//
-// The profiling endpoints are served on -pprof-addr if it is given, which
-// must be a loopback address; otherwise on the API's listener if that is on
-// loopback, and nowhere if it is not. An API listening beyond loopback gets
-// a warning. A positional argument or an empty -addr is refused with exit
-// status 2. Unless the environment sets GOMEMLIMIT, the garbage collector
-// is given memoryLimit as its soft limit.
+// Main is the whole main function of a stage (its flags: parseFlags and
+// docs/api.md): it generates the users and serves them until SIGINT or
+// SIGTERM, then lets the requests in flight finish for up to DrainTimeout
+// (a second signal: at once), closes the connections still open, says how
+// many it cut, and exits with status 0. Unless GOMEMLIMIT is set, it gives
+// the garbage collector guard.MemoryLimit.
 func Main(name string, newStage NewStage) {
 	cfg, err := parseFlags(name, os.Args[1:], os.Stderr)
 	switch {
@@ -93,21 +71,19 @@ func Main(name string, newStage NewStage) {
 
 // config is what a stage's command line asks for.
 type config struct {
-	name      string // the stage's name, for messages
-	addr      string // the API's listen address
-	pprofAddr string // the profiling endpoints' own listen address, or "": on the API's if that is loopback
-	users     int    // generated users
-	limits    Limits // what the store and the lists in flight may hold
-	seed      uint64 // seed of the generated users
+	name      string
+	addr      string // the API's
+	pprofAddr string // the profiling pages' own, or "": on addr if that is loopback
+	users     int
+	limits    Limits
+	seed      uint64
 }
 
-// errUsage is returned once the command line has been refused and the
-// reason and the usage printed.
+// errUsage says that the command line was refused, and why printed.
 var errUsage = errors.New("usage error")
 
 // parseFlags reads the command line args of the stage called name. On a
-// mistake it prints why and the usage to stderr and returns errUsage; for
-// -h it prints the usage and returns flag.ErrHelp.
+// mistake it prints why and the usage to stderr and returns errUsage.
 func parseFlags(name string, args []string, stderr io.Writer) (config, error) {
 	cfg := config{name: name, limits: DefaultLimits}
 	flags := flag.NewFlagSet(name, flag.ContinueOnError)
@@ -136,8 +112,8 @@ func parseFlags(name string, args []string, stderr io.Writer) (config, error) {
 		"most of those connections that one client may hold at once (default a quarter of -max-conns); "+
 			"one beyond it gets 503 and is closed")
 	flags.Uint64Var(&cfg.seed, "seed", user.DefaultSeed, "seed of the generated users")
-	cfg.limits.MaxClientBytes = 0 // unless the flag is given: a quarter of the in-flight bytes, whatever they are
-	cfg.limits.MaxClientConns = 0 // likewise, a quarter of the connections
+	cfg.limits.MaxClientBytes = 0 // unless the flag is given: a quarter of -max-inflight-mib, below
+	cfg.limits.MaxClientConns = 0
 	if err := flags.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return config{}, err
@@ -174,8 +150,7 @@ func mebibytes(bytes *int64) func(string) error {
 func (cfg config) check(positional []string) error {
 	switch {
 	case len(positional) > 0:
-		// flag stops at the first argument that is not a flag, so every
-		// flag after it would be ignored without a word.
+		// flag would ignore every flag after it without a word.
 		return fmt.Errorf("unexpected argument %q: this command takes flags only", positional[0])
 	case cfg.addr == "":
 		return errors.New("-addr is empty; give host:port, for example 127.0.0.1:8080 (an empty address would listen on every interface)")
@@ -207,9 +182,8 @@ func (cfg config) check(positional []string) error {
 	return nil
 }
 
-// isLoopbackHost reports whether host names the loopback interface.
-// localhost counts; the address actually bound is checked again once the
-// listener is open.
+// isLoopbackHost reports whether host names loopback; the address bound
+// is checked again once the listener is open.
 func isLoopbackHost(host string) bool {
 	if host == "localhost" {
 		return true
@@ -219,29 +193,25 @@ func isLoopbackHost(host string) bool {
 }
 
 // isLoopbackAddr reports whether a listener's address is on loopback only.
-// An unspecified address (0.0.0.0, ::, or no host at all) is every
-// interface, so it is not.
 func isLoopbackAddr(addr net.Addr) bool {
 	tcp, ok := addr.(*net.TCPAddr)
 	return ok && tcp.IP.IsLoopback()
 }
 
-// server is a stage's open listeners with the HTTP servers that will serve
-// them: the API's, and the profiling endpoints' when they have their own.
+// server is a stage's open listeners with the HTTP servers that will
+// serve them: the API's, and the profiling pages' when they have their own.
 type server struct {
 	name      string
 	log       *log.Logger
-	drain     time.Duration // how long requests in flight may take to finish after a signal
+	drain     time.Duration // DrainTimeout, but in tests
 	limits    Limits
 	h         *handlers
 	servers   []*http.Server
 	listeners []*guard.Listener // listeners[i] is served by servers[i]
-	open      atomic.Int64      // connections open on any of the listeners
+	open      atomic.Int64      // connections open on any of them
 }
 
 // listen generates the users and opens the listeners that cfg asks for.
-// It logs where it serves only once every listener is open, so that an
-// address that cannot be bound is reported as that and nothing else.
 func listen(cfg config, newStage NewStage, logger *log.Logger) (*server, error) {
 	users, err := user.Generate(cfg.users, cfg.seed)
 	if err != nil {
@@ -261,11 +231,9 @@ func listen(cfg config, newStage NewStage, logger *log.Logger) (*server, error) 
 	return newServer(cfg, newStage(users), users, api, profiling, logger)
 }
 
-// newServer prepares the serving of stage, built with users, on the
-// listener api, and of the profiling endpoints on the listener profiling
-// (nil: on api if that is loopback, else nowhere), and logs what it will
-// serve where. It takes the listeners' word for their addresses, so that
-// "localhost" or a port of 0 is reported as what was bound.
+// newServer prepares the serving of stage, built with users, on api, and
+// of the profiling pages on profiling (nil: on api if that is loopback),
+// and logs the addresses bound.
 func newServer(cfg config, stage Stage, users []user.User, api, profiling net.Listener, logger *log.Logger) (*server, error) {
 	h := newHandlers(stage, users, cfg.limits, logger)
 	var refusal error
@@ -312,9 +280,7 @@ func newServer(cfg config, stage Stage, users []user.User, api, profiling net.Li
 	return s, nil
 }
 
-// add has h served on l with the project's timeouts and limits. l serves
-// at most MaxConns connections at once, and one client MaxClientConns of
-// them (see guard.Listener).
+// add has h served on l with the project's timeouts and limits.
 func (s *server) add(h http.Handler, l net.Listener) {
 	s.servers = append(s.servers, &http.Server{
 		Handler:           h,
@@ -330,8 +296,7 @@ func (s *server) add(h http.Handler, l net.Listener) {
 	s.listeners = append(s.listeners, s.h.guard.Listen(l, s.limits))
 }
 
-// countConn keeps s.open up to date: every connection starts New and ends
-// Closed or Hijacked, once each.
+// countConn keeps s.open up to date.
 func (s *server) countConn(_ net.Conn, state http.ConnState) {
 	switch state {
 	case http.StateNew:
@@ -342,10 +307,9 @@ func (s *server) countConn(_ net.Conn, state http.ConnState) {
 }
 
 // serve serves until a listener fails, which it returns, or a signal
-// arrives on signals. Then it drains: the servers stop accepting, idle
-// connections are closed, and the requests in flight get s.drain to finish.
-// The connections still open after that, or at a second signal, are closed
-// and counted in the log. A shutdown is no failure: serve returns nil.
+// arrives on signals. Then the requests in flight get s.drain to finish,
+// and the connections still open after that, or at a second signal, are
+// closed and counted in the log.
 func (s *server) serve(signals <-chan os.Signal) error {
 	served := make(chan error, len(s.servers))
 	for i, srv := range s.servers {
@@ -378,9 +342,6 @@ func (s *server) serve(signals <-chan os.Signal) error {
 		}
 		s.log.Printf("%s: cut %d connection(s) still open %s", s.name, cut, why)
 	}
-	// The answers that closeAll cut end as their writes fail: they are
-	// given a moment to be counted, and those still being built then are
-	// counted as what they are.
 	var refusedConns, resetConns, queuedAnswered, queuedReset int64
 	for _, l := range s.listeners {
 		l.WaitRefusals()
@@ -392,6 +353,8 @@ func (s *server) serve(signals <-chan os.Signal) error {
 	s.log.Printf("%s: the connections queued in the kernel at the signal: %d answered with 503, %d reset "+
 		"(those taken after %v, or with %d refusals being written until then)",
 		s.name, queuedAnswered, queuedReset, guard.DrainQueueTime, guard.MaxRefusing)
+	// The answers that closeAll cut end as their writes fail: a moment to
+	// count them.
 	c := &s.h.guard.Answers
 	for give := time.Now().Add(time.Second); c.InProgress() > 0 && time.Now().Before(give); {
 		time.Sleep(10 * time.Millisecond)
@@ -408,8 +371,7 @@ func (s *server) serve(signals <-chan os.Signal) error {
 	return nil
 }
 
-// shutdown shuts every server down gracefully at once, and returns an
-// error if ctx ends before they are all done.
+// shutdown shuts every server down gracefully at once.
 func (s *server) shutdown(ctx context.Context) error {
 	errs := make([]error, len(s.servers))
 	var wg sync.WaitGroup

@@ -10,14 +10,10 @@ import (
 	"example.com/userperf/common/apitest/plain"
 )
 
-// Bare measures the least that answering GET /users?role=R through Echo
-// can cost: one route, whose handler reads the role as Echo's users do and
-// writes the list of users=10000, matches=100, built in advance, with the
-// headers that the API sends (Content-Type and Content-Length); the same
-// request and discarding writer as ServeHTTP; no validation, no limits, no
-// middleware. It is the limit of the "through Echo" figures: what a stage's
-// ServeHTTP costs beyond it is the shared API layer and the stage's own
-// work.
+// Bare measures the least that GET /users?role=R through Echo can cost:
+// one route, no validation, limits or middleware, writing the list of
+// users=10000, matches=100, built in advance, with the API's headers. What
+// a stage's ServeHTTP costs beyond it is the API layer and the stage.
 func Bare(b *testing.B) {
 	c := Case{10_000, 100}
 	body := plain.New(Users(c.Users)).ListBody(c.Role())

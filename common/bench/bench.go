@@ -62,8 +62,7 @@ func Cases() []Case {
 	return cases
 }
 
-// millionRequested reports whether USERPERF_MILLION asks for a data set of
-// a million users too.
+// millionRequested reports whether USERPERF_MILLION asks for a million users too.
 func millionRequested() bool { return os.Getenv("USERPERF_MILLION") != "" }
 
 var (
@@ -72,16 +71,10 @@ var (
 	cachedUsers []user.User
 )
 
-// Users returns the default data set with count users. The slice and the
-// User values in it are a fresh copy, so a stage that keeps pointers to its
-// elements has them to itself; the strings and roles slices they refer to
-// are shared between calls, which is safe because stages never modify a user.
-//
-// Only the last data set asked for is kept. Keeping every size would leave
-// the 100,000 users on the heap while the 10,000-user benchmarks run after
-// them, and a larger live heap makes the garbage collector run less often:
-// the same benchmark would measure less GC work depending on what ran
-// before it.
+// Users returns a fresh copy of the default data set with count users;
+// the strings and roles they hold are shared, which no stage modifies.
+// Only the last set is kept: a larger live heap left by an earlier one
+// would make the collector run less often in the benchmarks after it.
 func Users(count int) []user.User {
 	usersMu.Lock()
 	defer usersMu.Unlock()
@@ -92,8 +85,7 @@ func Users(count int) []user.User {
 	return slices.Clone(cachedUsers)
 }
 
-// ListByRole measures Stage.ListByRole, and Recycle for a stage that reuses
-// its buffers, as a request does.
+// ListByRole measures Stage.ListByRole, and Recycle, as a request does.
 func ListByRole(b *testing.B, newStage api.NewStage) {
 	for _, c := range Cases() {
 		b.Run(c.Name(), func(b *testing.B) {
@@ -114,9 +106,7 @@ func ListByRole(b *testing.B, newStage api.NewStage) {
 	}
 }
 
-// ServeHTTP measures GET /users?role=R through the Echo handler, with a
-// response writer that discards the body so that only the server's work is
-// measured.
+// ServeHTTP measures GET /users?role=R through the Echo handler.
 func ServeHTTP(b *testing.B, newStage api.NewStage) {
 	for _, c := range Cases() {
 		b.Run(c.Name(), func(b *testing.B) {
@@ -127,9 +117,9 @@ func ServeHTTP(b *testing.B, newStage api.NewStage) {
 	}
 }
 
-// serveList measures h answering GET /users?role=role, as ServeHTTP and
-// Bare send it, and fails b unless the last answer was 200 with size bytes
-// of body.
+// serveList measures h answering GET /users?role=role into a
+// DiscardWriter, and fails b unless the last answer was 200 with size
+// bytes of body.
 func serveList(b *testing.B, h http.Handler, role string, size int) {
 	req := httptest.NewRequest("GET", apitest.ListTarget(role), nil)
 	w := NewDiscardWriter()
@@ -147,24 +137,20 @@ func serveList(b *testing.B, h http.Handler, role string, size int) {
 }
 
 // DiscardWriter is an http.ResponseWriter that counts the body and drops
-// it, so that a benchmark measures the server's work and not a copy of the
-// response. Reset it before each request.
+// it, so that a benchmark measures the server's work, not a copy. Reset it
+// before each request.
 type DiscardWriter struct {
 	header  http.Header
-	Status  int // the status written, 200 if only the body was
-	Written int // bytes of body written
+	Status  int // 200 if only the body was written
+	Written int // bytes of body
 }
 
-// NewDiscardWriter returns an empty DiscardWriter.
 func NewDiscardWriter() *DiscardWriter { return &DiscardWriter{header: http.Header{}} }
 
-// Header returns the response headers.
 func (w *DiscardWriter) Header() http.Header { return w.header }
 
-// WriteHeader records status.
 func (w *DiscardWriter) WriteHeader(status int) { w.Status = status }
 
-// Write counts p and drops it.
 func (w *DiscardWriter) Write(p []byte) (int, error) {
 	if w.Status == 0 {
 		w.Status = http.StatusOK
@@ -173,7 +159,6 @@ func (w *DiscardWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Reset makes w ready for the next request.
 func (w *DiscardWriter) Reset() {
 	clear(w.header)
 	w.Status, w.Written = 0, 0

@@ -5,12 +5,9 @@ import (
 	"testing"
 )
 
-// GCCycles counts the garbage collections while a benchmark's loop runs:
-// call it just before the loop, and the function it returns just after. It
-// reports them per operation as the metric "gc-cycles/op", so that benchstat
-// compares how often each stage makes the collector run like any other
-// unit. The set-up before the loop (generating users, building the stage)
-// collects too, and is left out.
+// GCCycles reports the garbage collections per op of a benchmark's loop,
+// set-up left out, as gc-cycles/op: call it just before the loop, and what
+// it returns just after.
 func GCCycles(b *testing.B) (stop func()) {
 	before := gcCycles()
 	return func() {
@@ -18,7 +15,6 @@ func GCCycles(b *testing.B) (stop func()) {
 	}
 }
 
-// gcCycles is the number of garbage collections the process has completed.
 func gcCycles() uint64 {
 	sample := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
 	metrics.Read(sample)

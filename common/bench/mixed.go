@@ -15,31 +15,19 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// MixedWrites are the shares of writes, in percent, that Mixed measures:
-// none, the read-mostly service, a busy one, and as many writes as reads.
-// scripts/report reads the results by them and by MixedClients.
-var MixedWrites = []int{0, 1, 10, 50}
+// MixedWrites are the shares of writes, in percent, that Mixed measures,
+// and MixedClients the clients at once; scripts/report reads both.
+var (
+	MixedWrites  = []int{0, 1, 10, 50}
+	MixedClients = []int{1, 16}
+)
 
-// MixedClients are the numbers of concurrent clients that Mixed measures.
-var MixedClients = []int{1, 16}
-
-// Mixed measures a stream of requests of which a share are writes and the
-// rest reads, at the default data set: each sub-benchmark's time per op is
-// the time per request. A read is ListByRole of the 100 admins, with
-// Recycle, as in ListByRole; a write is an Add or a Delete of a user who
-// holds the three roles that most users hold, as in Write. Each client
-// alternates: its first write adds its own user, its next deletes it, so
-// the data set stays the same size however long the run. Which requests
-// are writes is decided by a counter per client, so the writes are spread
-// evenly and every run makes the same choices; the clients' counters start
-// apart, so that they do not all write at the same count.
-//
-// With 16 clients the requests run in 16 goroutines (RunParallel with
-// SetParallelism: the next multiple of GOMAXPROCS if it does not divide
-// 16), and read-wait-ns/op reports the mean time one read took, from its
-// call to its return: what a client waits for a read while writers hold
-// the lock and other clients the cores. That wait is what a reader pays
-// for another client's write.
+// Mixed measures requests of which a share are writes, at the default data
+// set, per request. A read is ListByRole of the admins, with Recycle; a
+// write adds the client's own user, holding the three most held roles, or
+// deletes it, so the data set keeps its size. A counter per client spreads
+// the writes evenly, the same in every run. With 16 clients, read-wait-ns/op
+// is the mean time one read took: what a reader pays for the writes.
 func Mixed(b *testing.B, newStage api.NewStage) {
 	users := Users(user.DefaultCount)
 	want := plain.New(users).ListBody(user.RoleAdmin)
@@ -67,7 +55,7 @@ func Mixed(b *testing.B, newStage api.NewStage) {
 	}
 }
 
-// mixed is one stage under the mix, and what each client needs to write.
+// mixed is one stage under the mix.
 type mixed struct {
 	stage   api.Stage
 	roles   []string
@@ -78,8 +66,7 @@ type mixed struct {
 	clients atomic.Int64 // the clients so far
 }
 
-// client is one client's state: its own user to add and delete, and its
-// count of requests, which decides which of them are writes.
+// client is one client's user and count of requests.
 type client struct {
 	id    string
 	added bool
@@ -87,15 +74,15 @@ type client struct {
 }
 
 // newClient returns the next client, whose counter starts its share of a
-// hundred requests after the previous client's.
+// hundred requests after the previous one's, so that they do not all write
+// at once.
 func (m *mixed) newClient() *client {
 	k := int(m.clients.Add(1))
 	return &client{id: m.base + strconv.Itoa(k), n: (k - 1) * 100 / m.of}
 }
 
-// isWrite reports whether c's next request is a write: the n-th request is
-// one when n*writes/100 steps up, which spreads writes evenly (every tenth
-// request at 10%, every other one at 50%).
+// isWrite reports whether c's next request is a write: the n-th is one
+// when n*writes/100 steps up (every tenth request at 10%).
 func (m *mixed) isWrite(c *client) bool {
 	c.n++
 	return c.n*m.writes/100 != (c.n-1)*m.writes/100
@@ -118,8 +105,8 @@ func (m *mixed) write(c *client) error {
 	return nil
 }
 
-// read lists the admins and checks the body's length: a full comparison
-// would cost about as much as the read of a fast stage.
+// read lists the admins and checks the body's length: comparing it whole
+// would cost as much as a fast stage's read.
 func (m *mixed) read() error {
 	body := m.stage.ListByRole(user.RoleAdmin)
 	n := len(body)

@@ -11,14 +11,10 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// Parallel measures parallel chunks (encodeOn: parallel=on) against the
-// request's own goroutine (encodeOff: parallel=off), each giving its body
-// back with recycle, with one request at a time (clients=1) and with 16 at
-// once (clients=16: goroutines sharing the cores, as a busy server's
-// requests do). go run ./scripts/serialize runs it on an idle machine and
-// again while another process keeps every core busy: the three conditions
-// of the chapter's table. The metric "cores" says how many cores were busy
-// meanwhile: whether the chunks found an idle core to run on.
+// Parallel measures encoding in parallel chunks (encodeOn: parallel=on)
+// against in the request's goroutine (encodeOff: parallel=off), each body
+// given back with recycle, with one request at a time and with 16 sharing
+// the cores. The metric cores says whether the chunks found idle cores.
 func Parallel(b *testing.B, encodeOff, encodeOn func([]*user.User) []byte, recycle func([]byte)) {
 	modes := []struct {
 		name   string

@@ -14,8 +14,7 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// writeSizes are the data sets of the write and memory benchmarks: how the
-// cost of a write and the memory held grow with the number of users.
+// writeSizes are the data sets of Write and Build.
 func writeSizes() []int {
 	sizes := []int{1_000, 10_000, 100_000}
 	if millionRequested() {
@@ -24,12 +23,9 @@ func writeSizes() []int {
 	return sizes
 }
 
-// Write measures one POST and one DELETE through the stage: Add of a new
-// user whose id sorts into the middle of the data set, then Delete of it.
-// A stage that keeps an index, or bodies encoded in advance, pays for them
-// here. The user holds the roles that most users hold, the longest lists:
-// three at every size (roles=3), and ten at the default size (roles=10), to
-// show what one user costs when it is in many lists.
+// Write measures Add of a user whose id sorts into the middle of the data
+// set, then Delete of it, in process. The user holds the roles that most
+// users hold: three at every size, and ten at the default size.
 func Write(b *testing.B, newStage api.NewStage) {
 	cases := []struct{ users, roles int }{}
 	for _, n := range writeSizes() {
@@ -45,8 +41,7 @@ func Write(b *testing.B, newStage api.NewStage) {
 			b.ReportAllocs()
 			stop := CPUTime(b)
 			for b.Loop() {
-				// The stage owns what Add receives, Roles included: a new
-				// slice every time, as a decoded request body would be.
+				// The stage owns what Add receives: new Roles every time.
 				u := user.User{ID: id, Name: "Written User", Email: "written@example.com", Roles: slices.Clone(roles)}
 				if !stage.Add(u) {
 					b.Fatalf("Add(%s) refused", id)
@@ -73,13 +68,9 @@ func mostHeldRoles(users []user.User, n int) []string {
 	return roles[:min(n, len(roles))]
 }
 
-// Build measures what it costs to start a stage: building it from the
-// generated users (the time per op), and the heap it then holds beyond the
-// users themselves, per user (held-B/user): its index, its copies, its
-// encoded bytes. The users' own memory, which every stage shares, is left
-// out, so the metric shows what each design adds. It also builds 10,000
-// users of the own shape with 1, 4 and 32 roles each (roles=R/holders=1),
-// to show what a stage holds per role.
+// Build measures building a stage from the generated users, and the heap
+// it then holds beyond the users themselves (held-B/user); and the same
+// for 10,000 users of the own shape with 1, 4 and 32 roles each.
 func Build(b *testing.B, newStage api.NewStage) {
 	for _, n := range writeSizes() {
 		b.Run(fmt.Sprintf("users=%d", n), func(b *testing.B) { build(b, newStage, Users(n)) })
@@ -113,8 +104,7 @@ func build(b *testing.B, newStage api.NewStage, users []user.User) {
 	b.ReportMetric(float64(held)/float64(len(users)), "held-B/user")
 }
 
-// liveHeapBytes collects garbage and returns the bytes of heap objects that
-// survived: what the program holds, without the garbage not yet collected.
+// liveHeapBytes collects garbage and returns the bytes of heap that survived.
 func liveHeapBytes() int64 {
 	runtime.GC()
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}

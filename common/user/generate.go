@@ -2,6 +2,7 @@ package user
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -13,18 +14,16 @@ const (
 	MaxCount     = 1_000_000 // largest data set; ids have seven digits
 	DefaultSeed  = 2024      // seed of the data set that every README figure uses
 
-	// The two roles whose result sizes stay fixed at every data set size, so
-	// that a scaling run changes the number of users and nothing else: the
-	// case study's two result sizes.
+	// The two roles held by as many users at every size, so that a scaling
+	// run changes the number of users and nothing else.
 	RoleAdmin   = "admin"
 	AdminCount  = 100
 	RoleEditor  = "editor"
 	EditorCount = 1_000
 )
 
-// commonRoles are drawn by weight; a user gets three to six distinct ones.
-// Two of them are Korean so that the lookup and the encoder see non-ASCII
-// role names.
+// commonRoles are drawn by weight, three to six per user; two are Korean,
+// so that the lookup and the encoder see non-ASCII roles.
 var commonRoles = []struct {
 	name   string
 	weight int
@@ -36,8 +35,8 @@ var commonRoles = []struct {
 	{"guest", 3}, {"연구원", 2}, {"운영자", 2}, {"owner", 1},
 }
 
-// tailRoles is the long tail: team-0000 ... team-1999, where low numbers
-// are far more common than high ones. Half of the users get one.
+// tailRoles is the long tail, team-0000 to team-1999, low numbers far more
+// common; half of the users get one.
 const tailRoles = 2000
 
 var familyNames = []struct{ hangul, latin string }{
@@ -54,8 +53,8 @@ var givenNames = []struct{ hangul, latin string }{
 	{"Noah", "noah"}, {"Emma", "emma"}, {"Lucas", "lucas"}, {"Sofia", "sofia"},
 }
 
-// trickyNames are the names that make an encoder earn its keep: every
-// character class that encoding/json escapes or passes through specially.
+// trickyNames hold every class of character that encoding/json escapes or
+// passes through specially.
 var trickyNames = []string{
 	`Jae "JJ" Park`,           // quotes
 	`Lee <admin> & Co`,        // HTML-sensitive characters
@@ -69,13 +68,10 @@ var trickyNames = []string{
 	"Ａｌｉｃｅ　全角",                // full-width forms
 }
 
-// Generate returns count users, deterministically derived from seed, in
-// ascending id order. The same count and seed give the same users on every
-// machine and Go version: the generator uses its own random source.
-//
-// At every count, exactly AdminCount users hold RoleAdmin and exactly
-// EditorCount hold RoleEditor; the rest of the roles average about five per
-// user with a long tail of rare ones.
+// Generate returns count users derived from seed, the same on every
+// machine and Go version, in ascending id order: exactly AdminCount hold
+// RoleAdmin and EditorCount RoleEditor, and the rest of the roles average
+// about five per user, with a long tail of rare ones.
 func Generate(count int, seed uint64) ([]User, error) {
 	if count < MinCount || count > MaxCount {
 		return nil, fmt.Errorf("user count %d is outside [%d, %d]", count, MinCount, MaxCount)
@@ -93,7 +89,9 @@ func Generate(count int, seed uint64) ([]User, error) {
 	for i := range users {
 		roles := make([]string, 0, 8)
 		for n := 3 + rng.intN(4); len(roles) < n; {
-			roles = appendIfAbsent(roles, pickWeighted(rng, totalWeight))
+			if r := pickWeighted(rng, totalWeight); !slices.Contains(roles, r) {
+				roles = append(roles, r)
+			}
 		}
 		if rng.intN(2) == 0 {
 			// Cubing a uniform number piles the draws near zero: a long tail.
@@ -121,7 +119,7 @@ func MustGenerate(count int, seed uint64) []User {
 	return users
 }
 
-// FormatID is the id of the i-th generated user: zero-padded so that the
+// FormatID is the id of the i-th generated user, zero-padded so that the
 // string order of ids is their numeric order.
 func FormatID(i int) string {
 	return fmt.Sprintf("u%07d", i)
@@ -152,13 +150,4 @@ func pickWeighted(rng *splitMix, totalWeight int) string {
 		x -= r.weight
 	}
 	panic("unreachable: weights do not add up")
-}
-
-func appendIfAbsent(roles []string, role string) []string {
-	for _, r := range roles {
-		if r == role {
-			return roles
-		}
-	}
-	return append(roles, role)
 }

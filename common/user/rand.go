@@ -1,8 +1,7 @@
 package user
 
-// splitMix is SplitMix64 (Steele, Lea and Flood, 2014). The generator carries
-// its own source instead of math/rand so that a seed means the same users on
-// every Go version, which a pinned digest test then holds to.
+// splitMix is SplitMix64 (Steele, Lea and Flood, 2014), rather than
+// math/rand, so that a seed means the same users on every Go version.
 type splitMix struct{ state uint64 }
 
 func newSplitMix(seed uint64) *splitMix { return &splitMix{state: seed} }
@@ -15,8 +14,7 @@ func (r *splitMix) next() uint64 {
 	return z ^ (z >> 31)
 }
 
-// intN returns a number in [0, n). The modulo bias is below 2^-40 for the
-// sizes used here, which is irrelevant for test data.
+// intN returns a number in [0, n), with a modulo bias below 2^-40 here.
 func (r *splitMix) intN(n int) int { return int(r.next() % uint64(n)) }
 
 // shuffle permutes s in place (Fisher-Yates).
@@ -27,8 +25,7 @@ func (r *splitMix) shuffle(s []string) {
 	}
 }
 
-// sample marks k distinct positions out of n, chosen uniformly (Floyd's
-// algorithm, which needs no permutation of all n positions).
+// sample marks k distinct positions out of n, uniformly (Floyd's algorithm).
 func (r *splitMix) sample(n, k int) []bool {
 	chosen := make([]bool, n)
 	for j := n - k; j < n; j++ {

@@ -2,8 +2,10 @@
 // deterministic generator that fills a stage with test data.
 package user
 
-// User is one account of the API. Its JSON form, as produced by
-// encoding/json.Marshal, is the byte-for-byte contract of GET /users?role=R.
+import "slices"
+
+// User is one account of the API. Its encoding/json.Marshal form is the
+// byte-for-byte contract of GET /users?role=R.
 type User struct {
 	ID    string   `json:"id"`
 	Name  string   `json:"name"`
@@ -12,11 +14,4 @@ type User struct {
 }
 
 // HasRole reports whether u holds role.
-func (u *User) HasRole(role string) bool {
-	for _, r := range u.Roles {
-		if r == role {
-			return true
-		}
-	}
-	return false
-}
+func (u *User) HasRole(role string) bool { return slices.Contains(u.Roles, role) }

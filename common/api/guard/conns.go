@@ -11,41 +11,29 @@ import (
 	"time"
 )
 
-// What a Listener does besides admitting connections (Accept, in guard.go):
-// closing, refusing, and counting a connection until it closes.
-
 // refusedReadBytes is how much of a refused connection's request is read
 // and dropped, so that the kernel does not reset the connection over the
 // answer: more than api's MaxHeaderBytes and MaxBodyBytes together.
 const refusedReadBytes = 128 << 10
 
 // MaxRefusing is how many 503s to refused connections are written at once,
-// each holding its connection and a goroutine for up to a second. Beyond
-// it, a connection refused while serving is closed unanswered, and one
-// queued at shutdown waits for its turn within DrainQueueTime.
+// each holding a goroutine for up to a second. Beyond it, a connection is
+// reset, or, queued at shutdown, waits for a turn within DrainQueueTime.
 const MaxRefusing = 1024
 
 // DrainQueueTime bounds the shutdown's drain of the kernel's accept queue:
-// for that long, Close takes every connection queued and answers it 503;
-// those it takes after that are reset, at most maxDrainResets of them. A
-// client that keeps connecting would otherwise keep the server from ever
-// stopping.
+// the connections taken after it are reset, so that a client that keeps
+// connecting cannot keep the server from stopping.
 const DrainQueueTime = 2 * time.Second
 
-// maxDrainResets is more connections than any kernel queues for one
-// listener (Linux caps its queue at 65535), so that every connection
-// queued when the drain ends is counted.
-const maxDrainResets = 1 << 16
-
-// drainLook is how long the drain waits for a queued connection before it
-// calls the queue empty.
-const drainLook = 50 * time.Millisecond
+const (
+	maxDrainResets = 1 << 16               // more than any kernel queues (Linux: 65535)
+	drainLook      = 50 * time.Millisecond // how long the drain waits for a queued connection
+)
 
 // Close closes the listener once the connections that the kernel has
-// accepted for it, and the server not yet, are answered with 503: closing
-// it with them in its queue would reset them, and their clients would have
-// sent a request and got no status line. QueuedAnswered and QueuedReset
-// count them.
+// queued for it are answered with 503: closing it with them queued would
+// reset them, after their clients had sent a request.
 func (l *Listener) Close() error {
 	l.once.Do(func() {
 		close(l.done)
@@ -55,10 +43,9 @@ func (l *Listener) Close() error {
 		}
 		end := time.Now().Add(DrainQueueTime)
 		for taken, empty := 0, 0; taken < maxDrainResets; {
-			// The queue is empty once a look finds no connection. A
-			// deadline already past fails Accept before it looks, and the
-			// goroutine may wait past it behind a thousand refusals for a
-			// core: so only two empty looks in a row end the drain.
+			// A deadline already past fails Accept before it looks, and
+			// this goroutine may wait behind a thousand refusals for a core:
+			// so only two empty looks in a row end the drain.
 			queue.SetDeadline(time.Now().Add(drainLook))
 			conn, err := l.Listener.Accept()
 			switch {
@@ -86,17 +73,12 @@ func (l *Listener) Close() error {
 	return l.Listener.Close()
 }
 
-// WaitRefusals waits until every refusal is written; each ends within its
-// deadline.
+// WaitRefusals waits until every refusal is written.
 func (l *Listener) WaitRefusals() { l.refusing.Wait() }
 
-// refuse answers 503 with msg on conn, and closes it. The answer is
-// written before the request is read, which HTTP allows; the connection is
-// then closed for writing and drained for a moment, so that the kernel
-// does not reset it, discarding the answer, for the request it did not
-// read. When MaxRefusing are being written, a connection queued at
-// shutdown (wait: until when it may wait) waits for a turn, and any other
-// is reset.
+// refuse answers 503 with msg on conn, before reading the request, and
+// closes it. A connection queued at shutdown may wait until wait (zero:
+// not at all) for one of the MaxRefusing turns; without one, it is reset.
 func (l *Listener) refuse(conn net.Conn, msg string, wait time.Time) {
 	queued := !wait.IsZero()
 	if !l.takeTurn(wait) {
@@ -112,6 +94,8 @@ func (l *Listener) refuse(conn net.Conn, msg string, wait time.Time) {
 		_, err := fmt.Fprintf(conn, "HTTP/1.1 503 Service Unavailable\r\nContent-Type: %s\r\nContent-Length: %d\r\n"+
 			"Retry-After: 1\r\nConnection: close\r\n\r\n%s", contentType, len(body), body)
 		l.count(queued, err == nil)
+		// Drained, so that the kernel does not reset the connection, and
+		// drop the answer, for the request nobody read.
 		if tcp, ok := conn.(*net.TCPConn); ok && err == nil {
 			tcp.CloseWrite()
 			io.Copy(io.Discard, io.LimitReader(conn, refusedReadBytes))
@@ -119,16 +103,15 @@ func (l *Listener) refuse(conn net.Conn, msg string, wait time.Time) {
 	})
 }
 
-// takeTurn takes one of the MaxRefusing turns to write a refusal, waiting
-// until wait at most (zero: not at all).
+// takeTurn takes a turn to write a refusal, waiting until wait at most.
 func (l *Listener) takeTurn(wait time.Time) bool {
 	select {
 	case l.writing <- struct{}{}:
 		return true
 	default:
-	}
-	if wait.IsZero() {
-		return false
+		if wait.IsZero() {
+			return false
+		}
 	}
 	timer := time.NewTimer(time.Until(wait))
 	defer timer.Stop()
@@ -144,16 +127,15 @@ func (l *Listener) takeTurn(wait time.Time) bool {
 // queued at shutdown if queued.
 func (l *Listener) count(queued, answered bool) {
 	switch {
-	case answered:
-		l.Refused.Add(1)
-	default:
-		l.Unanswered.Add(1)
-	}
-	switch {
-	case queued && answered:
+	case answered && queued:
 		l.QueuedAnswered.Add(1)
 	case queued:
 		l.QueuedReset.Add(1)
+	}
+	if answered {
+		l.Refused.Add(1)
+	} else {
+		l.Unanswered.Add(1)
 	}
 }
 
@@ -163,8 +145,7 @@ func JSONAnswer(msg string) (contentType string, body []byte) {
 	return "application/json", body
 }
 
-// reset closes conn at once, with a reset rather than an orderly close, so
-// that its client knows it got no answer.
+// reset closes conn with a reset, so that its client knows it got no answer.
 func reset(conn net.Conn) {
 	if tcp, ok := conn.(*net.TCPConn); ok {
 		tcp.SetLinger(0)
@@ -172,8 +153,8 @@ func reset(conn net.Conn) {
 	conn.Close()
 }
 
-// clientConn is a connection the server accepted, which holds its slot and
-// counts against its client's MaxClientConns until it is closed.
+// clientConn is an accepted connection, which holds its slot and counts
+// against its client until it is closed.
 type clientConn struct {
 	net.Conn
 	client *client
@@ -184,7 +165,9 @@ type clientConn struct {
 func (c *clientConn) Close() error {
 	err := c.Conn.Close()
 	c.once.Do(func() {
-		c.l.clients.leave(c.client, true)
+		c.l.clients.mu.Lock()
+		c.l.clients.leaveLocked(c.client, true)
+		c.l.clients.mu.Unlock()
 		<-c.l.slots
 	})
 	return err

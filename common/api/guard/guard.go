@@ -1,10 +1,7 @@
 // Package guard keeps an API server within its limits, whatever its clients
-// send or fail to read: the users stored (Ledger), the connections and how
-// many of them one client may hold (Listener), and, around each route's
-// handler, the bytes of lists and bodies in flight, how many of those one
-// client may hold, and the least rate at which an answer must be taken
-// (List, Body and Wrap, each wrapped around a handler once, the way Echo's
-// BodyLimit middleware wraps one).
+// send or fail to read: the users stored (Ledger), the connections
+// (Listener), and around each handler the bytes in flight and the pace of
+// the answer (List, Body and Wrap). docs/api.md states every limit.
 package guard
 
 import (
@@ -21,61 +18,39 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// This file holds what a request passes, in the order it passes it: the
-// Listener admitted its connection; List, Body or Wrap begins its answer
-// with a paced Writer (pacing.go), takes the bytes in flight that its list
-// or body needs, runs the handler and ends the answer. What a client is,
-// and its connections, are in clients.go; a connection's refusal and
-// closing in conns.go.
-
 // Guard holds what the requests of one server hold: the in-flight bytes,
-// what each client holds of them and of the connections, and the pace that
-// answers must keep.
+// and what each client holds of them and of the connections.
 type Guard struct {
-	// Pace is the least progress an answer must make. New sets DefaultPace;
-	// a test may change it before the server starts.
-	Pace Pace
-
-	// Log gets a line for each answer that could not be sent whole. New
-	// sets log.Default().
-	Log *log.Logger
-
-	// Answers counts the answers ended since the server started.
-	Answers Answers
+	Pace    Pace        // the least progress an answer must make; a test may change it
+	Log     *log.Logger // a line for each answer not sent whole
+	Answers Answers     // the answers ended since the server started
 
 	inFlight         atomic.Int64
-	maxInFlightBytes int64     // what inFlight may reach
-	clients          *clients  // what each client holds
-	ledger           *Ledger   // each list's size, for List
-	answers          sync.Pool // of *answer: one serves each request, and is reused
-	drained          atomic.Bool
-
-	readingOut atomic.Int64 // cut clients whose rate is being measured (see readOut)
+	maxInFlightBytes int64
+	clients          *clients
+	ledger           *Ledger      // each list's size, for List
+	answers          sync.Pool    // of *answer, reused from request to request
+	drained          atomic.Bool  // the shutdown drain is over (EndDrain)
+	readingOut       atomic.Int64 // cut clients whose rate is being measured (readOut)
 }
 
-// New returns a guard of limits, whose lists are sized by ledger (nil: a
-// guard that serves no List).
+// New returns a guard of limits whose lists are sized by ledger (nil: no List).
 func New(limits Limits, ledger *Ledger) *Guard {
 	return &Guard{Pace: DefaultPace, Log: log.Default(), maxInFlightBytes: limits.MaxInFlightBytes, clients: newClients(limits), ledger: ledger}
 }
 
-// Listener accepts at most MaxConns connections at once, of those at most
-// MaxClientConns from any one client, and keeps the last few slots for
-// clients that hold no connection. A connection beyond MaxClientConns or
-// in the reserve is answered with 503 and closed as soon as it is accepted,
-// while one beyond all of them waits in the kernel's accept queue, where it
-// holds nothing of the server's, until one closes. Refusing at accept time
-// keeps the slots for the other clients: a connection that only waited
-// would take the next free slot, whoever needs it.
+// Listener accepts at most MaxConns connections at once, at most
+// MaxClientConns of them from one client, and keeps the reserve for
+// clients that hold none. A connection beyond MaxClientConns or in the
+// reserve is answered 503 as it is accepted: had it waited, it would take
+// the next free slot, whoever needed it. One beyond MaxConns waits in the
+// kernel's queue, holding nothing of the server's.
 type Listener struct {
 	net.Listener
+	Answer func(msg string) (contentType string, body []byte) // the 503's body; Listen sets JSONAnswer
 
-	// Answer makes the 503 to a refused connection; Listen sets JSONAnswer.
-	Answer func(msg string) (contentType string, body []byte)
-
-	Refused    atomic.Int64 // connections answered 503, for MaxClientConns, the reserve, or at shutdown
-	Unanswered atomic.Int64 // connections refused and reset: MaxRefusing were being written, or the write failed
-
+	Refused    atomic.Int64 // connections answered 503
+	Unanswered atomic.Int64 // connections refused and reset
 	// Of those, the connections the kernel had queued at shutdown (see Close).
 	QueuedAnswered, QueuedReset atomic.Int64
 
@@ -84,7 +59,7 @@ type Listener struct {
 	done     chan struct{} // closed with the listener
 	once     sync.Once
 	clients  *clients
-	refusing sync.WaitGroup // the refusals being written
+	refusing sync.WaitGroup
 }
 
 // Listen wraps l in a Listener of limits, whose clients are g's.
@@ -94,9 +69,7 @@ func (g *Guard) Listen(l net.Listener, limits Limits) *Listener {
 }
 
 // Accept waits for a free slot, then for a connection whose client has
-// room for it. The connection counts against its client until it closes
-// (clientConn), and its requests find their client in their context (see
-// ConnContext).
+// room for it, which it holds until the connection closes.
 func (l *Listener) Accept() (net.Conn, error) {
 	select {
 	case l.slots <- struct{}{}:
@@ -109,14 +82,11 @@ func (l *Listener) Accept() (net.Conn, error) {
 			<-l.slots
 			return nil, err
 		}
-		host := HostOf(conn.RemoteAddr().String())
-		cl, refusal := l.clients.enter(host, true)
-		switch refusal {
-		case overClientConns:
-			l.refuse(conn, fmt.Sprintf(refusal, l.clients.maxClientConns), time.Time{})
-			continue
-		case inConnReserve:
-			l.refuse(conn, fmt.Sprintf(refusal, l.clients.holdingConns(host)), time.Time{})
+		l.clients.mu.Lock()
+		cl, refusal := l.clients.enterLocked(HostOf(conn.RemoteAddr().String()), true)
+		l.clients.mu.Unlock()
+		if refusal != "" {
+			l.refuse(conn, refusal, time.Time{})
 			continue
 		}
 		setSendBuffer(conn)
@@ -124,8 +94,7 @@ func (l *Listener) Accept() (net.Conn, error) {
 	}
 }
 
-// Answers counts the answers of a server since it started, for the last
-// line of its log.
+// Answers counts the answers of a server since it started.
 type Answers struct {
 	Started  atomic.Int64
 	Finished atomic.Int64 // sent whole
@@ -139,8 +108,7 @@ func (a *Answers) InProgress() int64 {
 	return a.Started.Load() - a.Finished.Load() - a.Cut.Load() - a.Gone.Load() - a.Refused.Load()
 }
 
-// answer is one request in the guard: the writer of its answer, and what
-// it took of the in-flight bytes until end.
+// answer is one request in the guard: its writer, and what it took until end.
 type answer struct {
 	w       Writer
 	client  *client
@@ -149,13 +117,10 @@ type answer struct {
 	charge  int64 // taken from what the client may hold
 }
 
-// List wraps list, the handler of GET and HEAD /users?role=R, in the guard.
-// role reads the request's role, or refuses the request. The ledger knows
-// the size of the role's list, under the same lock as the writes, so a GET
-// takes that many bytes in flight, or is refused with 503, before the stage
-// builds anything; a list larger than the whole budget takes all of it, and
-// so is built alone. A HEAD takes nothing, since its body is never sent:
-// list answers it from the size alone.
+// List wraps list, the handler of GET and HEAD /users?role=R, whose role
+// role reads. A GET takes its list's size, known to the ledger, in flight
+// before the stage builds anything, or is refused with 503; a list larger
+// than the whole budget takes all of it. A HEAD takes nothing.
 func (g *Guard) List(role func(*http.Request) (string, error), list func(c echo.Context, role string, size int64) error) echo.HandlerFunc {
 	return func(c echo.Context) (err error) {
 		a := g.begin(c)
@@ -178,15 +143,11 @@ func (g *Guard) List(role func(*http.Request) (string, error), list func(c echo.
 	}
 }
 
-// Body wraps create, the handler of a request with a body, in the guard.
-// capacity says how large a buffer the body is read into, or refuses the
-// request (a body announced as too large); the request takes that many
-// bytes in flight, or is refused with 503, before the body is read:
-// thousands of bodies arriving slowly would otherwise hold their buffers
-// uncounted until the read timeout. A request refused before its body is
-// read closes its connection after the answer: net/http would otherwise
-// read the rest of the body first, for the next request, and so answer a
-// body arriving slowly only at the read timeout.
+// Body wraps create, the handler of a request with a body, whose buffer
+// of capacity bytes is taken in flight before the body is read: thousands
+// of slow bodies would otherwise hold their buffers uncounted. A refusal
+// closes the connection, or net/http would read the rest of the body
+// first, for the next request.
 func (g *Guard) Body(capacity func(*http.Request) (int, error), create func(c echo.Context, capacity int) error) echo.HandlerFunc {
 	return func(c echo.Context) (err error) {
 		a := g.begin(c)
@@ -206,8 +167,7 @@ func (g *Guard) Body(capacity func(*http.Request) (int, error), create func(c ec
 	}
 }
 
-// Wrap wraps next, a handler that takes no bytes in flight (a user's GET,
-// a DELETE), in the guard.
+// Wrap wraps next, a handler that takes no bytes in flight.
 func (g *Guard) Wrap(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) (err error) {
 		a := g.begin(c)
@@ -219,8 +179,7 @@ func (g *Guard) Wrap(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// begin counts the answer of c as started and gives it a Writer, which
-// drops a HEAD's body and, behind a net/http server, paces the others.
+// begin counts the answer of c as started and gives it a Writer.
 func (g *Guard) begin(c echo.Context) *answer {
 	g.Answers.Started.Add(1)
 	a, _ := g.answers.Get().(*answer)
@@ -229,7 +188,6 @@ func (g *Guard) begin(c echo.Context) *answer {
 	}
 	req, res := c.Request(), c.Response()
 	a.w = Writer{ResponseWriter: res.Writer, g: g, head: req.Method == http.MethodHead, ctx: req.Context(), req: req}
-	// Only net/http's server puts itself in a request's context.
 	if srv, ok := req.Context().Value(http.ServerContextKey).(*http.Server); ok {
 		a.w.paced, a.w.rc = true, *http.NewResponseController(res.Writer)
 		if c, ok := req.Context().Value(clientKey{}).(*clientConn); ok {
@@ -243,9 +201,8 @@ func (g *Guard) begin(c echo.Context) *answer {
 	return a
 }
 
-// listSize is the length of the body of GET /users?role=role, which
-// encoding/json.Marshal makes '[', the users' encodings joined by commas,
-// and ']'.
+// listSize is the length of the body of GET /users?role=role: '[', the
+// users' encodings joined by commas, and ']'.
 func (g *Guard) listSize(role string) int64 {
 	g.ledger.mu.RLock()
 	r, ok := g.ledger.roles[role]
@@ -257,11 +214,8 @@ func (g *Guard) listSize(role string) int64 {
 }
 
 // reserve takes weight bytes in flight for a list or body of size bytes,
-// within what the request's client may hold, or refuses the request with
-// 503, whose message says that it needs ("this list is") size bytes. A
-// reservation larger than MaxClientBytes counts as MaxClientBytes, and so
-// is served while its client holds nothing else. end gives back what it
-// took, however the request ends: sent, cut, refused or panicking.
+// within what its client may hold, or refuses the request with 503, whose
+// message says that it needs ("this list is") size bytes. end gives it back.
 func (g *Guard) reserve(c echo.Context, a *answer, size, weight int64, needs string) error {
 	if held, ok := g.take(c.Request(), a, min(weight, g.clients.maxClientBytes)); !ok {
 		return refuse(c, fmt.Sprintf("you already hold %d bytes of the lists and bodies in flight, "+
@@ -278,9 +232,8 @@ func (g *Guard) reserve(c echo.Context, a *answer, size, weight int64, needs str
 
 // take counts charge bytes against the client of req, or reports false
 // and what the client holds if that would take it past MaxClientBytes
-// (small reservations aside, see SmallOverdraft). A request served without
-// the Listener (a test's, a benchmark's) finds no client in its connection:
-// it enters its remote host's client itself, until end.
+// (SmallOverdraft aside). A request served without the Listener (a
+// test's) enters its remote host's client itself, until end.
 func (g *Guard) take(req *http.Request, a *answer, charge int64) (held int64, ok bool) {
 	cs := g.clients
 	var cl *client
@@ -303,9 +256,7 @@ func (g *Guard) take(req *http.Request, a *answer, charge int64) (held int64, ok
 }
 
 // takeInFlight takes weight bytes of the in-flight budget, or reports
-// false if that many are not free. A request is refused at once rather than
-// queued: a queue would hold the requests, and their connections, for as
-// long as what is ahead takes to send, which one slow client can make long.
+// false. It never queues: one slow client could make a queue long.
 func (g *Guard) takeInFlight(weight int64) bool {
 	for {
 		held := g.inFlight.Load()
@@ -319,9 +270,8 @@ func (g *Guard) takeInFlight(weight int64) bool {
 }
 
 // end ends the answer of c however its handler ended: it gives back what
-// the request took, answers *err, or a panic with 500, as the API's error
-// (c.Error, Echo's HTTPErrorHandler), counts the answer, logs it if it was
-// cut, and puts the writer back. *err is nil once answered.
+// the request took, answers *err or a panic through c.Error, counts the
+// answer and logs it if it was cut. *err is nil once answered.
 func (g *Guard) end(c echo.Context, a *answer, err *error) {
 	p := recover()
 	if p != nil && p != http.ErrAbortHandler {
@@ -369,9 +319,7 @@ func (g *Guard) release(a *answer) {
 	}
 }
 
-// logCut logs an answer whose body could not be sent whole, with err, the
-// write's error: the client would only see the connection end early, and
-// the server would know nothing of it.
+// logCut logs an answer not sent whole, and err, why.
 func (g *Guard) logCut(c echo.Context, err error) {
 	why := "the client closed the connection"
 	if cut, ok := errors.AsType[*CutError](err); ok {
@@ -381,24 +329,22 @@ func (g *Guard) logCut(c echo.Context, err error) {
 		c.Response().Size, c.Response().Header().Get(echo.HeaderContentLength))
 }
 
-// ErrClientGone answers a request whose client has closed its connection.
-// Nobody reads it; 499 is the status that nginx and others log for it, so
-// that a log tells it from an answer that was sent.
+// ErrClientGone answers a request whose client has gone: nobody reads it,
+// but 499, nginx's status for it, tells it apart in a log.
 var ErrClientGone = echo.NewHTTPError(499, "the client closed the connection before the answer was built")
 
-// refuse is the 503 with msg. The client is not named: an error body
-// never names a socket address.
+// refuse is the 503 with msg.
 func refuse(c echo.Context, msg string) error {
 	c.Response().Header().Set("Retry-After", "1")
 	return echo.NewHTTPError(http.StatusServiceUnavailable, msg)
 }
 
-// EndDrain tells the guard that the server's shutdown drain is over, so
-// that an answer cut from then on is logged as the server's doing.
+// EndDrain tells the guard that the shutdown drain is over: a cut from
+// then on is the server's doing.
 func (g *Guard) EndDrain() { g.drained.Store(true) }
 
-// Held is what the requests hold now: in-flight bytes, and how many
-// clients hold any bytes or connections.
+// Held is the in-flight bytes, and how many clients hold any bytes or
+// connections.
 func (g *Guard) Held() (bytes int64, clients int) {
 	g.clients.mu.Lock()
 	defer g.clients.mu.Unlock()

@@ -12,8 +12,7 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// Store is what the ledger needs of a stage: its writes, and the user
-// that a delete takes away.
+// Store is what the ledger needs of a stage.
 type Store interface {
 	Get(id string) (user.User, bool)
 	Add(u user.User) bool
@@ -23,37 +22,28 @@ type Store interface {
 // ErrIDTaken is Add's answer for a user whose id the store holds already.
 var ErrIDTaken = errors.New("a user with this id already exists")
 
-// Ledger counts what a stage holds against its limits, and per role what
-// makes the size of the list body (see Guard.listSize). Knowing that size
-// lets a HEAD answer without asking the stage, and a GET reserve its bytes
-// before the stage starts building the body.
-//
-// Every write goes through the ledger, which holds its lock around both the
-// stage's Add or Delete and its own count. So whoever holds the read lock
-// sees the two agree: HEAD's Content-Length is the length of the body that
-// a GET would get at that moment. A GET reads its size under the read lock
-// and releases it before the stage builds the body, because holding it
-// through the build would make every write wait for the slowest list in
-// flight; the writes that land in between change the body by one user
-// each, which the reserve does not see.
+// Ledger counts what a stage holds against its limits, and the size of
+// each role's list, so that a HEAD answers without the stage and a GET
+// reserves its bytes before the stage builds the list. Every write holds
+// the ledger's lock around the stage's write and its count, so the two
+// agree for whoever holds the read lock. A GET lets it go before the build:
+// holding it would make every write wait for the slowest list.
 type Ledger struct {
 	stage  Store
 	limits Limits
 
 	mu     sync.RWMutex
-	users  int   // users stored
-	stored int64 // what they cost
+	users  int
+	stored int64 // what the users cost
 	roles  map[string]roleSize
 }
 
-// roleSize is what the ledger knows of one role's list.
 type roleSize struct {
 	users int   // users holding the role
-	json  int64 // the bytes of their encodings, added up
+	json  int64 // their encodings' bytes, added up
 }
 
-// NewLedger counts the users that stage was built with, and the size of
-// each role's list.
+// NewLedger counts the users that stage was built with.
 func NewLedger(stage Store, users []user.User, limits Limits) *Ledger {
 	l := &Ledger{stage: stage, limits: limits, roles: map[string]roleSize{}}
 	for i := range users {
@@ -63,8 +53,7 @@ func NewLedger(stage Store, users []user.User, limits Limits) *Ledger {
 }
 
 // jsonLen is the length of encoding/json.Marshal(u), counted without
-// encoding it: a stage that encodes every user at start-up would otherwise
-// have every user encoded twice.
+// encoding it twice at start-up.
 func jsonLen(u *user.User) int {
 	n := len(`{"id":,"name":,"email":,"roles":[]}`) + stringLen(u.ID) + stringLen(u.Name) + stringLen(u.Email)
 	for i, r := range u.Roles {
@@ -76,10 +65,9 @@ func jsonLen(u *user.User) int {
 	return n
 }
 
-// stringLen is the length of s as encoding/json writes it, quotes
-// included: HTML's <, > and & escaped, as Marshal does. Stored strings are
-// valid UTF-8 (the API refuses others, and generated users are); a byte of
-// invalid UTF-8, which Go versions write differently, counts as \ufffd.
+// stringLen is the length of s as Marshal writes it, quotes and HTML
+// escapes included. A byte of invalid UTF-8, which the API never stores,
+// counts as \ufffd.
 func stringLen(s string) int {
 	n := 2
 	for i := 0; i < len(s); {
@@ -110,8 +98,7 @@ func stringLen(s string) int {
 	return n
 }
 
-// count adds (sign +1) or removes (-1) u; l.mu is held for writing, or l
-// is not shared yet.
+// count adds (sign +1) or removes (-1) u, with l.mu held.
 func (l *Ledger) count(u *user.User, sign int) {
 	encoded := jsonLen(u)
 	l.users += sign
@@ -121,7 +108,7 @@ func (l *Ledger) count(u *user.User, sign int) {
 		size.users += sign
 		size.json += int64(sign * encoded)
 		if size.users == 0 {
-			delete(l.roles, r) // the ledger holds no role that nobody holds
+			delete(l.roles, r)
 			continue
 		}
 		l.roles[r] = size
@@ -135,14 +122,9 @@ func (l *Ledger) Stored() int64 {
 	return l.stored
 }
 
-// Add stores u unless the store has no room for it, which it answers with
-// a 409 that says why, or its id is taken (ErrIDTaken).
-//
-// Both refusals are 409 Conflict, like a taken id: the request is fine
-// (not 400, and 413 would blame its size, which is small), but the store's
-// state refuses it, and a DELETE changes that. 507 Insufficient Storage
-// would say the same, but as a 5xx it reads as the server's fault, while
-// the limit is one the server keeps on purpose.
+// Add stores u, unless its id is taken (ErrIDTaken) or the store is full:
+// 409, as the store's state refuses it and a DELETE changes that (a 507
+// would read as the server's fault).
 func (l *Ledger) Add(u user.User) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -155,9 +137,7 @@ func (l *Ledger) Add(u user.User) error {
 			"(its JSON once, and once more and %d bytes for each of its %d roles), and only %d of the %d bytes allowed are left; delete users first",
 			c, RoleBytes, len(u.Roles), max(0, l.limits.MaxStoredBytes-l.stored), l.limits.MaxStoredBytes))
 	}
-	// Counted before Add, which owns u from then on, and taken back if
-	// Add refuses it; nobody sees the difference under the lock.
-	l.count(&u, +1)
+	l.count(&u, +1) // before Add, which owns u from then on
 	if !l.stage.Add(u) {
 		l.count(&u, -1)
 		return ErrIDTaken
@@ -165,10 +145,7 @@ func (l *Ledger) Add(u user.User) error {
 	return nil
 }
 
-// Delete removes the user with id and reports whether there was one. It
-// asks the stage for the user first, to know what to take off the count
-// (its roles and length, counted without encoding it); under the lock,
-// nobody can change the user in between.
+// Delete removes the user with id and reports whether there was one.
 func (l *Ledger) Delete(id string) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()

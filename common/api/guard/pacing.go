@@ -15,22 +15,18 @@ import (
 )
 
 // MinRate is the slowest a client may take an answer, in bytes a second:
-// one that falls further behind it than DefaultPace's grace is cut, and
-// gives its reservation of in-flight bytes back within seconds, not when
-// the whole answer would have been sent. A client at or above it is never
-// cut, however large the answer.
+// one that falls further behind than the grace is cut, and gives its
+// in-flight bytes back within seconds.
 const MinRate = 64 << 10
 
-// DefaultPace is the pace of every server: MinRate, and a grace that
-// covers the bursts in which the kernel frees room in its socket buffers.
+// DefaultPace is MinRate, with a grace for the bursts in which the kernel
+// frees room in its socket buffers.
 var DefaultPace = Pace{Rate: MinRate, Grace: 4 * time.Second}
 
 // SendPiece is the most that one write hands the kernel, each with its own
-// deadline. SendBuffer is the send buffer of every accepted connection:
-// Linux would grow it to several MiB, which a slow client drains only
-// seconds after the writer hands it a piece, and Linux wakes a blocked
-// writer only once a third of it is free. SO_SNDBUF works alike on Linux,
-// macOS and Windows, where counting acknowledged bytes does not.
+// deadline. SendBuffer is every accepted connection's send buffer: Linux
+// would grow it to several MiB, which would judge the buffer, not the
+// client.
 const (
 	SendPiece  = 64 << 10
 	SendBuffer = 128 << 10
@@ -43,51 +39,39 @@ type Pace struct {
 	Grace time.Duration // how far behind Rate a client may fall
 }
 
-// setSendBuffer gives conn, a connection the server accepted, the send
-// buffer of SendBuffer bytes. A connection that is not TCP keeps its own.
+// setSendBuffer gives conn a send buffer of SendBuffer bytes.
 func setSendBuffer(conn net.Conn) {
 	if tcp, ok := conn.(*net.TCPConn); ok {
 		tcp.SetWriteBuffer(SendBuffer) // on failure the kernel's own size stays, which only the pacing notices
 	}
 }
 
-// Writer is the response writer of every answer of the API. For HEAD it
-// drops the body. Behind a net/http server it sends a body in pieces of
-// SendPiece bytes, each with a write deadline that the pace sets: net/http
-// sets one deadline for the whole answer, so a client that reads nothing
-// would otherwise keep its list, and the in-flight bytes reserved for it,
-// until that deadline, while one reading steadily would be cut by it. Anywhere else (a test's recorder, a
-// benchmark's writer) there are no deadlines to set. The guard makes one
-// the writer of every answer, as it begins (Guard.begin).
+// Writer is the response writer of every answer (see Guard.begin). It
+// drops a HEAD's body. Behind a net/http server it sends a body in pieces
+// of SendPiece, each with the deadline that the pace sets, where net/http
+// sets one for the whole answer: too long for a client that reads nothing,
+// too short for a large answer read steadily.
 type Writer struct {
 	http.ResponseWriter
 	g      *Guard
-	head   bool                    // HEAD: the body is dropped
-	paced  bool                    // served by a net/http server: rc sets deadlines
+	head   bool                    // the body is dropped
+	paced  bool                    // served by net/http: rc sets deadlines
 	rc     http.ResponseController // one for the whole answer
 	ctx    context.Context         // the request's: net/http cancels it when the client goes
-	start  time.Time               // the server's write timeout's deadline, for the first piece; zero for none
+	start  time.Time               // the write timeout's deadline, for the first piece; zero for none
 	since  time.Time               // when the client was last ahead of the pace
 	taken  int64                   // bytes written since then
 	began  time.Time               // when the first piece was written
 	sent   int64                   // bytes written in all
-	conn   net.Conn                // the connection underneath, if the guard's Listener accepted it
+	conn   net.Conn                // the connection, if the guard's Listener accepted it
 	req    *http.Request           // for the log of a cut
-	failed error                   // the first write that failed: the answer was not sent whole
+	failed error                   // the first write that failed
 }
 
 // Write sends p a piece at a time, and stops at the first piece that the
-// client does not take by the time the pace allows.
-//
-// A body of more than one piece also stops as soon as the request's
-// context is done, which net/http does once it reads the end of the
-// connection: then the client has gone, and the rest of the body, and the
-// in-flight bytes reserved for it, would be held for nobody until the
-// minimum rate cut it. A piece already waiting for the socket is stopped
-// too, by a write deadline set to now. A client that only half-closes its
-// connection and still reads is taken as gone as well, as net/http takes
-// it; a body of one piece (every error, a user, a small list) is sent to it
-// whole, since nothing is saved by stopping it.
+// client does not take in time. A body of more than one piece also stops,
+// even mid-piece, once the client has gone (the request's context is
+// done): its in-flight bytes would be held for nobody until the pace cut it.
 func (w *Writer) Write(p []byte) (int, error) {
 	switch {
 	case w.head:
@@ -99,7 +83,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 		}
 		return n, err
 	}
-	watch := len(p) > SendPiece
+	watch := len(p) > SendPiece // one piece is sent whole: stopping it would save nothing
 	if watch {
 		rc := w.rc // the function may run after the answer ends, and w serves another
 		stop := context.AfterFunc(w.ctx, func() { rc.SetWriteDeadline(time.Now()) })
@@ -116,8 +100,8 @@ func (w *Writer) Write(p []byte) (int, error) {
 		if err := w.rc.SetWriteDeadline(deadline); err != nil && !errors.Is(err, http.ErrNotSupported) {
 			return written, w.fail(err, deadline, nil)
 		}
-		// Checked after the deadline is set: a client that goes from here
-		// on has its deadline set to now after this one.
+		// After the deadline is set: the client's going from here on sets
+		// it to now.
 		if watch && w.ctx.Err() != nil {
 			return written, w.fail(w.ctx.Err(), deadline, nil)
 		}
@@ -147,10 +131,8 @@ func (w *Writer) Write(p []byte) (int, error) {
 
 // deadline is when the next n bytes must be taken: when they, and those
 // taken since the client was last ahead of the pace, are due at its rate,
-// plus its grace. A client ahead of the pace keeps no credit: one that
-// took a list fast and then stops is cut as soon as one that was slow.
-// The first piece must also start within the server's write timeout,
-// which bounds the building of the answer; the pace bounds the rest.
+// plus its grace. A client ahead keeps no credit. The first piece is due
+// by the write timeout, which bounds the building of the answer.
 func (w *Writer) deadline(n int) time.Time {
 	now, rate, first := time.Now(), w.g.Pace.Rate, w.since.IsZero()
 	due := func(bytes int64) time.Time { return w.since.Add(time.Duration(bytes * int64(time.Second) / rate)) }
@@ -167,11 +149,10 @@ func (w *Writer) deadline(n int) time.Time {
 // Unwrap gives http.ResponseController the writer underneath.
 func (w *Writer) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// fail names who ended the answer with err, the write's error; deadline is
+// fail says who cut the answer with err, the write's error; deadline is
 // the one Write set, and spare a copy of the connection or nil. A deadline
-// error before that deadline comes from the one set to now when the
-// client went. The request's context cannot tell: net/http cancels it on
-// any failed write too.
+// error before that deadline is the client's going (the request's context
+// cannot tell: net/http cancels it on any failed write).
 func (w *Writer) fail(err error, deadline time.Time, spare *os.File) *CutError {
 	why := "the client closed the connection"
 	timedOut := errors.Is(err, os.ErrDeadlineExceeded) && !time.Now().Before(deadline)
@@ -213,14 +194,13 @@ func (e *CutError) Error() string { return e.Why + ": " + e.err.Error() }
 func (e *CutError) Unwrap() error { return e.err }
 
 // spareKeeper takes a copy of a connection shortly before a piece's
-// deadline, while the piece waits for the socket, so that the connection
-// outlives net/http's close of it at the failed write (see readOut). Where
-// a copy cannot be taken (Windows), the cut's log says less.
+// deadline, so that the connection outlives net/http's close of it at the
+// failed write (see readOut). Windows gives no copy.
 type spareKeeper struct {
 	tcp   *net.TCPConn
 	timer *time.Timer
 	ran   sync.WaitGroup // the timer's function, armed and not yet done
-	file  *os.File       // the copy, set by the timer's function
+	file  *os.File       // the copy
 }
 
 // arm has the copy taken at at, unless disarm comes first.
@@ -249,26 +229,19 @@ func (k *spareKeeper) disarm() *os.File {
 	return f
 }
 
-// RateWindow bounds how long after a cut for the minimum rate the server
-// waits for the client to read what was sent (see readOut); MaxReadOuts
-// bounds how many it waits for at once, each holding a socket and a
-// goroutine outside the connection cap: beyond it, the rate is not logged.
+// RateWindow bounds how long after a cut readOut waits for the client;
+// MaxReadOuts bounds how many it waits for at once, outside the connection
+// cap.
 const (
 	RateWindow  = 30 * time.Second
 	MaxReadOuts = 256
 )
 
 // readOut logs the rate at which the client of an answer cut for the
-// minimum rate read it. What the kernel took in the seconds before the cut
-// says little: the client's buffers took hundreds of KiB at once, and the
-// kernel learns of its reads only in window updates of up to 64 KiB. So
-// a piece that nears its deadline has a copy of the connection taken,
-// spare, which keeps it open when net/http closes its own at the failed write:
-// closed for writing, the connection lets the client read what was sent,
-// sent bytes in all from began, and the rate is those bytes over the time
-// until it closes its end, at most RateWindow after the cut. The answer's
-// in-flight bytes are given back at the cut, and its slot of MaxConns as
-// net/http closes its own copy of the connection.
+// minimum rate read it: what the kernel took before the cut says little,
+// as the client's buffers took hundreds of KiB at once. spare, a copy of
+// the connection, closed for writing, lets the client read the sent bytes,
+// sent from began; the rate runs until it closes its end, RateWindow at most.
 func (g *Guard) readOut(spare *os.File, what string, began time.Time, sent int64) {
 	defer g.readingOut.Add(-1)
 	conn, err := net.FileConn(spare)
