@@ -119,13 +119,14 @@ func readSteadily(addr string, rcvbuf int, rate float64) (int64, error) {
 var receiveBuffers = []int{16 << 10, 1 << 20}
 
 // TestMinimumRate reads a body of many times what the kernel's buffers
-// hold, steadily, with a small and a large receive buffer. At 1.1 times the
-// minimum rate the client must get the whole of it. At half the minimum
+// hold, steadily, with a small and a large receive buffer. At 1.5 times the
+// minimum rate the client must get the whole of it (at 1.1 times, a client
+// descheduled on a loaded machine fell behind under -race). At half the minimum
 // rate, once the buffers are full and the grace is spent, the answer must
 // be cut, saying the rate it measured.
 func TestMinimumRate(t *testing.T) {
 	for _, rcvbuf := range receiveBuffers {
-		for _, times := range []float64{1.1, 0.5} {
+		for _, times := range []float64{1.5, 0.5} {
 			t.Run(fmt.Sprintf("rcvbuf=%d/rate=%.1fx", rcvbuf, times), func(t *testing.T) {
 				t.Parallel()
 				const size = 16 << 20
