@@ -1,13 +1,15 @@
 package figures
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"example.com/userperf/scripts/internal/golden"
+	"github.com/rogpeppe/go-internal/diff"
+
 	"example.com/userperf/scripts/internal/results"
 )
 
@@ -41,7 +43,7 @@ func mixedFiles() []*results.File {
 
 func TestMixedTable(t *testing.T) {
 	table := MixedTable(mixedFiles())
-	golden.Check(t, "mixed", table)
+	checkGolden(t, "mixed", table)
 	for _, want := range []string{
 		"the one before it, by wall time; ringed on the chart):", // the fixture has no CPU times
 		"- stage2-noclone against stage1-index, one client: stops paying at 10% writes\n",
@@ -77,5 +79,27 @@ func TestMixedChartRings(t *testing.T) {
 	svg, err := os.ReadFile(filepath.Join(dir, "mixed.svg"))
 	if err != nil || !strings.Contains(string(svg), "where a step stops paying") {
 		t.Errorf("the chart's legend does not say what a ring means (%v)", err)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden with what the tests print now")
+
+// checkGolden compares got with testdata/name.golden, as gofmt's tests compare theirs, or
+// rewrites the file with -update, for git diff to show what changed.
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -run '^%s$' -update writes it)", err, t.Name())
+	}
+	if d := diff.Diff(path, want, "got", []byte(got)); d != nil {
+		t.Errorf("if the change is meant: go test -run '^%s$' -update, then git diff\n%s", t.Name(), d)
 	}
 }
