@@ -106,14 +106,14 @@ func mustReadDir(t *testing.T, dir string) []*results.File {
 	return files
 }
 
-var update = flag.Bool("update", false, "rewrite testdata/*.golden with what the tests print now")
+var updateGolden = flag.Bool("update", false, "rewrite testdata/*.golden with what the tests print now")
 
 // checkGolden compares got with testdata/name.golden, as gofmt's tests compare theirs, or
 // rewrites the file with -update, for git diff to show what changed.
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".golden")
-	if *update {
+	if *updateGolden {
 		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}
