@@ -295,11 +295,9 @@ func loadBlock(load []*results.File) (string, error) {
 	return tables + "\n\n" + caption, errors.Join(err, err2)
 }
 
-// writeBlock writes benchstat's tables of args as block name of file, under
-// root, or prints them if file is "". A result file that is not there as
-// given is one of the latest run of from (or of the kind of run whose file
-// is given by its path), and the block's lines name each by its name in that
-// run: the command they give makes the block again once such a run is made.
+// writeBlock writes benchstat's tables of args as block name of file, under root, or prints them if
+// file is "". A result file not there as given is one of the latest run of from, and the block's
+// command names each file by its name in its run: it makes the block again once such a run is made.
 func writeBlock(root, file, name, from string, args []string) error {
 	latest := filepath.Join(root, "results", from, "latest")
 	args, shown := slices.Clone(args), slices.Clone(args) // shown: as the block's command gives them
@@ -318,16 +316,15 @@ func writeBlock(root, file, name, from string, args []string) error {
 		}
 		shown[i] = harness.Quote(label + filepath.Base(input))
 	}
-	if file == "" {
-		content, err := figures.BenchstatBlock(args)
-		fmt.Print(content)
-		return err
+	var then []string // the command that makes the block again
+	if file != "" {
+		more := []string{"--name", name}
+		if from != "compare" {
+			more = append(more, "--from", from)
+		}
+		then = append(then, by("block", file, append(more, "--")...)+" "+strings.Join(shown, " "))
 	}
-	more := []string{"--name", name}
-	if from != "compare" {
-		more = append(more, "--from", from)
-	}
-	content, err := figures.BenchstatBlock(args, by("block", file, append(more, "--")...)+" "+strings.Join(shown, " "))
+	content, err := figures.BenchstatBlock(args, then...)
 	if err != nil {
 		return err
 	}

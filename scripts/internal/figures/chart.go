@@ -160,14 +160,19 @@ func (c Chart) Save(dir string) (bool, error) {
 	for i, panel := range plot.Align(plots, tiles, draw.New(canvas)) {
 		plots[i][0].Draw(panel[0])
 	}
-	var out strings.Builder
-	if _, err := canvas.WriteTo(&out); err != nil {
+	svg, err := svgText(canvas)
+	if err != nil {
 		return false, err
 	}
-	// The SVG names the font but does not embed it (300 KB a chart); Arial
-	// has the same metrics, for a browser without Liberation Sans.
-	svg := strings.ReplaceAll(out.String(), "font-family:Liberation Sans;", "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;")
 	return true, errors.Join(os.MkdirAll(dir, 0o755), os.WriteFile(filepath.Join(dir, c.File), []byte(svg), 0o644))
+}
+
+// svgText is canvas as SVG, which names the font without embedding it (300 KB a chart):
+// Arial has the same metrics, for a browser without Liberation Sans.
+func svgText(canvas *vgsvg.Canvas) (string, error) {
+	var out strings.Builder
+	_, err := canvas.WriteTo(&out)
+	return strings.ReplaceAll(out.String(), "font-family:Liberation Sans;", "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;"), err
 }
 
 // plotPanel draws pn, or nil without results. On a log scale a figure is
