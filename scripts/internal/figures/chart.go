@@ -25,6 +25,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"example.com/userperf/common/bench"
 	"example.com/userperf/scripts/internal/provenance"
 	"example.com/userperf/scripts/internal/results"
 )
@@ -74,7 +75,7 @@ func Charts(compare []*results.File) []Chart {
 	}
 	var users []series // a series without results draws nothing
 	for _, n := range []int{1000, 10000, 100000, 1000000} {
-		users = append(users, series{fmt.Sprintf("%d users", n), fmt.Sprintf("ListByRole/users=%d/matches=100", n), "sec/op"})
+		users = append(users, series{fmt.Sprintf("%d users", n), GrowthBench(n), "sec/op"})
 	}
 	return []Chart{
 		{"time-per-stage.svg", "Time per request, per stage (ListByRole, 10,000 users)", compare, []panel{timePanel("", at10000("sec/op")...)}},
@@ -110,9 +111,9 @@ func LoadChart(load []*results.File) Chart {
 // per client count, with a ring where a step stops paying (as MixedTable decides it).
 func MixedChart(files []*results.File) Chart {
 	var panels []panel
-	for _, clients := range MixedClients {
+	for _, clients := range bench.MixedClients {
 		var points []series
-		for _, w := range MixedWrites {
+		for _, w := range bench.MixedWrites {
 			points = append(points, series{fmt.Sprintf("%d%%", w), MixedBench(w, clients), "sec/op"})
 		}
 		panels = append(panels, panel{clientsName(clients), "median time per request, log scale", true, results.Duration, points, true,

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/diff"
 
+	"example.com/userperf/common/bench"
 	"example.com/userperf/scripts/internal/results"
 )
 
@@ -17,8 +18,8 @@ import (
 // median is time(writes, clients) seconds.
 func mixedFile(name string, time func(writes, clients int) float64) *results.File {
 	samples := map[results.Measurement][]float64{}
-	for _, c := range MixedClients {
-		for _, w := range MixedWrites {
+	for _, c := range bench.MixedClients {
+		for _, w := range bench.MixedWrites {
 			for i := range 6 {
 				m := results.Measurement{Bench: MixedBench(w, c), Unit: "sec/op"}
 				samples[m] = append(samples[m], time(w, c)*(1+float64(2*i-5)/2000))
