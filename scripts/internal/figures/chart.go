@@ -1,6 +1,5 @@
-// Package figures draws the report's and the room's charts (gonum's plot,
-// as SVG) and writes the generated tables: every figure ends with the
-// provenance line of its results.
+// Package figures draws the report's and the room's charts (gonum's plot, as SVG) and writes the
+// generated tables: every figure ends with the provenance line of its results.
 package figures
 
 import (
@@ -42,9 +41,8 @@ type Chart struct {
 	panels      []panel
 }
 
-// The benchmarks of the results page's table and charts: the main request and
-// its larger size, the same through Echo (where the floor compares), a write,
-// and the heap per user.
+// The benchmarks of the results page's table and charts: the main request and its larger size,
+// the same through Echo (where the floor compares), a write, and the heap per user.
 const (
 	Headline    = results.Headline
 	Matches1000 = results.Matches1000
@@ -54,8 +52,7 @@ const (
 	HeldUnit    = "held-B/user"
 )
 
-// panel is a chart of bars (a group per stage, a bar per series) or of
-// lines (a line per stage through the series, in order).
+// panel is a chart of bars (a group per stage, a bar per series) or of lines (one per stage through the series).
 type panel struct {
 	title, yLabel string
 	logScale      bool // for figures that span orders of magnitude; else from zero, which must show
@@ -122,8 +119,8 @@ func MixedChart(files []*results.File) Chart {
 	return Chart{"mixed.svg", "Time per request against the share of writes, per stage (10,000 users)", files, panels}
 }
 
-// Save draws c's panels that have results into dir, one above the other, the
-// provenance line under the last, and reports whether there was anything to draw.
+// Save draws c's panels that have results into dir, one above the other, the provenance line
+// under the last, and reports whether there was anything to draw.
 func (c Chart) Save(dir string) (bool, error) {
 	var plots [][]*plot.Plot
 	for _, pn := range c.panels {
@@ -138,8 +135,7 @@ func (c Chart) Save(dir string) (bool, error) {
 	first.Title.Text = strings.TrimSpace(c.Title + "\n" + first.Title.Text)
 	measured, command, _ := strings.Cut(provenance.Line(c.files[0].Config), ", by ")
 	last.X.Label.Text, last.X.Label.TextStyle.Font.Size = measured+",\nby "+command, 7
-	// As wide as the title and the provenance line, which are centred: a
-	// longer line would start off the canvas.
+	// As wide as the centred title and provenance line: a longer line would start off the canvas.
 	w := max(18*vg.Centimeter, (6+2*vg.Length(len(c.files)))*vg.Centimeter,
 		first.Title.TextStyle.Width(first.Title.Text)+vg.Centimeter, last.X.Label.TextStyle.Width(last.X.Label.Text)+3*vg.Centimeter)
 	// Each legend goes right of its panel's data, in a margin as wide as the widest: inside,
@@ -176,9 +172,8 @@ func svgText(canvas *vgsvg.Canvas) (string, error) {
 	return strings.ReplaceAll(out.String(), "font-family:Liberation Sans;", "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;"), err
 }
 
-// plotPanel draws pn, or nil without results. On a log scale a figure is
-// drawn as its logarithm, above the power of ten under the smallest figure:
-// a bar starts at zero, which a log axis cannot show.
+// plotPanel draws pn, or nil without results. On a log scale a figure is drawn as its logarithm,
+// above the power of ten under the smallest figure: a bar starts at zero, which a log axis cannot show.
 func plotPanel(files []*results.File, pn panel) *plot.Plot {
 	base, drawn := math.Inf(1), false
 	for _, f := range files {
@@ -213,8 +208,7 @@ func plotPanel(files []*results.File, pn panel) *plot.Plot {
 		p.Y.Max *= 1.25
 		return p
 	}
-	// Ticks at the powers of ten, without needless zeros (10ms, not 10.00ms),
-	// and room above the highest figure for the bars' labels.
+	// Ticks at the powers of ten, without needless zeros (10ms, not 10.00ms), and room above for the labels.
 	p.Y.Tick.Marker = plot.TickerFunc(func(min, max float64) (ticks []plot.Tick) {
 		for power := math.Ceil(min); power <= max; power++ {
 			label := zeroFraction.ReplaceAllString(pn.format(math.Pow(10, power+base)), "$1$2")
@@ -269,8 +263,7 @@ func addBars(p *plot.Plot, files []*results.File, pn panel, height func(*results
 	}
 }
 
-// addLines adds a line per stage through its medians at pn's series, and
-// a ring where pn's crossovers say a step stops paying.
+// addLines adds a line per stage through its medians at pn's series, and a ring where a step stops paying.
 func addLines(p *plot.Plot, files []*results.File, pn panel, height func(*results.File, series) (float64, float64, bool)) {
 	p.X.Label.Text = "share of writes"
 	var names []string

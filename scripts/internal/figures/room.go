@@ -11,8 +11,7 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// RoomBand is a column of the room's chart: one exercise's right answers, or one Go release's of
-// them where the room mixes releases.
+// RoomBand is a column of the room's chart: one exercise's right answers, or one Go release's of them.
 type RoomBand struct {
 	Label    string // under the column: "ex1", or "ex1\n1.26"
 	Colour   color.Color

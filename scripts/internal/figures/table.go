@@ -13,8 +13,7 @@ import (
 	"example.com/userperf/scripts/internal/stages"
 )
 
-// Benchstat returns benchstat's tables of args, fenced, without the
-// configuration lines that a provenance line says.
+// Benchstat returns benchstat's tables of args, fenced, without the configuration lines that a provenance line says.
 func Benchstat(args []string) (string, error) {
 	out, err := harness.GoOutput(append([]string{"tool", "benchstat"}, args...)...)
 	if err != nil {
@@ -28,11 +27,9 @@ func Benchstat(args []string) (string, error) {
 	return "```\n" + strings.Join(lines, "\n") + "\n```", nil
 }
 
-// BenchstatBlock is a generated block of benchstat's tables of args, with
-// the provenance of the result files among args (path or label=path): one
-// line if they were measured together, else one per file. Each line names
-// then, the command that turned the files into the block, if it is not the
-// one that measured them; no line names a result file, which a clone lacks.
+// BenchstatBlock is a generated block of benchstat's tables of args, with the provenance of the
+// result files among args (path or label=path), then: one line if they were measured together,
+// else one per file. No line names a result file, which a clone lacks.
 func BenchstatBlock(args []string, then ...string) (string, error) {
 	var each, lines []string // each file's label and provenance line; the lines alone
 	args = slices.Clone(args)
@@ -71,8 +68,7 @@ func MixedBench(writes, clients int) string {
 	return fmt.Sprintf("Mixed/users=10000/writes=%d/clients=%d", writes, clients)
 }
 
-// MixedWanted are the results that the mixed block needs: every share of
-// writes and client count of BenchmarkMixed, which a run measures apart.
+// MixedWanted are the results that the mixed block needs: BenchmarkMixed's every share of writes and client count.
 func MixedWanted() (wanted []results.Measurement) {
 	for _, c := range bench.MixedClients {
 		for _, w := range bench.MixedWrites {
@@ -146,8 +142,7 @@ func clientsName(clients int) string {
 	return fmt.Sprintf("%d clients", clients)
 }
 
-// crossover is where step stops paying against previous, the step before
-// it: at the share bench.MixedWrites[at], or at none measured if at is -1.
+// crossover is where step stops paying against previous: at the share bench.MixedWrites[at], or at none if at is -1.
 type crossover struct {
 	step, previous string
 	at             int

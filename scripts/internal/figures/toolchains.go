@@ -16,9 +16,8 @@ import (
 // ToolchainsMatches are the result sizes of the toolchains block: 100 and 1,000 users of 10,000.
 var ToolchainsMatches = []string{Headline, Matches1000}
 
-// ToolchainsBlock is the generated block of a run of compare --go in dir: a row per stage with its
-// CPU time on each release at ToolchainsMatches, and the change from the first release where the
-// run could tell it; then what the figures are, and where they were measured.
+// ToolchainsBlock is the generated block of a run of compare --go in dir: a row per stage with its CPU
+// time on each release at ToolchainsMatches, and the change from the first release where the run could tell it.
 func ToolchainsBlock(dir string) (string, error) {
 	again, _ := filepath.Glob(filepath.Join(dir, "*.again.txt")) // the A/A label: the first stage on the first release
 	if len(again) != 1 {
@@ -98,8 +97,7 @@ func ToolchainsBlock(dir string) (string, error) {
 		base, first, base, strings.Join(bands, ", "), provenance.Line(config)), nil
 }
 
-// change is other's median over base's at bench, minus one, as "+16%" or "-12%", or "~" if the
-// run cannot tell them apart beyond its noise band (results.Comparison's rule).
+// change is other's median over base's at bench, minus one, as "+16%", or "~" where noise hides it.
 func change(base, other *results.File, bench string, noise results.Interval) string {
 	c, err := results.Compare(base, nil, other, bench)
 	if c = c.WithNoise(noise); err != nil || !c.Decided {
