@@ -373,12 +373,12 @@ func write(client *http.Client, base string, t test, cfg config, m *vegeta.Metri
 // send POSTs a user in the three roles that most users hold, as
 // BenchmarkWrite's users=10000/roles=3 does, or DELETEs it once added.
 func send(client *http.Client, base string, added bool, m *vegeta.Metrics) error {
+	method, path, want := http.MethodPost, "/users", http.StatusCreated
 	body := `{"id":"load-mixed","name":"Load Mixed","email":"mixed@example.com","roles":["viewer","member","reader"]}`
-	target, want := vegeta.Target{Method: http.MethodPost, URL: base + "/users", Body: []byte(body)}, http.StatusCreated
 	if added {
-		target, want = vegeta.Target{Method: http.MethodDelete, URL: base + "/users/load-mixed"}, http.StatusNoContent
+		method, path, body, want = http.MethodDelete, "/users/load-mixed", "", http.StatusNoContent
 	}
-	req, err := target.Request()
+	req, err := http.NewRequest(method, base+path, strings.NewReader(body))
 	if err != nil {
 		return err
 	}
