@@ -66,7 +66,7 @@ func TestGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGolden(t, "results.million", generated(t, page, "million"))
-	chapter, err := chapterTable(filepath.Join(root, "results", "compare", "20260102T030405Z"), "stage1-index")
+	chapter, err := chapterTables(filepath.Join(root, "results", "compare", "20260102T030405Z"), "stage1-index")
 	if err != nil {
 		t.Fatal(err)
 	}

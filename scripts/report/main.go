@@ -148,7 +148,11 @@ func subcommand(c *harness.Cmd, sub string, args []string, file, name, from stri
 	case sub == "rehearsal":
 		return rehearsalBlock(".", file, filepath.Join("results", "rehearsal"))
 	case sub == "chapter" && len(args) <= 2:
-		return printChapters(run(1, "compare"), args[:min(1, len(args))])
+		tables, err := chapterTables(run(1, "compare"), args[:min(1, len(args))]...)
+		if err == nil {
+			fmt.Println(tables)
+		}
+		return err
 	case sub == "block" && len(args) > 0 && (name != "" || file == ""):
 		return writeBlock(".", file, name, from, args)
 	case usages[sub] != "":
@@ -544,44 +548,36 @@ func growthBlock(root, dir, file string) error {
 	return put(root, file, "million", figures.GrowthTable(files, 1000, 1000000)+"\n"+provenance.Line(files[0].Config, by("growth", file))+"\n")
 }
 
-// printChapters prints the benchstat block of the chapter of each of names, or of every step, from the compare run in dir.
-func printChapters(dir string, names []string) error {
-	files, err := results.ReadDir(dir)
-	if len(names) == 0 {
-		for _, f := range files {
-			if stages.IsStep(f.Name) {
-				names = append(names, f.Name)
-			}
-		}
-	}
-	for _, stage := range names {
-		if err != nil {
-			return err
-		}
-		var table string
-		table, err = chapterTable(dir, stage)
-		fmt.Printf("%s\n", table)
-	}
-	return err
-}
-
-// chapterTable is the benchstat block of stage's chapter made from the compare run in dir, as
-// report writes it after a full run: the stage against the step before it, or on its own.
-func chapterTable(dir, stage string) (string, error) {
+// chapterTables are the benchstat blocks of the chapters of names, or of every step, made from the
+// compare run in dir as report writes them after a full run: the stage against the step before it.
+func chapterTables(dir string, names ...string) (string, error) {
 	files, err := results.ReadDir(dir)
 	if err != nil {
 		return "", err
 	}
-	files = slices.DeleteFunc(files, func(f *results.File) bool { return !stages.IsStep(f.Name) && f.Name != stage })
-	i := slices.IndexFunc(files, func(f *results.File) bool { return f.Name == stage })
-	if i < 0 {
-		var names []string
-		for _, f := range files {
-			names = append(names, f.Name)
+	var steps, all []string
+	for _, f := range files {
+		if all = append(all, f.Name); stages.IsStep(f.Name) {
+			steps = append(steps, f.Name)
 		}
-		return "", fmt.Errorf("%s has no results of %s (it has %s)", dir, stage, strings.Join(names, ", "))
 	}
-	return benchstatBlock(files, i)
+	if len(names) == 0 {
+		names = steps
+	}
+	var tables []string
+	for _, stage := range names {
+		shown := slices.DeleteFunc(slices.Clone(files), func(f *results.File) bool { return !stages.IsStep(f.Name) && f.Name != stage })
+		i := slices.IndexFunc(shown, func(f *results.File) bool { return f.Name == stage })
+		if i < 0 {
+			return "", fmt.Errorf("%s has no results of %s (it has %s)", dir, stage, strings.Join(all, ", "))
+		}
+		table, err := benchstatBlock(shown, i)
+		if err != nil {
+			return "", err
+		}
+		tables = append(tables, table)
+	}
+	return strings.Join(tables, "\n"), nil
 }
 
 // timings are the wall-time files of the commands whose times the pages give.
