@@ -162,14 +162,12 @@ func subcommand(c *harness.Cmd, sub string, args []string, file, name, from stri
 	return nil
 }
 
-// resultsPage is the page of the results, which answers every chapter's
-// questions; itself is the command that writes it, named under each block.
+// resultsPage answers every chapter's questions; itself, the command that writes it, is named under each block.
 var resultsPage = filepath.Join("docs", "results.md")
 
 const itself = "go run ./scripts/report"
 
-// generate writes the charts and blocks of the repository at root, and
-// returns the files that it rewrote, in order: pages and charts of docs/.
+// generate writes the charts and blocks of the repository at root, and returns the files of docs/ it rewrote.
 func generate(root string) ([]string, error) {
 	before := docs(root)
 	err := writeAll(root)
@@ -205,8 +203,7 @@ func writeAll(root string) error {
 	mixed, err3 := completeRun(root, "compare", list, figures.MixedWanted())
 	errs := []error{err1, err2, err3}
 	var page []provenance.Block
-	// add adds the results page's block name: text, then the charts, drawn
-	// into docs/charts, that had results to draw, then the provenance of files.
+	// add adds the results page's block name: text, the charts that had results to draw, the provenance of files.
 	add := func(name, text string, files []*results.File, charts ...figures.Chart) {
 		for _, c := range charts {
 			drawn, err := c.Save(filepath.Join(root, "docs", "charts"))
@@ -371,8 +368,7 @@ var columns = []struct {
 	{results.Measurement{Bench: figures.BuildBench, Unit: figures.HeldUnit}, figures.ByteSize},
 }
 
-// wanted are the benchmarks that a compare run must hold for the tables and
-// charts: the stages table's columns and the charts' second result size.
+// wanted are the benchmarks that a compare run must hold: the stages table's columns, the charts' second size.
 var wanted = []results.Measurement{{Bench: figures.Headline, Unit: "sec/op"}, {Bench: figures.Matches1000, Unit: "sec/op"},
 	columns[0].Measurement, columns[1].Measurement, columns[2].Measurement, columns[3].Measurement}
 
@@ -398,8 +394,7 @@ func stagesTable(root string, list []stages.Folder, files []*results.File) strin
 		if len(cpu) > 0 {
 			row[5] = results.Spread(cpu)
 		}
-		// Only a step builds on the one before it; a learner's stage and
-		// the floor are compared with the first stage, or with nothing.
+		// Only a step builds on the one before it; the others are compared with the first, or with nothing.
 		if stages.IsStep(f.Name) {
 			if previous != nil {
 				row[2], row[6] = diffSize(root, byName[previous.Name].Dir, s.Dir), speedup(files[0], previous, f)
@@ -434,12 +429,10 @@ func stagesTable(root string, list []stages.Folder, files []*results.File) strin
 		figures.WriteBench, figures.HeldUnit, figures.BuildBench, provenance.Line(files[0].Config, itself))
 }
 
-// bareEcho is the floor module's bare Echo handler (common/bench/bare.go): the
-// same pre-built bytes through a plain Echo handler, with no API layer.
+// bareEcho is the floor's pre-built bytes through a plain Echo handler, with no API layer (common/bench/bare.go).
 const bareEcho = "Bare"
 
-// speedup is how many times faster f is than base, "~" where this run cannot tell, or "—";
-// held against the noise band of the run's A/A pair, first measured twice.
+// speedup is how many times faster f is than base, held against the run's noise band; "~" where it cannot tell, or "—".
 func speedup(first, base, f *results.File) string {
 	c, err := heldAgainstNoise(first, base, f, figures.Headline)
 	switch {
@@ -451,9 +444,8 @@ func speedup(first, base, f *results.File) string {
 	return results.Times(c.Ratio)
 }
 
-// chapter is the chapter of s, docs/<name>.md, or "" if it has none (the floor, a learner's stage), and what
-// s changes: the chapter's title says it ("# Stage 1: an index"), else the package comment ("Command floor
-// is the limit...: ...").
+// chapter is the chapter of s, docs/<name>.md, or "" for none, and what s changes, as the chapter's
+// title ("# Stage 1: an index") or else the package comment ("Command floor is the limit...: ...") says.
 func chapter(root string, s stages.Folder) (page, change string) {
 	doc, err := os.ReadFile(filepath.Join(root, "docs", s.Name+".md"))
 	if err == nil && s.Name != "" && s.Name != stages.Floor {
@@ -471,8 +463,7 @@ func chapter(root string, s stages.Folder) (page, change string) {
 	return page, ""
 }
 
-// diffSize is the non-test Go code that differs between folders a and b as git
-// diff --no-index counts it, "5 files, 157 lines" added plus removed, or "?".
+// diffSize is the non-test Go code that differs between folders a and b, "5 files, 157 lines" added plus removed, or "?".
 func diffSize(root, a, b string) string {
 	// Exit status 1 means "they differ", unless git complains.
 	out, err := exec.Command("git", "-C", root, "diff", "--no-index", "--no-renames", "--numstat", "--", a, b).Output()
@@ -490,9 +481,8 @@ func diffSize(root, a, b string) string {
 	return fmt.Sprintf("%d files, %d lines", files, lines)
 }
 
-// benchstatBlock compares stage i with the stage before it (the first shows
-// its own figures) in time and allocations: a chapter asks about its step;
-// the comparison with the first stage is the results page's.
+// benchstatBlock compares stage i with the stage before it (the first shows its own figures) in
+// time and allocations: a chapter asks about its step; the comparison with the first is the results page's.
 func benchstatBlock(files []*results.File, i int) (string, error) {
 	args, what := []string{"-ignore", "pkg", "-filter", ".unit:(sec/op OR cpu-sec/op OR allocs/op)"}, "on its own"
 	if i > 0 {
@@ -508,9 +498,7 @@ func benchstatBlock(files []*results.File, i int) (string, error) {
 }
 
 // stepVerdicts are stage i's verdicts against the stage before it at the two rows that the chapters
-// ask about, held against the run's noise band (its A/A pair, the first stage measured twice) as
-// compare's own verdicts are: the sentences that a chapter's answer points at, written by the same
-// run as its tables, each verdict's first line then its lines of detail.
+// ask about, held against the run's noise band as compare's are: what a chapter's answer points at.
 func stepVerdicts(files []*results.File, i int) string {
 	if i == 0 {
 		return ""
@@ -531,8 +519,7 @@ func stepVerdicts(files []*results.File, i int) string {
 		lines.String() + "\n"
 }
 
-// heldAgainstNoise compares other with base at bench, held against the noise band of the run
-// whose first stage is first.
+// heldAgainstNoise compares other with base at bench, against the noise band of the run whose first stage is first.
 func heldAgainstNoise(first, base, other *results.File, bench string) (results.Comparison, error) {
 	c, err := results.Compare(base, nil, other, bench)
 	return c.InRun(first, bench), err
@@ -613,9 +600,8 @@ func timingsBlock(root, file, name string, walls []string) error {
 	return put(root, file, name, strings.Join(rows, "\n")+"\n\n"+strings.Join(lines, "\n\n")+"\n")
 }
 
-// rehearsalBlock writes block rehearsal of file, under root, or prints it if file is "": the wall
-// times that check --rehearse kept in dir, the preparation's and each exercise's check's, alone
-// and three at once (the slowest of the three).
+// rehearsalBlock writes block rehearsal of file, under root, or prints it if file is "": the wall times
+// that check --rehearse kept in dir, of the preparation and of each exercise's check, alone and three at once.
 func rehearsalBlock(root, file, dir string) error {
 	var config map[string]string
 	wall := func(name string) (string, error) {
