@@ -79,9 +79,8 @@ func PageQuestions(page, text string) (qs []Question, problems []string) {
 		problems = append(problems, fmt.Sprintf("%s:%d: %s", page, i+1, fmt.Sprintf(format, args...)))
 	}
 	claimed := map[int]bool{} // answers taken by a question
-	intro, lastMarker, open := -1, -1, false
-	inFence, inBlock := false, false
-	marked := false // the open Predict paragraph has a marker
+	intro, lastMarker := -1, -1
+	var open, marked, inFence, inBlock bool // marked: the open Predict paragraph has a marker
 	closeOpen := func() {
 		if open && !marked {
 			bad(intro, "a Predict paragraph without a question marker (<!-- question ID ask=UNIT rows=ROW: COMMAND -->) before its command, block or next heading")
@@ -89,23 +88,15 @@ func PageQuestions(page, text string) (qs []Question, problems []string) {
 		open = false
 	}
 	for i, line := range lines {
-		switch {
-		case strings.HasPrefix(line, "```"):
-			inFence = !inFence
+		fence := strings.HasPrefix(line, "```")
+		inFence = inFence != fence
+		inBlock = inBlock || strings.Contains(line, "<!-- BEGIN GENERATED")
+		if hidden := fence || inFence || inBlock; hidden || stopLine.MatchString(line) {
 			closeOpen()
-			continue
-		case strings.Contains(line, "<!-- BEGIN GENERATED"):
-			inBlock = true
-		}
-		if inFence || inBlock {
-			if strings.Contains(line, "<!-- END GENERATED") {
-				inBlock = false
+			if hidden {
+				inBlock = inBlock && !strings.Contains(line, "<!-- END GENERATED")
+				continue
 			}
-			closeOpen()
-			continue
-		}
-		if stopLine.MatchString(line) {
-			closeOpen()
 		}
 		visible := marker.ReplaceAllString(line, "")
 		if predict.MatchString(visible) && (i == 0 || strings.TrimSpace(lines[i-1]) == "" || !open) {
