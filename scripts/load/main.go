@@ -7,35 +7,37 @@
 //
 // Without a STAGE it loads every stage and the floor. Every server runs on
 // loopback with the generated users for the whole measurement, and the
-// servers take turns, so that a drift of the machine hits them all alike.
-// After a warm-up, each round runs six tests of --duration on each: reads
-// at a fixed rate with 100 and with 1,000 users in the answer (p50, p95 and
-// p99 latency), reads as fast as the server answers (requests per second),
-// and the fixed rate of reads with 10% and with 50% of the requests writes
-// (the reads' p50 and p99). The flags are bounded, so that a typo cannot
-// make an hour-long run or a flood. It writes results/load/<stamp>/, which
+// servers take turns, so that a drift of the machine hits them all alike;
+// the first stage's server runs twice, the second as FIRST.again: the A/A
+// pair, whose noise band each step's verdict is held against. After a
+// warm-up, each round runs six tests of --duration on each: reads at a
+// fixed rate with 100 and with 1,000 users in the answer (p50, p95 and p99
+// latency), reads as fast as the server answers (requests per second), and
+// the fixed rate of reads with 10% and with 50% of the requests writes (the
+// reads' p50 and p99). The flags are bounded, so that a typo cannot make an
+// hour-long run or a flood. It writes results/load/<stamp>/, which
 // results/load/latest names: STAGE.txt in Go's benchmark format, table.md
 // with benchstat's tables of them, and STAGE.log, the server's output.
 //
 // The flags are:
 //
 //	--quick
-//		A smoke run: tests of 2s, a shorter warm-up.
+//		A smoke run: tests of 0.5s, a shorter warm-up.
 //	--rate N
 //		Reads per second of the fixed-rate tests (default 100).
 //	--duration D
-//		The length of one test (default 10s; 2s with --quick).
+//		The length of one test (default 2s).
 //	--conns N
 //		Connections of the saturated test (default 32).
 //	--rounds N
-//		Rounds of the six tests (default 1; 6 give benchstat its intervals).
+//		Rounds of the six tests (default 6, the fewest for benchstat's intervals).
 //	--pin
 //		The server on CPU 0 and the load generator on CPU 1, with taskset (Linux).
 //
 // # Examples
 //
 //	go run ./scripts/load --quick stage0-linear floor
-//	go run ./scripts/load --rounds 6
+//	go run ./scripts/load --rounds 1
 package main
 
 import (
@@ -371,12 +373,12 @@ func write(client *http.Client, base string, t test, cfg config, m *vegeta.Metri
 // send POSTs a user in the three roles that most users hold, as
 // BenchmarkWrite's users=10000/roles=3 does, or DELETEs it once added.
 func send(client *http.Client, base string, added bool, m *vegeta.Metrics) error {
+	method, path, want := http.MethodPost, "/users", http.StatusCreated
 	body := `{"id":"load-mixed","name":"Load Mixed","email":"mixed@example.com","roles":["viewer","member","reader"]}`
-	target, want := vegeta.Target{Method: http.MethodPost, URL: base + "/users", Body: []byte(body)}, http.StatusCreated
 	if added {
-		target, want = vegeta.Target{Method: http.MethodDelete, URL: base + "/users/load-mixed"}, http.StatusNoContent
+		method, path, body, want = http.MethodDelete, "/users/load-mixed", "", http.StatusNoContent
 	}
-	req, err := target.Request()
+	req, err := http.NewRequest(method, base+path, strings.NewReader(body))
 	if err != nil {
 		return err
 	}

@@ -7,33 +7,31 @@
 //	go run ./scripts/report [--profiles]
 //	go run ./scripts/report --check
 //	go run ./scripts/report block [--file F.md --name N] [--from COMMAND] -- BENCHSTAT_ARGS...
-//	go run ./scripts/report toolchains [--file F.md] [RUN]
-//	go run ./scripts/report growth [--file F.md] [RUN]
+//	go run ./scripts/report toolchains|growth [--file F.md] [RUN]
 //	go run ./scripts/report chapter [STAGE [RUN]]
 //	go run ./scripts/report timings [--file F.md [--name N]] [WALL...]
+//	go run ./scripts/report rehearsal [--file F.md]
 //
 // Without a subcommand it rewrites docs/charts/*.svg, the blocks stages,
 // charts, load and mixed of docs/results.md, and each chapter's benchstat
-// and profile blocks, from the latest runs of compare and load that
-// measured every stage and benchmark, and of profile; then it does what
-// --check does. It names each file it rewrote, a line each.
+// and profile blocks, from the latest runs of compare, load and profile
+// that measured every stage and benchmark, naming each file it rewrote;
+// then it does what --check does. A subcommand writes its block N of F.md,
+// or prints it without --file:
 //
-// The subcommands:
-//
-//	block       benchstat's tables, as generated block N of F.md or printed; a
-//	            result file not found as given is one of the latest run of
-//	            --from (compare, load or serialize): FILE.txt names
-//	            results/compare/latest/FILE.txt
-//	toolchains  a run of compare --go (RUN, else results/toolchains/latest) as block
-//	            toolchains of F.md, or printed: each stage's CPU time per Go release
+//	block       benchstat's tables; a result file not found as given is one of
+//	            the latest run of --from: FILE.txt is results/compare/latest/FILE.txt
+//	toolchains  a run of compare --go (RUN, else results/toolchains/latest) as
+//	            block toolchains: each stage's CPU time per Go release
 //	growth      a run of compare with a million users (RUN, else
-//	            results/compare/latest) as block million of F.md, or printed: how
-//	            many times each stage's time grew from 1,000 to 1,000,000 users
-//	chapter     the table of STAGE's chapter, or of every chapter (the stage against
-//	            the one before it), printed, from a run of compare that measured both
+//	            results/compare/latest) as block million: how many times each
+//	            stage's time grew from 1,000 to 1,000,000 users
+//	chapter     prints the table of STAGE's chapter, or of every chapter (the stage
+//	            against the one before it), from a run of compare that measured both
 //	timings     how long commands took, from the wall.txt files they write (WALL,
 //	            else results/test/wall.txt and results/compare/latest/wall.txt), as
-//	            block N (default timings) of F.md, or printed
+//	            block N (default timings)
+//	rehearsal   the wall times of check --rehearse, as block rehearsal
 //
 // The flags are:
 //
@@ -43,7 +41,7 @@
 //		List the generated blocks and charts whose measured code changed after
 //		the commit they record; exit 1 if any is stale, 2 if it cannot tell.
 //	--file F.md, --name N
-//		Where a subcommand writes its block; without --file it prints it.
+//		Where a subcommand writes its block.
 //	--from COMMAND
 //		The command (compare, load or serialize) whose latest run block reads
 //		its files from (default compare).
@@ -83,74 +81,12 @@ func main() {
 	file := c.Flags.String("file", "", "")
 	name := c.Flags.String("name", "", "")
 	from := c.Flags.String("from", "compare", "")
-	switch args := c.Parse(); {
-	case len(args) > 0 && args[0] == "toolchains":
-		dir := filepath.Join("results", "toolchains", "latest")
-		if len(args) > 2 {
-			c.Usage("usage: go run ./scripts/report toolchains [--file FILE.md] [RUN]")
-		} else if len(args) == 2 {
-			dir = args[1]
-		}
-		block, err := figures.ToolchainsBlock(dir)
-		if err == nil && *file == "" {
-			_, err = fmt.Print(block)
-		} else if err == nil {
-			err = provenance.UpdateFile(*file, provenance.Block{Name: "toolchains", Content: block})
-		}
-		c.Fatal(err)
+	args := c.Parse() // from here on in the root, so that the paths that report names are short
+	if len(args) > 0 {
+		c.Fatal(subcommand(c, args[0], args[1:], *file, *name, *from))
 		return
-	case len(args) > 0 && args[0] == "growth":
-		dir := filepath.Join("results", "compare", "latest")
-		if len(args) > 2 {
-			c.Usage("usage: go run ./scripts/report growth [--file FILE.md] [RUN]")
-		} else if len(args) == 2 {
-			dir = args[1]
-		}
-		c.Fatal(growthBlock(".", dir, *file)) // the root, where Parse moved
-		return
-	case len(args) > 0 && args[0] == "timings":
-		walls := args[1:]
-		if len(walls) == 0 {
-			walls = timings
-		}
-		c.Fatal(timingsBlock(".", *file, cmp.Or(*name, "timings"), walls)) // the root, where Parse moved
-		return
-	case len(args) > 0 && args[0] == "rehearsal":
-		c.Fatal(rehearsalBlock(".", *file, filepath.Join("results", "rehearsal"))) // the root, where Parse moved
-		return
-	case len(args) > 0 && args[0] == "chapter":
-		dir := filepath.Join("results", "compare", "latest")
-		if len(args) > 3 {
-			c.Usage("usage: go run ./scripts/report chapter [STAGE [RUN]]")
-		} else if len(args) == 3 {
-			dir = args[2]
-		}
-		var names []string // every stage of the run, or the one named
-		if len(args) > 1 {
-			names = args[1:2]
-		} else if files, err := results.ReadDir(dir); err == nil {
-			for _, f := range files {
-				if stages.IsStep(f.Name) {
-					names = append(names, f.Name)
-				}
-			}
-		} else {
-			c.Fatal(err)
-		}
-		for _, name := range names {
-			table, err := chapterTable(dir, name)
-			c.Fatal(err)
-			fmt.Printf("%s\n", table)
-		}
-		return
-	case len(args) > 0 && args[0] != "block":
-		c.Usage("unknown argument %s (--help lists them)", args[0])
-	case len(args) == 1 || len(args) > 0 && *name == "" && *file != "":
-		c.Usage("usage: go run ./scripts/report block [--file FILE.md --name NAME] [--from compare] -- BENCHSTAT_ARGS...")
-	case len(args) > 0:
-		c.Fatal(writeBlock(".", *file, *name, *from, args[1:])) // the root, where Parse moved
-		return
-	case !*checkOnly:
+	}
+	if !*checkOnly {
 		list, err := stages.Shown(c.Root)
 		for _, s := range list {
 			if *withProfiles && s.Name != stages.Floor {
@@ -160,7 +96,7 @@ func main() {
 			}
 		}
 		c.Fatal(err)
-		rewritten, err := generate(".") // the root, where Parse moved: the paths it names are short
+		rewritten, err := generate(".")
 		for _, path := range rewritten {
 			fmt.Println("report: rewrote", filepath.ToSlash(path))
 		}
@@ -181,42 +117,83 @@ func main() {
 	}
 }
 
-// resultsPage is the page of the results, which answers every chapter's
-// questions; itself is the command that writes it, named under each block.
+// usages are the subcommands' arguments, for a mistake in them.
+var usages = map[string]string{
+	"block":      "block [--file FILE.md --name NAME] [--from compare] -- BENCHSTAT_ARGS...",
+	"toolchains": "toolchains [--file FILE.md] [RUN]",
+	"growth":     "growth [--file FILE.md] [RUN]",
+	"chapter":    "chapter [STAGE [RUN]]",
+}
+
+// subcommand runs the subcommand sub with its arguments args.
+func subcommand(c *harness.Cmd, sub string, args []string, file, name, from string) error {
+	// run is the run that a subcommand reads: its argument at i, else the latest of kind.
+	run := func(i int, kind string) string {
+		if len(args) > i {
+			return args[i]
+		}
+		return filepath.Join("results", kind, "latest")
+	}
+	switch {
+	case sub == "toolchains" && len(args) <= 1:
+		block, err := figures.ToolchainsBlock(run(0, "toolchains"))
+		if err != nil {
+			return err
+		}
+		return put(".", file, "toolchains", block)
+	case sub == "growth" && len(args) <= 1:
+		return growthBlock(".", run(0, "compare"), file)
+	case sub == "timings":
+		return timingsBlock(".", file, cmp.Or(name, "timings"), args)
+	case sub == "rehearsal":
+		return rehearsalBlock(".", file, filepath.Join("results", "rehearsal"))
+	case sub == "chapter" && len(args) <= 2:
+		tables, err := chapterTables(run(1, "compare"), args[:min(1, len(args))]...)
+		if err == nil {
+			fmt.Println(tables)
+		}
+		return err
+	case sub == "block" && len(args) > 0 && (name != "" || file == ""):
+		return writeBlock(".", file, name, from, args)
+	case usages[sub] != "":
+		c.Usage("usage: go run ./scripts/report %s", usages[sub])
+	}
+	c.Usage("unknown argument %s (--help lists them)", sub)
+	return nil
+}
+
+// resultsPage answers every chapter's questions; itself, the command that writes it, is named under each block.
 var resultsPage = filepath.Join("docs", "results.md")
 
 const itself = "go run ./scripts/report"
 
-// generate writes the charts and blocks of the repository at root, and
-// returns the files that it rewrote, in order.
+// generate writes the charts and blocks of the repository at root, and returns the files of docs/ it rewrote.
 func generate(root string) ([]string, error) {
-	seen := before{}
-	err := seen.generate(root)
-	return seen.rewritten(), err
-}
-
-// before holds each file's content before generate first touched it, nil for a file that was
-// not there, to tell which files it rewrote.
-type before map[string][]byte
-
-func (b before) note(path string) {
-	if _, ok := b[path]; !ok {
-		b[path], _ = os.ReadFile(path)
-	}
-}
-
-// rewritten are the files noted whose content changed since, sorted.
-func (b before) rewritten() (paths []string) {
-	for path, old := range b {
-		if now, _ := os.ReadFile(path); !bytes.Equal(old, now) {
-			paths = append(paths, path)
+	before := docs(root)
+	err := writeAll(root)
+	var rewritten []string
+	for path, now := range docs(root) {
+		if !bytes.Equal(before[path], now) {
+			rewritten = append(rewritten, path)
 		}
 	}
-	slices.Sort(paths)
-	return paths
+	slices.Sort(rewritten)
+	return rewritten, err
 }
 
-func (seen before) generate(root string) error {
+// docs are the contents of the pages and charts of docs/ at root, by path.
+func docs(root string) map[string][]byte {
+	pages, _ := filepath.Glob(filepath.Join(root, "docs", "*.md")) // patterns without errors
+	charts, _ := filepath.Glob(filepath.Join(root, "docs", "charts", "*.svg"))
+	contents := map[string][]byte{}
+	for _, path := range append(pages, charts...) {
+		contents[path], _ = os.ReadFile(path)
+	}
+	return contents
+}
+
+// writeAll writes the results page's blocks and charts, from the latest complete runs, and each chapter's.
+func writeAll(root string) error {
 	list, err := stages.Shown(root)
 	if err != nil {
 		return err
@@ -224,37 +201,34 @@ func (seen before) generate(root string) error {
 	compare, err1 := completeRun(root, "compare", list, wanted)
 	load, err2 := completeRun(root, "load", list, nil)
 	mixed, err3 := completeRun(root, "compare", list, figures.MixedWanted())
+	errs := []error{err1, err2, err3}
 	var page []provenance.Block
-	// add adds the results page's block name: text, then the charts, drawn
-	// into docs/charts, that had results to draw, then the provenance of files.
-	add := func(name, text string, charts []figures.Chart, files []*results.File) {
+	// add adds the results page's block name: text, the charts that had results to draw, the provenance of files.
+	add := func(name, text string, files []*results.File, charts ...figures.Chart) {
 		for _, c := range charts {
-			seen.note(filepath.Join(root, "docs", "charts", c.File))
 			drawn, err := c.Save(filepath.Join(root, "docs", "charts"))
-			if err1 = errors.Join(err1, err); err != nil {
-				return
-			} else if drawn {
+			if errs = append(errs, err); drawn {
 				text += fmt.Sprintf("![%s](charts/%s)\n\n", c.Title, c.File) // beside the page
 			}
 		}
 		page = append(page, provenance.Block{Name: name, Content: text + provenance.Line(files[0].Config, itself) + "\n"})
 	}
 	if mixed != nil {
-		add("mixed", figures.MixedTable(mixed), []figures.Chart{figures.MixedChart(mixed)}, mixed)
+		add("mixed", figures.MixedTable(mixed), mixed, figures.MixedChart(mixed))
 	}
 	if compare != nil {
 		page = append(page, provenance.Block{Name: "stages", Content: stagesTable(root, list, compare)})
-		add("charts", "", figures.Charts(compare), compare)
+		add("charts", "", compare, figures.Charts(compare)...)
 	}
 	if load != nil {
 		table, err := loadBlock(load)
-		add("load", table, []figures.Chart{figures.LoadChart(load)}, load)
-		err1 = errors.Join(err1, err)
+		errs = append(errs, err)
+		add("load", table, load, figures.LoadChart(load))
 	}
-	if err := errors.Join(err1, err2, err3); err != nil {
+	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	seen.update(filepath.Join(root, resultsPage), page...)
+	update(filepath.Join(root, resultsPage), page...)
 	for _, s := range list {
 		chapter, _ := chapter(root, s)
 		if doc, _ := os.ReadFile(chapter); !strings.Contains(string(doc), "<!-- BEGIN GENERATED: ") {
@@ -265,7 +239,7 @@ func (seen before) generate(root string) error {
 			if err != nil {
 				return err
 			}
-			seen.update(chapter, provenance.Block{Name: "benchstat", Content: stat})
+			update(chapter, provenance.Block{Name: "benchstat", Content: stat})
 		}
 		profile := filepath.Join(root, "results", "profile", s.Name) // what scripts/profile saved, if anything
 		if _, err := os.Stat(filepath.Join(profile, "cpu.pprof")); err == nil {
@@ -273,7 +247,7 @@ func (seen before) generate(root string) error {
 			if err := profiles.Write(&table, []string{profile}, []string{"cpu"}, 12, true); err != nil {
 				return err
 			}
-			seen.update(chapter, provenance.Block{Name: "profile", Content: table.String()})
+			update(chapter, provenance.Block{Name: "profile", Content: table.String()})
 		}
 	}
 	return nil
@@ -322,11 +296,9 @@ func loadBlock(load []*results.File) (string, error) {
 	return tables + "\n\n" + caption, errors.Join(err, err2)
 }
 
-// writeBlock writes benchstat's tables of args as block name of file, under
-// root, or prints them if file is "". A result file that is not there as
-// given is one of the latest run of from (or of the kind of run whose file
-// is given by its path), and the block's lines name each by its name in that
-// run: the command they give makes the block again once such a run is made.
+// writeBlock writes benchstat's tables of args as block name of file, under root, or prints them if
+// file is "". A result file not there as given is one of the latest run of from, and the block's
+// command names each file by its name in its run: it makes the block again once such a run is made.
 func writeBlock(root, file, name, from string, args []string) error {
 	latest := filepath.Join(root, "results", from, "latest")
 	args, shown := slices.Clone(args), slices.Clone(args) // shown: as the block's command gives them
@@ -345,28 +317,44 @@ func writeBlock(root, file, name, from string, args []string) error {
 		}
 		shown[i] = harness.Quote(label + filepath.Base(input))
 	}
-	if file == "" {
-		content, err := figures.BenchstatBlock(args)
-		fmt.Print(content)
+	var then []string // the command that makes the block again
+	if file != "" {
+		more := []string{"--name", name}
+		if from != "compare" {
+			more = append(more, "--from", from)
+		}
+		then = append(then, by("block", file, append(more, "--")...)+" "+strings.Join(shown, " "))
+	}
+	content, err := figures.BenchstatBlock(args, then...)
+	if err != nil {
 		return err
 	}
-	command := "go run ./scripts/report block --file " + filepath.ToSlash(file) + " --name " + name
-	if from != "compare" {
-		command += " --from " + from
+	return put(root, file, name, content)
+}
+
+// update replaces blocks in a markdown file, and warns of missing markers (a chapter being written).
+func update(path string, blocks ...provenance.Block) {
+	if err := provenance.UpdateFile(path, blocks...); err != nil {
+		fmt.Fprintf(os.Stderr, "report: warning: %v\n", err)
 	}
-	content, err := figures.BenchstatBlock(args, command+" -- "+strings.Join(shown, " "))
-	if err != nil {
+}
+
+// put writes content as block name of file, under root, or prints it if file is "".
+func put(root, file, name, content string) error {
+	if file == "" {
+		_, err := fmt.Print(content)
 		return err
 	}
 	return provenance.UpdateFile(filepath.Join(root, file), provenance.Block{Name: name, Content: content})
 }
 
-// update replaces blocks in a markdown file, and warns of missing markers (a chapter being written).
-func (seen before) update(path string, blocks ...provenance.Block) {
-	seen.note(path)
-	if err := provenance.UpdateFile(path, blocks...); err != nil {
-		fmt.Fprintf(os.Stderr, "report: warning: %v\n", err)
+// by is the command that writes a block again: report's subcommand sub, its --file, then more words.
+func by(sub, file string, more ...string) string {
+	words := []string{itself, sub}
+	if file != "" {
+		words = append(words, "--file", filepath.ToSlash(file))
 	}
+	return strings.Join(append(words, more...), " ")
 }
 
 // columns are the stages table's medians after its speed-ups: allocs/op, through Echo, write, held/user.
@@ -380,8 +368,7 @@ var columns = []struct {
 	{results.Measurement{Bench: figures.BuildBench, Unit: figures.HeldUnit}, figures.ByteSize},
 }
 
-// wanted are the benchmarks that a compare run must hold for the tables and
-// charts: the stages table's columns and the charts' second result size.
+// wanted are the benchmarks that a compare run must hold: the stages table's columns, the charts' second size.
 var wanted = []results.Measurement{{Bench: figures.Headline, Unit: "sec/op"}, {Bench: figures.Matches1000, Unit: "sec/op"},
 	columns[0].Measurement, columns[1].Measurement, columns[2].Measurement, columns[3].Measurement}
 
@@ -407,8 +394,7 @@ func stagesTable(root string, list []stages.Folder, files []*results.File) strin
 		if len(cpu) > 0 {
 			row[5] = results.Spread(cpu)
 		}
-		// Only a step builds on the one before it; a learner's stage and
-		// the floor are compared with the first stage, or with nothing.
+		// Only a step builds on the one before it; the others are compared with the first, or with nothing.
 		if stages.IsStep(f.Name) {
 			if previous != nil {
 				row[2], row[6] = diffSize(root, byName[previous.Name].Dir, s.Dir), speedup(files[0], previous, f)
@@ -443,12 +429,10 @@ func stagesTable(root string, list []stages.Folder, files []*results.File) strin
 		figures.WriteBench, figures.HeldUnit, figures.BuildBench, provenance.Line(files[0].Config, itself))
 }
 
-// bareEcho is the floor module's bare Echo handler (common/bench/bare.go): the
-// same pre-built bytes through a plain Echo handler, with no API layer.
+// bareEcho is the floor's pre-built bytes through a plain Echo handler, with no API layer (common/bench/bare.go).
 const bareEcho = "Bare"
 
-// speedup is how many times faster f is than base, "~" where this run cannot tell, or "—";
-// held against the noise band of the run's A/A pair, first measured twice.
+// speedup is how many times faster f is than base, held against the run's noise band; "~" where it cannot tell, or "—".
 func speedup(first, base, f *results.File) string {
 	c, err := heldAgainstNoise(first, base, f, figures.Headline)
 	switch {
@@ -460,9 +444,8 @@ func speedup(first, base, f *results.File) string {
 	return results.Times(c.Ratio)
 }
 
-// chapter is the chapter of s, docs/<name>.md, or "" if it has none (the floor, a learner's stage), and what
-// s changes: the chapter's title says it ("# Stage 1: an index"), else the package comment ("Command floor
-// is the limit...: ...").
+// chapter is the chapter of s, docs/<name>.md, or "" for none, and what s changes, as the chapter's
+// title ("# Stage 1: an index") or else the package comment ("Command floor is the limit...: ...") says.
 func chapter(root string, s stages.Folder) (page, change string) {
 	doc, err := os.ReadFile(filepath.Join(root, "docs", s.Name+".md"))
 	if err == nil && s.Name != "" && s.Name != stages.Floor {
@@ -480,8 +463,7 @@ func chapter(root string, s stages.Folder) (page, change string) {
 	return page, ""
 }
 
-// diffSize is the non-test Go code that differs between folders a and b as git
-// diff --no-index counts it, "5 files, 157 lines" added plus removed, or "?".
+// diffSize is the non-test Go code that differs between folders a and b, "5 files, 157 lines" added plus removed, or "?".
 func diffSize(root, a, b string) string {
 	// Exit status 1 means "they differ", unless git complains.
 	out, err := exec.Command("git", "-C", root, "diff", "--no-index", "--no-renames", "--numstat", "--", a, b).Output()
@@ -499,9 +481,8 @@ func diffSize(root, a, b string) string {
 	return fmt.Sprintf("%d files, %d lines", files, lines)
 }
 
-// benchstatBlock compares stage i with the stage before it (the first shows
-// its own figures) in time and allocations: a chapter asks about its step;
-// the comparison with the first stage is the results page's.
+// benchstatBlock compares stage i with the stage before it (the first shows its own figures) in
+// time and allocations: a chapter asks about its step; the comparison with the first is the results page's.
 func benchstatBlock(files []*results.File, i int) (string, error) {
 	args, what := []string{"-ignore", "pkg", "-filter", ".unit:(sec/op OR cpu-sec/op OR allocs/op)"}, "on its own"
 	if i > 0 {
@@ -517,9 +498,7 @@ func benchstatBlock(files []*results.File, i int) (string, error) {
 }
 
 // stepVerdicts are stage i's verdicts against the stage before it at the two rows that the chapters
-// ask about, held against the run's noise band (its A/A pair, the first stage measured twice) as
-// compare's own verdicts are: the sentences that a chapter's answer points at, written by the same
-// run as its tables, each verdict's first line then its lines of detail.
+// ask about, held against the run's noise band as compare's are: what a chapter's answer points at.
 func stepVerdicts(files []*results.File, i int) string {
 	if i == 0 {
 		return ""
@@ -540,8 +519,7 @@ func stepVerdicts(files []*results.File, i int) string {
 		lines.String() + "\n"
 }
 
-// heldAgainstNoise compares other with base at bench, held against the noise band of the run
-// whose first stage is first.
+// heldAgainstNoise compares other with base at bench, against the noise band of the run whose first stage is first.
 func heldAgainstNoise(first, base, other *results.File, bench string) (results.Comparison, error) {
 	c, err := results.Compare(base, nil, other, bench)
 	return c.InRun(first, bench), err
@@ -554,55 +532,58 @@ func growthBlock(root, dir, file string) error {
 	if err != nil {
 		return err
 	}
-	command := itself + " growth"
-	if file != "" {
-		command += " --file " + filepath.ToSlash(file)
-	}
-	content := figures.GrowthTable(files, 1000, 1000000) + "\n" + provenance.Line(files[0].Config, command) + "\n"
-	if file == "" {
-		_, err = fmt.Print(content)
-		return err
-	}
-	return provenance.UpdateFile(filepath.Join(root, file), provenance.Block{Name: "million", Content: content})
+	return put(root, file, "million", figures.GrowthTable(files, 1000, 1000000)+"\n"+provenance.Line(files[0].Config, by("growth", file))+"\n")
 }
 
-// chapterTable is the benchstat block of stage's chapter made from the compare run in dir, as
-// report writes it after a full run: the stage against the step before it, or on its own.
-func chapterTable(dir, stage string) (string, error) {
+// chapterTables are the benchstat blocks of the chapters of names, or of every step, made from the
+// compare run in dir as report writes them after a full run: the stage against the step before it.
+func chapterTables(dir string, names ...string) (string, error) {
 	files, err := results.ReadDir(dir)
 	if err != nil {
 		return "", err
 	}
-	files = slices.DeleteFunc(files, func(f *results.File) bool { return !stages.IsStep(f.Name) && f.Name != stage })
-	i := slices.IndexFunc(files, func(f *results.File) bool { return f.Name == stage })
-	if i < 0 {
-		var names []string
-		for _, f := range files {
-			names = append(names, f.Name)
+	var steps, all []string
+	for _, f := range files {
+		if all = append(all, f.Name); stages.IsStep(f.Name) {
+			steps = append(steps, f.Name)
 		}
-		return "", fmt.Errorf("%s has no results of %s (it has %s)", dir, stage, strings.Join(names, ", "))
 	}
-	return benchstatBlock(files, i)
+	if len(names) == 0 {
+		names = steps
+	}
+	var tables []string
+	for _, stage := range names {
+		shown := slices.DeleteFunc(slices.Clone(files), func(f *results.File) bool { return !stages.IsStep(f.Name) && f.Name != stage })
+		i := slices.IndexFunc(shown, func(f *results.File) bool { return f.Name == stage })
+		if i < 0 {
+			return "", fmt.Errorf("%s has no results of %s (it has %s)", dir, stage, strings.Join(all, ", "))
+		}
+		table, err := benchstatBlock(shown, i)
+		if err != nil {
+			return "", err
+		}
+		tables = append(tables, table)
+	}
+	return strings.Join(tables, "\n"), nil
 }
 
 // timings are the wall-time files of the commands whose times the pages give.
 var timings = []string{filepath.Join("results", "test", results.WallFile), filepath.Join("results", "compare", "latest", results.WallFile)}
 
 // timingsBlock writes block name of file, under root, or prints it if file is "": how long the
-// command of each wall file took, the last time it ran to the end, with the provenance of each.
+// command of each wall file (else of timings') took, the last time it ran to the end, with the provenance of each.
 func timingsBlock(root, file, name string, walls []string) error {
-	rows := []string{"| command | wall time |", "|---|---:|"}
-	var lines []string
-	command := itself + " timings"
-	if file != "" {
-		command += " --file " + filepath.ToSlash(file)
+	if len(walls) == 0 {
+		walls = timings
 	}
+	var more []string
 	if name != "timings" {
-		command += " --name " + name
+		more = append(more, "--name", name)
 	}
 	if !slices.Equal(walls, timings) {
-		command += " " + strings.Join(walls, " ")
+		more = append(more, walls...)
 	}
+	rows, lines := []string{"| command | wall time |", "|---|---:|"}, []string(nil)
 	for _, path := range walls {
 		wall, f, err := results.ReadWall(filepath.Join(root, path))
 		if errors.Is(err, os.ErrNotExist) {
@@ -611,57 +592,44 @@ func timingsBlock(root, file, name string, walls []string) error {
 			return err
 		}
 		rows = append(rows, fmt.Sprintf("| `%s` | %s |", f.Config["command"], wall.Round(time.Second)))
-		lines = append(lines, provenance.Line(f.Config, command))
+		lines = append(lines, provenance.Line(f.Config, by("timings", file, more...)))
 	}
 	if len(lines) == 0 {
 		return fmt.Errorf("no wall time in %s: run the commands first", strings.Join(walls, " or "))
 	}
-	content := strings.Join(rows, "\n") + "\n\n" + strings.Join(lines, "\n\n") + "\n"
-	if file == "" {
-		_, err := fmt.Print(content)
-		return err
-	}
-	return provenance.UpdateFile(filepath.Join(root, file), provenance.Block{Name: name, Content: content})
+	return put(root, file, name, strings.Join(rows, "\n")+"\n\n"+strings.Join(lines, "\n\n")+"\n")
 }
 
-// rehearsalBlock writes block rehearsal of file, under root, or prints it if file is "": the wall
-// times that check --rehearse kept in dir, the preparation's and each exercise's check's, alone
-// and three at once (the slowest of the three).
+// rehearsalBlock writes block rehearsal of file, under root, or prints it if file is "": the wall times
+// that check --rehearse kept in dir, of the preparation and of each exercise's check, alone and three at once.
 func rehearsalBlock(root, file, dir string) error {
-	command := itself + " rehearsal"
-	if file != "" {
-		command += " --file " + filepath.ToSlash(file)
-	}
-	wall := func(name string) (string, map[string]string, error) {
+	var config map[string]string
+	wall := func(name string) (string, error) {
 		d, f, err := results.ReadWall(filepath.Join(root, dir, name+".txt"))
 		if err != nil {
-			return "", nil, fmt.Errorf("%w: run go run ./scripts/check --rehearse first", err)
+			return "", fmt.Errorf("%w: run go run ./scripts/check --rehearse first", err)
 		}
-		return d.Round(time.Second).String(), f.Config, nil
+		if config == nil {
+			config = f.Config
+		}
+		return d.Round(time.Second).String(), nil
 	}
-	prepared, config, err := wall("prepare")
+	prepared, err := wall("prepare")
 	if err != nil {
 		return err
 	}
 	rows := []string{"| `go run ./scripts/...` | alone | three at once (the slowest) |", "|---|---:|---:|",
 		fmt.Sprintf("| `check --prepare` | %s | |", prepared)}
 	for n := 1; n <= 5; n++ {
-		alone, _, err := wall(fmt.Sprintf("ex%d-alone", n))
+		alone, err := wall(fmt.Sprintf("ex%d-alone", n))
 		if errors.Is(err, os.ErrNotExist) {
 			continue // check --rehearse N rehearses some exercises only
-		} else if err != nil {
-			return err
 		}
-		together, _, err := wall(fmt.Sprintf("ex%d-together", n))
-		if err != nil {
+		together, err2 := wall(fmt.Sprintf("ex%d-together", n))
+		if err = cmp.Or(err, err2); err != nil {
 			return err
 		}
 		rows = append(rows, fmt.Sprintf("| `check ex%d` | %s | %s |", n, alone, together))
 	}
-	content := strings.Join(rows, "\n") + "\n\n" + provenance.Line(config, command) + "\n"
-	if file == "" {
-		_, err := fmt.Print(content)
-		return err
-	}
-	return provenance.UpdateFile(filepath.Join(root, file), provenance.Block{Name: "rehearsal", Content: content})
+	return put(root, file, "rehearsal", strings.Join(rows, "\n")+"\n\n"+provenance.Line(config, by("rehearsal", file))+"\n")
 }

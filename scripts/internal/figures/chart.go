@@ -1,6 +1,5 @@
-// Package figures draws the report's and the room's charts (gonum's plot,
-// as SVG) and writes the generated tables: every figure ends with the
-// provenance line of its results.
+// Package figures draws the report's and the room's charts (gonum's plot, as SVG) and writes the
+// generated tables: every figure ends with the provenance line of its results.
 package figures
 
 import (
@@ -25,6 +24,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"example.com/userperf/common/bench"
 	"example.com/userperf/scripts/internal/provenance"
 	"example.com/userperf/scripts/internal/results"
 )
@@ -41,9 +41,8 @@ type Chart struct {
 	panels      []panel
 }
 
-// The benchmarks of the results page's table and charts: the main request and
-// its larger size, the same through Echo (where the floor compares), a write,
-// and the heap per user.
+// The benchmarks of the results page's table and charts: the main request and its larger size,
+// the same through Echo (where the floor compares), a write, and the heap per user.
 const (
 	Headline    = results.Headline
 	Matches1000 = results.Matches1000
@@ -53,8 +52,7 @@ const (
 	HeldUnit    = "held-B/user"
 )
 
-// panel is a chart of bars (a group per stage, a bar per series) or of
-// lines (a line per stage through the series, in order).
+// panel is a chart of bars (a group per stage, a bar per series) or of lines (one per stage through the series).
 type panel struct {
 	title, yLabel string
 	logScale      bool // for figures that span orders of magnitude; else from zero, which must show
@@ -74,7 +72,7 @@ func Charts(compare []*results.File) []Chart {
 	}
 	var users []series // a series without results draws nothing
 	for _, n := range []int{1000, 10000, 100000, 1000000} {
-		users = append(users, series{fmt.Sprintf("%d users", n), fmt.Sprintf("ListByRole/users=%d/matches=100", n), "sec/op"})
+		users = append(users, series{fmt.Sprintf("%d users", n), GrowthBench(n), "sec/op"})
 	}
 	return []Chart{
 		{"time-per-stage.svg", "Time per request, per stage (ListByRole, 10,000 users)", compare, []panel{timePanel("", at10000("sec/op")...)}},
@@ -110,9 +108,9 @@ func LoadChart(load []*results.File) Chart {
 // per client count, with a ring where a step stops paying (as MixedTable decides it).
 func MixedChart(files []*results.File) Chart {
 	var panels []panel
-	for _, clients := range MixedClients {
+	for _, clients := range bench.MixedClients {
 		var points []series
-		for _, w := range MixedWrites {
+		for _, w := range bench.MixedWrites {
 			points = append(points, series{fmt.Sprintf("%d%%", w), MixedBench(w, clients), "sec/op"})
 		}
 		panels = append(panels, panel{clientsName(clients), "median time per request, log scale", true, results.Duration, points, true,
@@ -121,8 +119,8 @@ func MixedChart(files []*results.File) Chart {
 	return Chart{"mixed.svg", "Time per request against the share of writes, per stage (10,000 users)", files, panels}
 }
 
-// Save draws c's panels that have results into dir, one above the other, the
-// provenance line under the last, and reports whether there was anything to draw.
+// Save draws c's panels that have results into dir, one above the other, the provenance line
+// under the last, and reports whether there was anything to draw.
 func (c Chart) Save(dir string) (bool, error) {
 	var plots [][]*plot.Plot
 	for _, pn := range c.panels {
@@ -137,8 +135,7 @@ func (c Chart) Save(dir string) (bool, error) {
 	first.Title.Text = strings.TrimSpace(c.Title + "\n" + first.Title.Text)
 	measured, command, _ := strings.Cut(provenance.Line(c.files[0].Config), ", by ")
 	last.X.Label.Text, last.X.Label.TextStyle.Font.Size = measured+",\nby "+command, 7
-	// As wide as the title and the provenance line, which are centred: a
-	// longer line would start off the canvas.
+	// As wide as the centred title and provenance line: a longer line would start off the canvas.
 	w := max(18*vg.Centimeter, (6+2*vg.Length(len(c.files)))*vg.Centimeter,
 		first.Title.TextStyle.Width(first.Title.Text)+vg.Centimeter, last.X.Label.TextStyle.Width(last.X.Label.Text)+3*vg.Centimeter)
 	// Each legend goes right of its panel's data, in a margin as wide as the widest: inside,
@@ -160,19 +157,23 @@ func (c Chart) Save(dir string) (bool, error) {
 	for i, panel := range plot.Align(plots, tiles, draw.New(canvas)) {
 		plots[i][0].Draw(panel[0])
 	}
-	var out strings.Builder
-	if _, err := canvas.WriteTo(&out); err != nil {
+	svg, err := svgText(canvas)
+	if err != nil {
 		return false, err
 	}
-	// The SVG names the font but does not embed it (300 KB a chart); Arial
-	// has the same metrics, for a browser without Liberation Sans.
-	svg := strings.ReplaceAll(out.String(), "font-family:Liberation Sans;", "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;")
 	return true, errors.Join(os.MkdirAll(dir, 0o755), os.WriteFile(filepath.Join(dir, c.File), []byte(svg), 0o644))
 }
 
-// plotPanel draws pn, or nil without results. On a log scale a figure is
-// drawn as its logarithm, above the power of ten under the smallest figure:
-// a bar starts at zero, which a log axis cannot show.
+// svgText is canvas as SVG, which names the font without embedding it (300 KB a chart):
+// Arial has the same metrics, for a browser without Liberation Sans.
+func svgText(canvas *vgsvg.Canvas) (string, error) {
+	var out strings.Builder
+	_, err := canvas.WriteTo(&out)
+	return strings.ReplaceAll(out.String(), "font-family:Liberation Sans;", "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;"), err
+}
+
+// plotPanel draws pn, or nil without results. On a log scale a figure is drawn as its logarithm,
+// above the power of ten under the smallest figure: a bar starts at zero, which a log axis cannot show.
 func plotPanel(files []*results.File, pn panel) *plot.Plot {
 	base, drawn := math.Inf(1), false
 	for _, f := range files {
@@ -207,8 +208,7 @@ func plotPanel(files []*results.File, pn panel) *plot.Plot {
 		p.Y.Max *= 1.25
 		return p
 	}
-	// Ticks at the powers of ten, without needless zeros (10ms, not 10.00ms),
-	// and room above the highest figure for the bars' labels.
+	// Ticks at the powers of ten, without needless zeros (10ms, not 10.00ms), and room above for the labels.
 	p.Y.Tick.Marker = plot.TickerFunc(func(min, max float64) (ticks []plot.Tick) {
 		for power := math.Ceil(min); power <= max; power++ {
 			label := zeroFraction.ReplaceAllString(pn.format(math.Pow(10, power+base)), "$1$2")
@@ -263,8 +263,7 @@ func addBars(p *plot.Plot, files []*results.File, pn panel, height func(*results
 	}
 }
 
-// addLines adds a line per stage through its medians at pn's series, and
-// a ring where pn's crossovers say a step stops paying.
+// addLines adds a line per stage through its medians at pn's series, and a ring where a step stops paying.
 func addLines(p *plot.Plot, files []*results.File, pn panel, height func(*results.File, series) (float64, float64, bool)) {
 	p.X.Label.Text = "share of writes"
 	var names []string

@@ -10,9 +10,8 @@ import (
 // GrowthBench names BenchmarkListByRole's result at users, with 100 matches.
 func GrowthBench(users int) string { return fmt.Sprintf("ListByRole/users=%d/matches=100", users) }
 
-// GrowthTable answers "does the time grow with the data?" for each file, a stage: its median at
-// from users and at to users, in the deciding unit, and how many times it grew, as the verdicts
-// measure a speed (results.Speed), with the top of its CI. A stage without both sizes shows —.
+// GrowthTable answers "does the time grow with the data?" for each stage: its median at from and at
+// to users, and how many times it grew (results.Speed), with the top of its CI.
 func GrowthTable(files []*results.File, from, to int) string {
 	unit, unitName := results.Deciding(GrowthBench(from), files...)
 	level := fmt.Sprintf("%.0f%%", 100*results.Confidence)

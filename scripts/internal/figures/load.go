@@ -16,11 +16,9 @@ const MinSamples = 6
 // LoadCaption begins the caption under a load run's tables in its table.md, which report keeps.
 const LoadCaption = "GET /users?role=R"
 
-// LoadTables are the tables of a load run's files: benchstat's, where every figure has MinSamples
-// samples or more, without the saturated test's latencies (mostly queueing), a row per stage and a
-// column per test, or with stageColumns a row per test and a column per stage, each against the
-// first; then each step's verdicts (LoadVerdicts). Else, a table per unit of the medians alone, a
-// row per stage and a column per test, with no interval or test that so few samples cannot give.
+// LoadTables are the tables of a load run's files, without the saturated test's latencies (mostly
+// queueing): where every figure has MinSamples samples, benchstat's, a row per stage (with
+// stageColumns, a column per stage, against the first), then each step's verdicts; else the medians alone.
 func LoadTables(files []*results.File, stageColumns bool) (string, error) {
 	if fewest(files) >= MinSamples {
 		args := []string{"-table", "", "-row", ".file", "-col", ".name,/matches,/writes"}
@@ -68,9 +66,8 @@ func LoadTables(files []*results.File, stageColumns bool) (string, error) {
 		"(`--rounds %d` for benchstat's tables).\n\n%s", fewest(files), MinSamples, MinSamples, strings.Join(tables, "\n\n")), nil
 }
 
-// LoadVerdicts are the first lines of each step's verdicts against the step before it, in p50 and
-// p99 at the fixed rate, held against the noise band of the run's A/A pair (the first stage's server
-// run twice, FIRST.again.txt beside the files), where the run has one.
+// LoadVerdicts are the first lines of each step's verdicts against the step before it, in p50 and p99
+// at the fixed rate, held against the noise band of the run's A/A pair (FIRST.again.txt) if it has one.
 func LoadVerdicts(files []*results.File) string {
 	var lines []string
 	var previous *results.File

@@ -3,7 +3,6 @@ package figures
 import (
 	"fmt"
 	"image/color"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -12,8 +11,7 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// RoomBand is a column of the room's chart: one exercise's right answers, or one Go release's of
-// them where the room mixes releases.
+// RoomBand is a column of the room's chart: one exercise's right answers, or one Go release's of them.
 type RoomBand struct {
 	Label    string // under the column: "ex1", or "ex1\n1.26"
 	Colour   color.Color
@@ -69,11 +67,7 @@ func RoomChart(title string, bands []RoomBand, lo, hi float64) (string, error) {
 	p.Y.Label.Text = "speed-up, log scale"
 	canvas := vgsvg.New(16*vg.Centimeter, 6*vg.Centimeter) // small: scaled to a screen's width, its type reads from afar
 	p.Draw(draw.New(canvas))
-	var out strings.Builder
-	if _, err := canvas.WriteTo(&out); err != nil {
-		return "", err
-	}
-	return strings.ReplaceAll(out.String(), "font-family:Liberation Sans;", "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;"), nil
+	return svgText(canvas)
 }
 
 // roomTicks are the ticks of a speed-up's log scale between lo and hi, 1x among them.

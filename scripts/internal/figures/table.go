@@ -13,8 +13,7 @@ import (
 	"example.com/userperf/scripts/internal/stages"
 )
 
-// Benchstat returns benchstat's tables of args, fenced, without the
-// configuration lines that a provenance line says.
+// Benchstat returns benchstat's tables of args, fenced, without the configuration lines that a provenance line says.
 func Benchstat(args []string) (string, error) {
 	out, err := harness.GoOutput(append([]string{"tool", "benchstat"}, args...)...)
 	if err != nil {
@@ -28,11 +27,9 @@ func Benchstat(args []string) (string, error) {
 	return "```\n" + strings.Join(lines, "\n") + "\n```", nil
 }
 
-// BenchstatBlock is a generated block of benchstat's tables of args, with
-// the provenance of the result files among args (path or label=path): one
-// line if they were measured together, else one per file. Each line names
-// then, the command that turned the files into the block, if it is not the
-// one that measured them; no line names a result file, which a clone lacks.
+// BenchstatBlock is a generated block of benchstat's tables of args, with the provenance of the
+// result files among args (path or label=path), then: one line if they were measured together,
+// else one per file. No line names a result file, which a clone lacks.
 func BenchstatBlock(args []string, then ...string) (string, error) {
 	var each, lines []string // each file's label and provenance line; the lines alone
 	args = slices.Clone(args)
@@ -66,20 +63,15 @@ func BenchstatBlock(args []string, then ...string) (string, error) {
 	return tables + "\n\n" + strings.Join(each, "\n\n") + "\n", nil
 }
 
-// MixedWrites and MixedClients are the shares of writes (percent) and the
-// client counts of BenchmarkMixed: common/bench's, which measures them.
-var MixedWrites, MixedClients = bench.MixedWrites, bench.MixedClients
-
 // MixedBench names BenchmarkMixed's result at writes percent and clients.
 func MixedBench(writes, clients int) string {
 	return fmt.Sprintf("Mixed/users=10000/writes=%d/clients=%d", writes, clients)
 }
 
-// MixedWanted are the results that the mixed block needs: every share of
-// writes and client count of BenchmarkMixed, which a run measures apart.
+// MixedWanted are the results that the mixed block needs: BenchmarkMixed's every share of writes and client count.
 func MixedWanted() (wanted []results.Measurement) {
-	for _, c := range MixedClients {
-		for _, w := range MixedWrites {
+	for _, c := range bench.MixedClients {
+		for _, w := range bench.MixedWrites {
 			wanted = append(wanted, results.Measurement{Bench: MixedBench(w, c), Unit: "sec/op"})
 		}
 	}
@@ -91,20 +83,20 @@ func MixedWanted() (wanted []results.Measurement) {
 // under them, where each step stops paying against the one before it, with each client count.
 func MixedTable(files []*results.File) string {
 	var tables []string
-	for _, c := range MixedClients {
+	for _, c := range bench.MixedClients {
 		head, align := "| "+clientsName(c)+" |", "|---|"
-		for _, w := range MixedWrites {
+		for _, w := range bench.MixedWrites {
 			head, align = head+fmt.Sprintf(" %d%% writes |", w), align+"---:|"
 		}
-		most := MixedWrites[len(MixedWrites)-1]
-		wait := c == MixedClients[len(MixedClients)-1] // where the clients queue, a read's wait shows
+		most := bench.MixedWrites[len(bench.MixedWrites)-1]
+		wait := c == bench.MixedClients[len(bench.MixedClients)-1] // where the clients queue, a read's wait shows
 		if wait {
 			head, align = head+fmt.Sprintf(" read wait, %d%% writes |", most), align+"---:|"
 		}
 		rows := []string{head, align}
 		for _, f := range files {
 			row := "| " + f.Name + " |"
-			for _, w := range MixedWrites {
+			for _, w := range bench.MixedWrites {
 				row += " " + Cell(f, MixedBench(w, c), "sec/op", results.Duration) + " |"
 			}
 			if wait {
@@ -115,13 +107,13 @@ func MixedTable(files []*results.File) string {
 		tables = append(tables, strings.Join(rows, "\n"))
 	}
 	var found []string
-	for _, clients := range MixedClients {
+	for _, clients := range bench.MixedClients {
 		for _, c := range crossovers(files, clients) {
 			what := "pays at every share measured"
 			if c.at == 0 {
 				what = "does not pay even without writes"
 			} else if c.at > 0 {
-				what = fmt.Sprintf("stops paying at %d%% writes", MixedWrites[c.at])
+				what = fmt.Sprintf("stops paying at %d%% writes", bench.MixedWrites[c.at])
 			}
 			found = append(found, fmt.Sprintf("- %s against %s, %s: %s", c.step, c.previous, clientsName(clients), what))
 		}
@@ -150,8 +142,7 @@ func clientsName(clients int) string {
 	return fmt.Sprintf("%d clients", clients)
 }
 
-// crossover is where step stops paying against previous, the step before
-// it: at the share MixedWrites[at], or at none measured if at is -1.
+// crossover is where step stops paying against previous: at the share bench.MixedWrites[at], or at none if at is -1.
 type crossover struct {
 	step, previous string
 	at             int
@@ -163,7 +154,7 @@ func crossovers(files []*results.File, clients int) (found []crossover) {
 	steps := slices.DeleteFunc(slices.Clone(files), func(f *results.File) bool { return !stages.IsStep(f.Name) })
 	for i := 1; i < len(steps); i++ {
 		previous, step := steps[i-1], steps[i]
-		at := slices.IndexFunc(MixedWrites, func(w int) bool {
+		at := slices.IndexFunc(bench.MixedWrites, func(w int) bool {
 			c, err := results.Compare(previous, nil, step, MixedBench(w, clients))
 			c = c.InRun(files[0], MixedBench(w, clients))
 			return err == nil && !(c.Decided && c.Ratio > 1)

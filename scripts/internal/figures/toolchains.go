@@ -3,7 +3,6 @@ package figures
 import (
 	"fmt"
 	"go/version"
-	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,9 +15,8 @@ import (
 // ToolchainsMatches are the result sizes of the toolchains block: 100 and 1,000 users of 10,000.
 var ToolchainsMatches = []string{Headline, Matches1000}
 
-// ToolchainsBlock is the generated block of a run of compare --go in dir: a row per stage with its
-// CPU time on each release at ToolchainsMatches, and the change from the first release where the
-// run could tell it; then what the figures are, and where they were measured.
+// ToolchainsBlock is the generated block of a run of compare --go in dir: a row per stage with its CPU
+// time on each release at ToolchainsMatches, and the change from the first release where the run could tell it.
 func ToolchainsBlock(dir string) (string, error) {
 	again, _ := filepath.Glob(filepath.Join(dir, "*.again.txt")) // the A/A label: the first stage on the first release
 	if len(again) != 1 {
@@ -29,25 +27,24 @@ func ToolchainsBlock(dir string) (string, error) {
 		return "", err
 	}
 	first, base := results.SplitToolchain(strings.TrimSuffix(aa.Name, ".again"))
-	runs := map[string]map[string]*results.File{} // stage, release
-	toolchains := []string{base}
-	paths, _ := filepath.Glob(filepath.Join(dir, "*@*.txt"))
-	for _, p := range slices.DeleteFunc(paths, func(p string) bool { return p == again[0] }) {
-		f, err := results.Read(p)
-		if err != nil {
-			return "", err
-		}
+	files, err := results.ReadDir(dir) // every stage@release but the A/A label
+	if err != nil {
+		return "", err
+	}
+	runs, names, toolchains := map[string]*results.File{}, []string(nil), []string{base}
+	for _, f := range files {
 		stage, toolchain := results.SplitToolchain(f.Name)
-		if runs[stage] == nil {
-			runs[stage] = map[string]*results.File{}
+		runs[f.Name] = f
+		if !slices.Contains(names, stage) {
+			names = append(names, stage)
 		}
-		runs[stage][toolchain] = f
 		if !slices.Contains(toolchains, toolchain) {
 			toolchains = append(toolchains, toolchain)
 		}
 	}
 	slices.SortFunc(toolchains[1:], version.Compare)
-	names := slices.SortedFunc(maps.Keys(runs), stages.Compare)
+	slices.SortFunc(names, stages.Compare)
+	firstRun := runs[first+"@"+base]
 
 	head, align := "| stage |", "|---|"
 	for _, bench := range ToolchainsMatches {
@@ -65,7 +62,7 @@ func ToolchainsBlock(dir string) (string, error) {
 	var noise []results.Comparison // the A/A label against its first run: the noise band at each size
 	var bands []string
 	for _, bench := range ToolchainsMatches {
-		c, err := results.Compare(runs[first][base], aa, aa, bench)
+		c, err := results.Compare(firstRun, aa, aa, bench)
 		if err != nil {
 			return "", err
 		}
@@ -75,31 +72,30 @@ func ToolchainsBlock(dir string) (string, error) {
 		row := "| " + name + " |"
 		for k, bench := range ToolchainsMatches {
 			for i, t := range toolchains {
-				f := runs[name][t]
+				f := runs[name+"@"+t]
 				if f == nil {
 					return "", fmt.Errorf("%s: no results of %s on %s", dir, name, t)
 				}
 				row += " " + Cell(f, bench, noise[k].Unit, results.Duration) + " |"
 				if i > 0 {
-					row += " " + change(runs[name][base], f, bench, noise[k].Noise) + " |"
+					row += " " + change(runs[name+"@"+base], f, bench, noise[k].Noise) + " |"
 				}
 			}
 		}
 		rows = append(rows, row)
 	}
-	config := results.AcrossToolchains(runs[first][base].Config, toolchains)
+	config := results.AcrossToolchains(firstRun.Config, toolchains)
 	unit := noise[0].UnitName
 	return strings.Join(rows, "\n") + fmt.Sprintf("\n\n%s per operation of `Benchmark%s` and `matches=1000` (the "+
 		"lookup and the JSON encoding of 100 and of 1,000 users among 10,000, in process), the median of %d rounds: "+
 		"each stage's test binary built by each Go release, all run interleaved in one run on one machine. Change: "+
 		"a release's time over %s's, minus one (the median of every ratio of their samples), where its 95%% CI lies "+
 		"wholly outside the run's noise band (two measurements of %s on %s: %s); `~`: "+
-		"cannot tell on this machine.\n\n%s\n", strings.ToUpper(unit[:1])+unit[1:], Headline, len(runs[first][base].Values(Headline, "sec/op")),
+		"cannot tell on this machine.\n\n%s\n", strings.ToUpper(unit[:1])+unit[1:], Headline, len(firstRun.Values(Headline, "sec/op")),
 		base, first, base, strings.Join(bands, ", "), provenance.Line(config)), nil
 }
 
-// change is other's median over base's at bench, minus one, as "+16%" or "-12%", or "~" if the
-// run cannot tell them apart beyond its noise band (results.Comparison's rule).
+// change is other's median over base's at bench, minus one, as "+16%", or "~" where noise hides it.
 func change(base, other *results.File, bench string, noise results.Interval) string {
 	c, err := results.Compare(base, nil, other, bench)
 	if c = c.WithNoise(noise); err != nil || !c.Decided {

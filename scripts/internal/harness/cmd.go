@@ -1,6 +1,6 @@
-// Package harness is what the commands of scripts/ share: the root and the
-// learner's local.work, flags, the recorded command line, clean-up on Ctrl-C,
-// the go command, the result files' header and the interleaved rounds.
+// Package harness is what the commands of scripts/ share: the root and the learner's local.work,
+// flags, the recorded command line, clean-up on Ctrl-C, the go command, the result files' header
+// and the interleaved rounds.
 package harness
 
 import (
@@ -32,17 +32,15 @@ type Cmd struct {
 	cleanups []func()
 }
 
-// New is the command scripts/name, whose --help prints its manual. It ends
-// with Exit, so that clean-ups run.
+// New is the command scripts/name, whose --help prints its manual. It ends with Exit, so that clean-ups run.
 func New(name string) *Cmd {
 	c := &Cmd{Name: name, Flags: flag.NewFlagSet(name, flag.ContinueOnError)}
 	c.Flags.SetOutput(io.Discard) // Parse says what was wrong, and --help prints the manual
 	return c
 }
 
-// Parse reads the options of os.Args, before or after the arguments, which
-// it returns (all that follow "--" too), moves to the root and points the go
-// command at the learner's local.work if there is one (scripts/new-stage).
+// Parse reads the options of os.Args, before or after the arguments, which it returns (all that
+// follow "--" too), moves to the root and points the go command at the learner's local.work if any.
 func (c *Cmd) Parse() []string {
 	args, verbatim := os.Args[1:], []string(nil)
 	if i := slices.Index(args, "--"); i >= 0 {
@@ -66,8 +64,7 @@ func (c *Cmd) Parse() []string {
 	return append(rest, verbatim...)
 }
 
-// printManual prints the command's package comment, its manual, which go
-// doc ./scripts/NAME prints too: one text, read from the source.
+// printManual prints the command's package comment, its manual, as go doc ./scripts/NAME does.
 func (c *Cmd) printManual() {
 	c.enterRoot()
 	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join("scripts", c.Name, "main.go"), nil, parser.PackageClauseOnly|parser.ParseComments)
@@ -116,8 +113,8 @@ func (c *Cmd) Cleanup(f func()) {
 	c.cleanups = append(c.cleanups, f)
 }
 
-// Exit runs the clean-ups and exits with code. It keeps the lock: a second
-// caller, such as Ctrl-C during the clean-ups, waits until the process ends.
+// Exit runs the clean-ups and exits with code. It keeps the lock: a second caller, such as Ctrl-C
+// during the clean-ups, waits until the process ends.
 func (c *Cmd) Exit(code int) {
 	c.mu.Lock()
 	for _, f := range slices.Backward(c.cleanups) {
@@ -137,8 +134,7 @@ func (c *Cmd) exitOnSignal() {
 // measuredEnv change what the stages do: the recorded line starts with those set.
 var measuredEnv = []string{"USERPERF_PARALLEL_MIN", "USERPERF_MILLION"}
 
-// Line is how the command was run, as a shell reads it back to the same
-// words: what result files record, so that a figure can be made again.
+// Line is how the command was run, as a shell reads it back: what result files record, to make a figure again.
 func (c *Cmd) Line() string {
 	var words []string
 	for _, v := range measuredEnv {
@@ -185,9 +181,8 @@ func GoOutput(args ...string) (string, error) {
 	return string(out), err
 }
 
-// RaceCompiler is, when the race detector's C compiler cannot compile C, an error that says so and how
-// to get one, in one line. It compiles a line: a gcc without its assembler is on PATH, yet fails the
-// build. macOS needs none (no cgo since Go 1.20).
+// RaceCompiler is, when the race detector's C compiler cannot compile C, an error that says how to get
+// one. It compiles a line: a gcc without its assembler is on PATH, yet fails the build. macOS needs none.
 func RaceCompiler() error {
 	out, _ := GoOutput("env", "CC")
 	cc := strings.Fields(cmp.Or(strings.TrimSpace(out), "gcc")) // a command and its arguments, else the default

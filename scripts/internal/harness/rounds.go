@@ -23,10 +23,8 @@ import (
 	"example.com/userperf/scripts/internal/provenance"
 )
 
-// Header is what a result was measured on and how: the "key: value" lines
-// that head every result file, for internal/results. This process's Go and
-// GOMAXPROCS are the benchmarks': one go command builds both; both read $GOMAXPROCS.
-// (compare --go writes, in each file, the go-version of the release that built its binary.)
+// Header is what a result was measured on and how: the "key: value" lines that head every
+// result file. This process's Go and GOMAXPROCS are the benchmarks': one go command builds both.
 func (c *Cmd) Header() string {
 	commit, err := provenance.Commit(".")
 	if err != nil {
@@ -75,29 +73,20 @@ func (c *Cmd) NewRun(kind string, rounds int) *Run {
 }
 
 // exe is the suffix of a program's file on this system.
-var exe = exeSuffix()
-
-func exeSuffix() string {
-	if runtime.GOOS == "windows" {
-		return ".exe"
-	}
-	return ""
-}
+var exe = map[bool]string{true: ".exe"}[runtime.GOOS == "windows"]
 
 // Build builds the test binaries of the package folders dirs in parallel, in one go command.
 func (r *Run) Build(dirs ...string) { r.BuildWith("", dirs...) }
 
-// BuildWith is Build with toolchain, a Go release such as go1.27.3 that the
-// go command downloads if it has not yet (GOTOOLCHAIN), or "" for its own Go.
-// Each toolchain's binaries have a folder of their own: the same names.
+// BuildWith is Build with toolchain, a Go release such as go1.27.3 that the go command
+// downloads if it has not yet, or "" for its own Go; each toolchain's binaries have a folder.
 func (r *Run) BuildWith(toolchain string, dirs ...string) {
 	out := filepath.Join(r.bin, toolchain)
 	args := []string{"test", "-c", "-o", out + string(filepath.Separator)}
 	for _, d := range dirs {
 		args = append(args, "./"+d)
 	}
-	var env []string
-	with := ""
+	env, with := []string(nil), ""
 	if toolchain != "" {
 		env, with = []string{"GOTOOLCHAIN=" + toolchain}, " with "+toolchain
 	}
@@ -140,11 +129,9 @@ func (r *Run) BenchWith(toolchain string, round int, dir, bench, benchtime, file
 		r.c.Fatal(fmt.Errorf("no benchmark matched %s in %s; its benchmarks:\n%s", bench, dir, list))
 	}
 	f, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err == nil {
-		_, err = f.WriteString(strings.Join(kept, ""))
-		err = errors.Join(err, f.Close())
-	}
 	r.c.Fatal(err)
+	_, err = f.WriteString(strings.Join(kept, ""))
+	r.c.Fatal(errors.Join(err, f.Close()))
 }
 
 // Tries is how many short runs make one sample of a timed benchmark: the

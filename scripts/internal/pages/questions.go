@@ -1,3 +1,5 @@
+// Package pages reads the questions of the learner's path from the pages' markers, and folds the
+// generated blocks that would show an answer too early. Its tests read every page of the repository.
 package pages
 
 import (
@@ -41,6 +43,7 @@ func Path(root string) []string {
 }
 
 var (
+	generated = regexp.MustCompile(`<!-- (BEGIN|END) GENERATED: (\S+) -->`) // a block that report writes
 	marker    = regexp.MustCompile(`<!-- question (\S+)((?: [a-z]+=\S+)*):(.*?) ?-->`)
 	param     = regexp.MustCompile(` ([a-z]+)=(\S+)`)
 	predict   = regexp.MustCompile(`\bPredict\b`)
@@ -76,9 +79,8 @@ func PageQuestions(page, text string) (qs []Question, problems []string) {
 		problems = append(problems, fmt.Sprintf("%s:%d: %s", page, i+1, fmt.Sprintf(format, args...)))
 	}
 	claimed := map[int]bool{} // answers taken by a question
-	intro, lastMarker, open := -1, -1, false
-	inFence, inBlock := false, false
-	marked := false // the open Predict paragraph has a marker
+	intro, lastMarker := -1, -1
+	var open, marked, inFence, inBlock bool // marked: the open Predict paragraph has a marker
 	closeOpen := func() {
 		if open && !marked {
 			bad(intro, "a Predict paragraph without a question marker (<!-- question ID ask=UNIT rows=ROW: COMMAND -->) before its command, block or next heading")
@@ -86,23 +88,15 @@ func PageQuestions(page, text string) (qs []Question, problems []string) {
 		open = false
 	}
 	for i, line := range lines {
-		switch {
-		case strings.HasPrefix(line, "```"):
-			inFence = !inFence
+		fence := strings.HasPrefix(line, "```")
+		inFence = inFence != fence
+		inBlock = inBlock || strings.Contains(line, "<!-- BEGIN GENERATED")
+		if hidden := fence || inFence || inBlock; hidden || stopLine.MatchString(line) {
 			closeOpen()
-			continue
-		case strings.Contains(line, "<!-- BEGIN GENERATED"):
-			inBlock = true
-		}
-		if inFence || inBlock {
-			if strings.Contains(line, "<!-- END GENERATED") {
-				inBlock = false
+			if hidden {
+				inBlock = inBlock && !strings.Contains(line, "<!-- END GENERATED")
+				continue
 			}
-			closeOpen()
-			continue
-		}
-		if stopLine.MatchString(line) {
-			closeOpen()
 		}
 		visible := marker.ReplaceAllString(line, "")
 		if predict.MatchString(visible) && (i == 0 || strings.TrimSpace(lines[i-1]) == "" || !open) {
@@ -171,30 +165,6 @@ func PageQuestions(page, text string) (qs []Question, problems []string) {
 	return qs, problems
 }
 
-// Unfolded names each generated block that sits between a question's marker and its answer
-// without the fold (Fold as its first line), as "page:line: block NAME ...".
-func Unfolded(page, text string) []string {
-	qs, _ := PageQuestions(page, text)
-	lines := strings.Split(text, "\n")
-	var found []string
-	seen := map[int]bool{}
-	for _, q := range qs {
-		if q.AnswerLine == 0 {
-			continue
-		}
-		for i := q.Line; i < q.AnswerLine-1; i++ {
-			m := generated.FindStringSubmatch(lines[i])
-			if m == nil || m[1] != "BEGIN" || seen[i] || folded(lines, i) {
-				continue
-			}
-			seen[i] = true
-			found = append(found, fmt.Sprintf("%s:%d: block %s shows the answer to question %s (line %d) before its answer (line %d): fold it",
-				page, i+1, m[2], q.ID, q.Line, q.AnswerLine))
-		}
-	}
-	return found
-}
-
 // folded reports whether the block that begins at line i opens with the fold.
 func folded(lines []string, i int) bool {
 	return i+1 < len(lines) && strings.HasPrefix(lines[i+1], Fold)
@@ -230,39 +200,4 @@ func FoldBlocks(page, text string) string {
 		}
 	}
 	return strings.Join(out, "\n")
-}
-
-// SplitBench splits a -bench pattern at the slashes outside brackets and parentheses, as go test does.
-func SplitBench(pattern string) []string {
-	var parts []string
-	depth, from := 0, 0
-	for i, r := range pattern {
-		switch r {
-		case '(', '[':
-			depth++
-		case ')', ']':
-			depth--
-		case '/':
-			if depth == 0 {
-				parts, from = append(parts, pattern[from:i]), i+1
-			}
-		}
-	}
-	return append(parts, pattern[from:])
-}
-
-// RunsRow reports whether the -bench pattern runs row (ListByRole/users=10000/matches=100).
-func RunsRow(pattern, row string) bool {
-	parts, names := SplitBench(pattern), strings.Split(row, "/")
-	names[0] = "Benchmark" + names[0]
-	for i, name := range names {
-		if i >= len(parts) {
-			return true
-		}
-		re, err := regexp.Compile(parts[i])
-		if err != nil || !re.MatchString(name) {
-			return false
-		}
-	}
-	return true
 }

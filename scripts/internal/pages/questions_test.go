@@ -211,3 +211,62 @@ func declName(d ast.Decl) string {
 	}
 	return ""
 }
+
+// Unfolded names each generated block that sits between a question's marker and its answer
+// without the fold (Fold as its first line), as "page:line: block NAME ...".
+func Unfolded(page, text string) []string {
+	qs, _ := PageQuestions(page, text)
+	lines := strings.Split(text, "\n")
+	var found []string
+	seen := map[int]bool{}
+	for _, q := range qs {
+		if q.AnswerLine == 0 {
+			continue
+		}
+		for i := q.Line; i < q.AnswerLine-1; i++ {
+			m := generated.FindStringSubmatch(lines[i])
+			if m == nil || m[1] != "BEGIN" || seen[i] || folded(lines, i) {
+				continue
+			}
+			seen[i] = true
+			found = append(found, fmt.Sprintf("%s:%d: block %s shows the answer to question %s (line %d) before its answer (line %d): fold it",
+				page, i+1, m[2], q.ID, q.Line, q.AnswerLine))
+		}
+	}
+	return found
+}
+
+// SplitBench splits a -bench pattern at the slashes outside brackets and parentheses, as go test does.
+func SplitBench(pattern string) []string {
+	var parts []string
+	depth, from := 0, 0
+	for i, r := range pattern {
+		switch r {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth--
+		case '/':
+			if depth == 0 {
+				parts, from = append(parts, pattern[from:i]), i+1
+			}
+		}
+	}
+	return append(parts, pattern[from:])
+}
+
+// RunsRow reports whether the -bench pattern runs row (ListByRole/users=10000/matches=100).
+func RunsRow(pattern, row string) bool {
+	parts, names := SplitBench(pattern), strings.Split(row, "/")
+	names[0] = "Benchmark" + names[0]
+	for i, name := range names {
+		if i >= len(parts) {
+			return true
+		}
+		re, err := regexp.Compile(parts[i])
+		if err != nil || !re.MatchString(name) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,10 +1,7 @@
-// Package provenance ties every generated figure to the code it measured: a
-// generated block of a markdown file, and a chart's footer, carry a Line such
-// as "Measured on AMD EPYC (2 cores), go1.26.8, 2026-11-30T14:36Z, commit
-// `8899ddb`, by `go run ./scripts/compare --thorough`, then `go run
-// ./scripts/report`.", which names the commands that make it again on a clone,
-// and Check lists those whose measured code changed since. A block written by
-// hand needs only "commit `<short sha>`".
+// Package provenance ties every generated figure to the code it measured: a generated block of
+// a markdown file, and a chart's footer, carry a Line ("Measured on ..., commit `8899ddb`, by
+// `go run ./scripts/compare`, then `go run ./scripts/report`."), and Check lists those whose
+// measured code changed since. A block written by hand needs only "commit `<short sha>`".
 package provenance
 
 import (
@@ -28,10 +25,8 @@ import (
 // Uncommitted follows the commit of a measurement of code that differed from it.
 const Uncommitted = "(with uncommitted changes)"
 
-// Line is the provenance line of figures measured with config, their result
-// file's header, and turned into a table or chart by the command then, if
-// any: the commands that make them again, never the result files they read,
-// which a clone does not have.
+// Line is the provenance line of figures measured with config, their result file's header, and
+// turned into a table or chart by the commands then: never the result files, which a clone lacks.
 func Line(config map[string]string, then ...string) string {
 	get := func(key string) string { return cmp.Or(config[key], "unknown") }
 	machine := cmp.Or(config["machine-cpu"], get("cpu")) // go test's cpu line, in a file without the header
@@ -53,25 +48,20 @@ func Line(config map[string]string, then ...string) string {
 	return fmt.Sprintf("Measured on %s, %s, %s, %s, by %s.", machine, get("go-version"), date, commit, by)
 }
 
-// commitValue is a header's commit: "8899ddb", maybe followed by Uncommitted; recordedCommit, a figure's.
+// commitValue is a header's commit: "8899ddb", maybe followed by Uncommitted; recordedCommit, a
+// figure's; blocks, a markdown file's generated blocks; infinite, benchstat's interval of too few samples.
 var (
 	commitValue    = regexp.MustCompile(`^([0-9a-f]{4,40})( ` + regexp.QuoteMeta(Uncommitted) + `)?$`)
 	recordedCommit = regexp.MustCompile("commit `([0-9a-f]{4,40})`( " + regexp.QuoteMeta(Uncommitted) + ")?")
+	blocks         = regexp.MustCompile(`(?s)<!-- BEGIN GENERATED: (\S+) -->\n?(.*?)<!-- END GENERATED: (\S+) -->`)
+	infinite       = regexp.MustCompile(`±\s*∞`)
 )
 
 // Block is the text between <!-- BEGIN GENERATED: name --> and <!-- END GENERATED: name -->.
 type Block struct{ Name, Content string }
 
-// blocks finds a file's blocks: name, content, and the end marker's name.
-var blocks = regexp.MustCompile(`(?s)<!-- BEGIN GENERATED: (\S+) -->\n?(.*?)<!-- END GENERATED: (\S+) -->`)
-
-// infinite is what benchstat prints for a confidence interval of too few samples: "± ∞".
-var infinite = regexp.MustCompile(`±\s*∞`)
-
-// UpdateFile replaces blocks in the markdown file at path. A block without
-// one pair of markers, or with an interval that benchstat could not compute
-// (± ∞, which says nothing to a reader), is an error, after the others have
-// been replaced.
+// UpdateFile replaces blocks in the markdown file at path. A block without one pair of markers,
+// or with an interval that benchstat could not compute, is an error, after the others are replaced.
 func UpdateFile(path string, update ...Block) error {
 	old, err := os.ReadFile(path)
 	doc := string(old)
@@ -98,21 +88,17 @@ func UpdateFile(path string, update ...Block) error {
 	return errors.Join(err, os.WriteFile(path, []byte(doc), 0o644))
 }
 
-// harness is the code that measures besides the stages: what builds and
-// runs the benchmarks and the servers, with which settings, and the commands
-// that call it. The commands' plumbing (harness/cmd.go: flags, exits, the go
-// command), which stages a run shows, reading, drawing and checking results
-// (results, figures, profiles, provenance, report), the workshop's commands,
-// the tests, prose and pictures do not change a measurement.
+// harness is the code that measures besides the stages: what builds and runs the benchmarks and
+// the servers, and the commands that call it. The commands' plumbing (harness/cmd.go), reading and
+// drawing results, the tests, prose and pictures do not change a measurement.
 var harness = []string{
 	":(glob)common/**", ":(glob)peers/**", ":(glob)scripts/internal/harness/**", ":(glob)scripts/internal/stageserver/**",
 	":(glob)scripts/compare/**", ":(glob)scripts/serialize/**", ":(glob)scripts/profile/**", ":(glob)scripts/load/**",
 	":(exclude)scripts/internal/harness/cmd.go", ":(exclude,glob)**/*.md", ":(exclude,glob)**/*.svg", ":(exclude,glob)scripts/**/*_test.go",
 }
 
-// measured returns the git pathspecs of the code that the figures measure
-// (every stage folder's Go files, go.mod and go.sum, and the harness) and
-// the files among them that differ from HEAD.
+// measured returns the git pathspecs of the code that the figures measure (the stages' Go files,
+// go.mod and go.sum, and the harness) and the files among them that differ from HEAD.
 func measured(root string) (specs, uncommitted []string, err error) {
 	list, err := stages.Shown(root)
 	for _, s := range list {
@@ -128,8 +114,7 @@ func measured(root string) (specs, uncommitted []string, err error) {
 	return specs, uncommitted, errors.Join(err, err2)
 }
 
-// Commit is what a measurement made now records: the short hash of HEAD,
-// followed by Uncommitted if the measured code differs from it.
+// Commit is what a measurement made now records: HEAD's short hash, then Uncommitted if the measured code differs.
 func Commit(root string) (string, error) {
 	_, changed, err := measured(root)
 	head, err2 := git(root, "rev-parse", "--short", "HEAD")
@@ -139,9 +124,8 @@ func Commit(root string) (string, error) {
 	return head, err
 }
 
-// Check prints the generated blocks under root and the charts in
-// docs/charts that may not describe the code at HEAD, then the measured
-// files that differ from HEAD, and reports whether there were none.
+// Check prints the generated blocks under root and the charts in docs/charts that may not describe
+// the code at HEAD, then the measured files that differ from HEAD, and reports whether there were none.
 func Check(w io.Writer, root string) (bool, error) {
 	specs, changed, err := measured(root)
 	docs, err2 := git(root, "ls-files", "--cached", "--others", "--exclude-standard", "--", "*.md", "docs/charts/*.svg")
@@ -204,8 +188,7 @@ func staleness(root, text string, specs []string) string {
 	return ""
 }
 
-// Fresh says why a measurement that recorded commit no longer measures the
-// code as it is, or "" if it still does (for scripts/profile to reuse one).
+// Fresh says why a measurement that recorded commit no longer measures the code, or "" (scripts/profile reuses one).
 func Fresh(root, commit string) (string, error) {
 	specs, changed, err := measured(root)
 	if err != nil || len(changed) > 0 || strings.HasSuffix(commit, Uncommitted) {

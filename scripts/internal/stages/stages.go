@@ -1,6 +1,5 @@
-// Package stages is the one list of what the scripts measure: every stage
-// of the workspace, with its folder, in the order of every table, and what
-// each is compared with.
+// Package stages is the one list of what the scripts measure: every stage of the workspace, with
+// its folder, in the order of every table, and what each is compared with.
 package stages
 
 import (
@@ -17,8 +16,7 @@ import (
 	"strings"
 )
 
-// Folder is a stage's folder: the module of one implementation of the API
-// that the scripts measure. (api.Stage is the implementation itself.)
+// Folder is a stage's folder: the module of one implementation of the API (api.Stage is the implementation).
 type Folder struct {
 	Name string // its folder's name, which names its result files: stage0-linear, or a learner's
 	Dir  string // its main package, relative to the root, slash-separated: workshop/solutions/quest6-cache-fixed
@@ -27,10 +25,8 @@ type Folder struct {
 // Floor is the stage that serves bytes encoded in advance, the yardstick that goes last.
 const Floor = "floor"
 
-// List returns every stage of the workspace at root, in the order of Compare:
-// every module with a stage_test.go, which runs the shared suites and
-// benchmarks. The workspace file is read as the go command reads it: $GOWORK
-// if set (a learner's local.work, see scripts/new-stage), else root/go.work.
+// List returns every module of the workspace at root with a stage_test.go, in the order of Compare.
+// The workspace file is $GOWORK if set (a learner's local.work, see scripts/new-stage), else root/go.work.
 func List(root string) ([]Folder, error) {
 	file := os.Getenv("GOWORK")
 	if file == "" || file == "off" {
@@ -59,8 +55,7 @@ func List(root string) ([]Folder, error) {
 	return list, nil
 }
 
-// Shown returns the stages that the default runs, tables and charts show:
-// all but the workshop's, which a learner names to measure.
+// Shown returns the stages that the default runs, tables and charts show: all but the workshop's.
 func Shown(root string) ([]Folder, error) {
 	list, err := List(root)
 	return slices.DeleteFunc(list, func(s Folder) bool { return strings.HasPrefix(s.Dir, "workshop/") }), err
@@ -91,8 +86,7 @@ func Names(list []Folder) (names []string) {
 	return names
 }
 
-// Compare orders stage names: the project's steps by number (stage2 before
-// stage10), then any other stage (a learner's) by name, and the floor last.
+// Compare orders stage names: the steps by number (stage2 before stage10), then others by name, the floor last.
 func Compare(a, b string) int {
 	rank := func(name string) int {
 		switch {
@@ -106,8 +100,7 @@ func Compare(a, b string) int {
 	return cmp.Or(cmp.Compare(rank(a), rank(b)), cmp.Compare(number(a), number(b)), cmp.Compare(a, b))
 }
 
-// IsStep reports whether name is one of the project's steps, stageN-name,
-// which build on one another.
+// IsStep reports whether name is one of the project's steps, stageN-name, which build on one another.
 func IsStep(name string) bool { return number(name) >= 0 }
 
 var step = regexp.MustCompile(`^stage([0-9]+)-`)
@@ -121,9 +114,8 @@ func number(name string) int {
 	return -1
 }
 
-// Solution returns the stage of list that solves the exercise starting at name,
-// or "": the solution in workshop/solutions/ whose origin is name (quest6-cache-fixed),
-// else, after a step, the next step by number (stage1-index: stage2-noclone).
+// Solution returns the stage of list that solves the exercise starting at name, or "": the one in
+// workshop/solutions/ whose origin is name, else, after a step, the next step by number.
 func Solution(root string, list []Folder, name string) string {
 	next := ""
 	for _, s := range list {
@@ -136,12 +128,9 @@ func Solution(root string, list []Folder, name string) string {
 	return next
 }
 
-// Against returns the stages that scripts/check compares the stage in
-// folder dir with, or "" for none: base, the nearest stage on its chain of
-// origins (from, a name or folder, else its Origin, then that one's...),
-// and solution, the first Solution on that chain (check calls it the
-// reference). A folder with no origin is the project's own: compared with
-// stage0-linear alone.
+// Against returns the stages that scripts/check compares the stage in folder dir with, or "": base,
+// the nearest stage on its chain of origins (from, else its Origin, then that one's...), and solution,
+// the first Solution on that chain. A folder with no origin is compared with stage0-linear alone.
 func Against(root, dir, from string) (base, solution string, err error) {
 	list, err := List(root)
 	origin, exercise := cmp.Or(from, Origin(root, dir)), true

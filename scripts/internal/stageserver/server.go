@@ -1,6 +1,5 @@
-// Package stageserver starts a stage's server binary on a free loopback
-// port for the load test and the cross-server check, and stops it, leaving
-// no process behind.
+// Package stageserver starts a stage's server binary on a free loopback port, for the load test
+// and the cross-server check, and stops it, leaving no process behind.
 package stageserver
 
 import (
@@ -16,12 +15,11 @@ import (
 	"time"
 )
 
-// ReadyTimeout bounds a server's start (it generates its users first), and
-// StopGrace its graceful shutdown before it is killed; tests shorten them.
-var (
-	ReadyTimeout = 30 * time.Second
-	StopGrace    = 5 * time.Second
-)
+// readyTimeout bounds a server's start (it generates its users first).
+const readyTimeout = 30 * time.Second
+
+// StopGrace bounds a server's graceful shutdown before it is killed; tests shorten it.
+var StopGrace = 5 * time.Second
 
 var procAttr *syscall.SysProcAttr // see proc_linux.go
 
@@ -33,10 +31,9 @@ type Server struct {
 	exited         chan struct{} // closed when cmd.Wait returns
 }
 
-// Start starts binary, its output going to logPath; cpus, if not empty, is
-// a taskset CPU list to pin it to. The caller must call Stop on every exit
-// path. Another process could take the port before the server binds it:
-// the server then exits at once, and WaitReady says so.
+// Start starts binary, its output going to logPath, pinned to the taskset CPU list cpus if not
+// empty. The caller must call Stop on every exit path. Should another process take the port
+// before the server binds it, the server exits at once, and WaitReady says so.
 func Start(name, binary, logPath, cpus string) (*Server, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -56,8 +53,7 @@ func Start(name, binary, logPath, cpus string) (*Server, error) {
 	ctx, stop := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Stdout, cmd.Stderr, cmd.SysProcAttr = log, log, procAttr
-	// Stop cancels ctx: SIGTERM asks for a graceful shutdown, and StopGrace
-	// later, or at once where there is no SIGTERM (Windows), a kill.
+	// Stop cancels ctx: SIGTERM, then a kill StopGrace later, or at once where there is no SIGTERM (Windows).
 	cmd.Cancel = func() error {
 		if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 			return cmd.Process.Kill()
@@ -74,10 +70,10 @@ func Start(name, binary, logPath, cpus string) (*Server, error) {
 	return s, nil
 }
 
-// WaitReady polls path until it answers 200, the server exits, ctx is
-// cancelled or ReadyTimeout passes, and returns the body of that answer.
+// WaitReady polls path until it answers 200, and returns that body; or until the server exits,
+// ctx is cancelled or readyTimeout passes.
 func (s *Server) WaitReady(ctx context.Context, path string) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, ReadyTimeout)
+	ctx, cancel := context.WithTimeout(ctx, readyTimeout)
 	defer cancel()
 	for {
 		body, err := get(s.URL + path)
@@ -90,7 +86,7 @@ func (s *Server) WaitReady(ctx context.Context, path string) ([]byte, error) {
 			out, _ := os.ReadFile(s.log)
 			return nil, fmt.Errorf("%s exited before answering (%v); its output:\n%s", s.Name, s.cmd.ProcessState, out[max(0, len(out)-2000):])
 		case <-ctx.Done():
-			return nil, fmt.Errorf("%s did not answer GET %s within %v: %w", s.Name, path, ReadyTimeout, err)
+			return nil, fmt.Errorf("%s did not answer GET %s within %v: %w", s.Name, path, readyTimeout, err)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
@@ -109,8 +105,8 @@ func get(url string) ([]byte, error) {
 	return io.ReadAll(resp.Body)
 }
 
-// Stop ends the server (see Start), waits until it has exited, and says how
-// ("exit status 0", "signal: killed"). It may be called any number of times.
+// Stop ends the server (see Start), waits until it has exited, and says how ("signal: killed").
+// It may be called any number of times.
 func (s *Server) Stop() *os.ProcessState {
 	s.stop()
 	<-s.exited

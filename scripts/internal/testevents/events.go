@@ -35,8 +35,8 @@ func (r *Run) Quiet() time.Duration { return time.Since(time.Unix(0, r.last.Load
 var noise = regexp.MustCompile(`^(PASS\n|goos: |goarch: |pkg: |cpu: )`)
 
 // Start runs cmd, which prints events, saying how far it is by status every 15 seconds (nil: never).
-// Every line goes to log; the packages' own lines, the build's errors and a failed test's output go to
-// shown. started, if not nil, receives the Run once cmd runs, to watch it while it does.
+// Every line goes to log; the packages' and the build's own lines and a failed test's output go to
+// shown. Each of started receives the Run once cmd runs, to watch it while it does.
 func Start(cmd *exec.Cmd, log, shown io.Writer, status func(*Run) string, started ...chan<- *Run) (*Run, error) {
 	r, byTest := &Run{}, map[string]string{}
 	r.last.Store(time.Now().UnixNano())

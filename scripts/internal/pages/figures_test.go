@@ -1,6 +1,3 @@
-// Package pages finds the measured figures that a page types by hand: a
-// number followed by a unit of time, size, share or speed, outside the
-// blocks that report writes. Its test reads every page of the repository.
 package pages
 
 import (
@@ -32,7 +29,8 @@ func Paths(root string) ([]string, error) {
 	return paths, err
 }
 
-// Figure is a number with a unit typed on a page, where it stands.
+// Figure is a number with a unit of time, size, share or speed typed on a page, outside the
+// blocks that report writes, where it stands.
 type Figure struct {
 	Line, Column int    // from 1; the column in bytes
 	Text         string // the number and its unit: "123.4µs"
@@ -43,9 +41,6 @@ type Figure struct {
 // apart, neither inside a longer word: "go1.27s" is no figure, nor "3 seconds".
 var figure = regexp.MustCompile(`(?:^|[^\pL\pN_.])([-+±]?\d[\d,]*(?:\.\d+)?[ \x{a0}]?` +
 	`(?:ns|µs|μs|us|ms|sec|s|min|%|x|×|B/op|allocs/op|allocs|req/s|KiB|KB|MiB|MB|GiB|GB|B))(?:[^\pL\pN_/]|$)`)
-
-// generated is a marker of a block that report writes, whose figures are not typed by hand.
-var generated = regexp.MustCompile(`<!-- (BEGIN|END) GENERATED: (\S+) -->`)
 
 // Figures are the figures of page, outside its generated blocks.
 func Figures(page string) []Figure {
