@@ -280,7 +280,7 @@ func noiseTable(base, again *results.File) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("\nThe A/A pair: %s measured twice, interleaved; any difference is noise, and the noise band of the verdicts:\n%s",
+	return fmt.Sprintf("\nThe A/A pair: %s measured twice, interleaved; any difference is noise, which the verdicts are held against:\n%s",
 		base.Name, withoutConfig(aa)), nil
 }
 

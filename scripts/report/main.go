@@ -419,8 +419,8 @@ func stagesTable(root string, list []stages.Folder, files []*results.File) strin
 		"lookup and the JSON encoding of the 100 users with role admin among 10,000, in process): time/op is the wall time "+
 		"a client waits, CPU/op the work it costs, which holds while other programs take the cores; spread, how widely the "+
 		"CPU times spread (reliable under %.0f%%, noisy up to %.0f%%, unstable beyond; [measuring.md](measuring.md) says what to do about each). "+
-		"A speed-up is the median of the other stage's %s over this one's, where its 95%% confidence interval lies wholly "+
-		"outside the run's noise band (how far apart its A/A pair, the first stage measured twice, came out); `~`: a step this run "+
+		"A speed-up is the median of the other stage's %s over this one's, where its 95%% confidence interval leaves out 1x "+
+		"and the run's noise band, if its A/A pair (the first stage measured twice) came out apart beyond that pair's own CI; `~`: a step this run "+
 		"could not decide. The floor, bytes encoded in advance, is the limit of this path and not a step: no speed-up; a "+
 		"stage that is no step is compared with the first only. Through Echo, write, held/user: the medians of `Benchmark%s` "+
 		"(the same request through the Echo handler; bare Echo, the floor's bytes through a plain Echo handler), `Benchmark%s` "+

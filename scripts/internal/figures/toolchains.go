@@ -66,7 +66,7 @@ func ToolchainsBlock(dir string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		noise, bands = append(noise, c), append(bands, fmt.Sprintf("±%.0f%% at %s", 100*c.Band(), matches(bench)))
+		noise, bands = append(noise, c), append(bands, fmt.Sprintf("%s at %s", c.AASaid(), matches(bench)))
 	}
 	for _, name := range names {
 		row := "| " + name + " |"
@@ -89,8 +89,8 @@ func ToolchainsBlock(dir string) (string, error) {
 	return strings.Join(rows, "\n") + fmt.Sprintf("\n\n%s per operation of `Benchmark%s` and `matches=1000` (the "+
 		"lookup and the JSON encoding of 100 and of 1,000 users among 10,000, in process), the median of %d rounds: "+
 		"each stage's test binary built by each Go release, all run interleaved in one run on one machine. Change: "+
-		"a release's time over %s's, minus one (the median of every ratio of their samples), where its 95%% CI lies "+
-		"wholly outside the run's noise band (two measurements of %s on %s: %s); `~`: "+
+		"a release's time over %s's, minus one (the median of every ratio of their samples), where its 95%% CI leaves out "+
+		"1x and the run's noise band (two measurements of %s on %s: %s); `~`: "+
 		"cannot tell on this machine.\n\n%s\n", strings.ToUpper(unit[:1])+unit[1:], Headline, len(firstRun.Values(Headline, "sec/op")),
 		base, first, base, strings.Join(bands, ", "), provenance.Line(config)), nil
 }

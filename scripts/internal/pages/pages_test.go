@@ -68,6 +68,9 @@ var constants = func() []constant {
 		{pct(results.Confidence), "ci ["},          // a verdict's "95% CI [1.31x, 1.80x]"
 		{"±" + pct(results.BusyBand), "busy"},      // where compare warns of a busy machine
 		{"1x", "noise band"},                       // the A/A pair's speed, were there no noise
+		{"1x", "leaves out 1x"},                    // the rule: a CI that leaves out 1x
+		{"1x", "left out 1x"},
+		{"1x", "holds 1x"}, // a verdict's "A/A CI [0.95x, 1.04x] holds 1x"
 	}
 	c = append(c, // docs/api.md's limits, timeouts and pacing
 		constant{kib(api.HeaderReadSlack), "read buffer"},

@@ -263,6 +263,18 @@ func (c Comparison) Verdict(base string) string {
 	return first + "\n  " + strings.Join(details, "\n  ")
 }
 
+// AASaid is what the A/A pair gave a verdict, in short: "A/A CI [0.95x, 1.04x] holds 1x", a
+// noise band, or "no A/A pair".
+func (c Comparison) AASaid() string {
+	switch {
+	case !c.AA:
+		return "no A/A pair"
+	case c.Band() == 0:
+		return fmt.Sprintf("A/A CI [%s, %s] holds 1x", Times(c.Noise.Lo), Times(c.Noise.Hi))
+	}
+	return fmt.Sprintf("noise band [%s, %s]", Times(1/(1+c.Band())), Times(1+c.Band()))
+}
+
 // NoiseLine says what the A/A pair measured and the noise band it gives.
 func (c Comparison) NoiseLine() string {
 	if c.Band() == 0 {
