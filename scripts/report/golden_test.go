@@ -1,16 +1,13 @@
 package main
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/rogpeppe/go-internal/diff"
-
+	"example.com/userperf/scripts/internal/golden"
 	"example.com/userperf/scripts/internal/results"
 )
 
@@ -51,7 +48,7 @@ func TestGolden(t *testing.T) {
 		"stage1-index":  {"benchstat", "profile"},
 	} {
 		for _, b := range blocks {
-			checkGolden(t, page+"."+b, generated(t, filepath.Join(root, "docs", page+".md"), b))
+			golden.Check(t, page+"."+b, generated(t, filepath.Join(root, "docs", page+".md"), b))
 		}
 	}
 	withLoad(t, root, 6)
@@ -59,18 +56,18 @@ func TestGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "load.six-rounds", tables)
+	golden.Check(t, "load.six-rounds", tables)
 	million := millionRun(t, root, "20260105T000000Z")
 	write(t, page, read(t, page)+block("million"))
 	if err := growthBlock(root, million, filepath.Join("docs", "results.md")); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "results.million", generated(t, page, "million"))
+	golden.Check(t, "results.million", generated(t, page, "million"))
 	chapter, err := chapterTables(filepath.Join(root, "results", "compare", "20260102T030405Z"), "stage1-index")
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "chapter.stage1-index", chapter)
+	golden.Check(t, "chapter.stage1-index", chapter)
 	for path, command := range map[string]string{timings[0]: "go run ./scripts/test", timings[1]: "go run ./scripts/compare"} {
 		if err := results.WriteWall(filepath.Join(root, path), header+"command: "+command+"\n", 9*time.Minute+5*time.Second); err != nil {
 			t.Fatal(err)
@@ -80,7 +77,7 @@ func TestGolden(t *testing.T) {
 	if err := timingsBlock(root, filepath.Join("docs", "results.md"), "timings", timings); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "results.timings", generated(t, page, "timings"))
+	golden.Check(t, "results.timings", generated(t, page, "timings"))
 
 	rehearsal := filepath.Join(root, "results", "rehearsal")
 	for i, name := range []string{"prepare", "ex1-alone", "ex1-together", "ex2-alone", "ex2-together", "ex3-alone", "ex3-together",
@@ -94,7 +91,7 @@ func TestGolden(t *testing.T) {
 	if err := rehearsalBlock(root, "WORKSHOP.md", filepath.Join("results", "rehearsal")); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "workshop.rehearsal", generated(t, workshop, "rehearsal"))
+	golden.Check(t, "workshop.rehearsal", generated(t, workshop, "rehearsal"))
 }
 
 func mustReadDir(t *testing.T, dir string) []*results.File {
@@ -104,26 +101,4 @@ func mustReadDir(t *testing.T, dir string) []*results.File {
 		t.Fatal(err)
 	}
 	return files
-}
-
-var updateGolden = flag.Bool("update", false, "rewrite testdata/*.golden with what the tests print now")
-
-// checkGolden compares got with testdata/name.golden, as gofmt's tests compare theirs, or
-// rewrites the file with -update, for git diff to show what changed.
-func checkGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *updateGolden {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -run '^%s$' -update writes it)", err, t.Name())
-	}
-	if d := diff.Diff(path, want, "got", []byte(got)); d != nil {
-		t.Errorf("if the change is meant: go test -run '^%s$' -update, then git diff\n%s", t.Name(), d)
-	}
 }

@@ -1,16 +1,14 @@
 package figures
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/diff"
-
 	"example.com/userperf/common/bench"
+	"example.com/userperf/scripts/internal/golden"
 	"example.com/userperf/scripts/internal/results"
 )
 
@@ -44,7 +42,7 @@ func mixedFiles() []*results.File {
 
 func TestMixedTable(t *testing.T) {
 	table := MixedTable(mixedFiles())
-	checkGolden(t, "mixed", table)
+	golden.Check(t, "mixed", table)
 	for _, want := range []string{
 		"the one before it, by wall time; ringed on the chart):", // the fixture has no CPU times
 		"- stage2-noclone against stage1-index, one client: stops paying at 10% writes\n",
@@ -80,27 +78,5 @@ func TestMixedChartRings(t *testing.T) {
 	svg, err := os.ReadFile(filepath.Join(dir, "mixed.svg"))
 	if err != nil || !strings.Contains(string(svg), "where a step stops paying") {
 		t.Errorf("the chart's legend does not say what a ring means (%v)", err)
-	}
-}
-
-var updateGolden = flag.Bool("update", false, "rewrite testdata/*.golden with what the tests print now")
-
-// checkGolden compares got with testdata/name.golden, as gofmt's tests compare theirs, or
-// rewrites the file with -update, for git diff to show what changed.
-func checkGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *updateGolden {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -run '^%s$' -update writes it)", err, t.Name())
-	}
-	if d := diff.Diff(path, want, "got", []byte(got)); d != nil {
-		t.Errorf("if the change is meant: go test -run '^%s$' -update, then git diff\n%s", t.Name(), d)
 	}
 }
