@@ -90,9 +90,11 @@ func UpdateFile(path string, update ...Block) error {
 
 // harness is the code that measures besides the stages: what builds and runs the benchmarks and
 // the servers, and the commands that call it. The commands' plumbing (harness/cmd.go), reading and
-// drawing results, the tests, prose and pictures do not change a measurement.
+// drawing results, the tests, prose and pictures do not change a measurement; nor do apitest's
+// suites, which only tests run (a benchmark calls apitest.go, internals.go and plain).
 var harness = []string{
-	":(glob)common/**", ":(glob)peers/**", ":(glob)scripts/internal/harness/**", ":(glob)scripts/internal/stageserver/**",
+	":(glob)common/api/**", ":(glob)common/bench/**", ":(glob)common/user/**", ":(glob)common/apitest/plain/**",
+	"common/apitest/apitest.go", "common/apitest/internals.go", "common/go.mod", "common/go.sum", ":(glob)peers/**", ":(glob)scripts/internal/harness/**", ":(glob)scripts/internal/stageserver/**",
 	":(glob)scripts/compare/**", ":(glob)scripts/serialize/**", ":(glob)scripts/profile/**", ":(glob)scripts/load/**",
 	":(exclude)scripts/internal/harness/cmd.go", ":(exclude,glob)**/*.md", ":(exclude,glob)**/*.svg", ":(exclude,glob)scripts/**/*_test.go",
 }
