@@ -103,7 +103,9 @@ func main() {
 	prepare, rehearse := k.Flags.Bool("prepare", false, ""), k.Flags.Bool("rehearse", false, "")
 	watch, watched := k.Flags.Bool("watch", false, ""), k.Flags.Bool(afterWatch, false, "")
 	args := k.Parse()
-	if *prepare && len(args) == 0 {
+	if *prepare && len(args) > 0 {
+		k.Usage("--prepare prepares every stage and takes none: go run ./scripts/check --prepare")
+	} else if *prepare {
 		k.prepare()
 		k.Exit(0)
 	} else if *rehearse {

@@ -134,17 +134,17 @@ func (k *check) run(r *testRun) {
 	if r.err = bin.Start(); r.err != nil {
 		return
 	}
-	started, done := make(chan *testevents.Run, 1), make(chan struct{})
+	events, err := testevents.Start(convert, f, &r.shown)
+	if err != nil { // nothing reads the tests' output: they would wait for ever
+		bin.Process.Kill()
+		r.err = cmp.Or(err, bin.Wait())
+		return
+	}
+	r.live.Store(events)
+	done := make(chan struct{})
 	var watching sync.WaitGroup
-	watching.Go(func() {
-		select {
-		case events := <-started:
-			r.live.Store(events)
-			r.stuck = stalled(bin.Process, events, done)
-		case <-done: // go tool test2json did not start
-		}
-	})
-	events, err := testevents.Start(convert, f, &r.shown, nil, started)
+	watching.Go(func() { r.stuck = stalled(bin.Process, events, done) })
+	err = events.Wait()
 	close(done)
 	watching.Wait()
 	r.events, r.err = events, cmp.Or(bin.Wait(), err)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"example.com/userperf/scripts/internal/testevents"
@@ -79,24 +81,12 @@ func (k *check) cycle(ctx context.Context, self string, args []string) {
 		return
 	}
 	defer log.Close()
-	started, ended := make(chan *testevents.Run, 1), make(chan struct{})
-	go func() { // the progress line, twice a second
-		var r *testevents.Run
-		for tick := time.Tick(500 * time.Millisecond); ; {
-			select {
-			case r = <-started:
-			case <-ended:
-				return
-			case <-tick:
-				if r != nil {
-					fmt.Printf("\r   tests done: %d of %s", r.Tests.Load(), total)
-				}
-			}
-		}
-	}()
-	run, err := testevents.Start(test, log, os.Stdout, nil, started)
-	close(ended)
-	fmt.Printf("\r   tests done: %d of %s\n", run.Tests.Load(), total)
+	run, err := testevents.Start(test, log, os.Stdout)
+	if err == nil {
+		stop := liveLine(os.Stdout, 500*time.Millisecond, func() string { return fmt.Sprintf("tests done: %d of %s", run.Tests.Load(), total) })
+		err = run.Wait()
+		stop()
+	}
 	if ctx.Err() != nil {
 		return
 	}
@@ -115,6 +105,26 @@ func (k *check) cycle(ctx context.Context, self string, args []string) {
 		return
 	}
 	k.waiting(ctx, "")
+}
+
+// liveLine prints line over itself every interval until stop, which prints it a last time and ends it.
+func liveLine(w io.Writer, every time.Duration, line func() string) (stop func()) {
+	ended, printing := make(chan struct{}), sync.WaitGroup{}
+	printing.Go(func() {
+		for tick := time.Tick(every); ; {
+			select {
+			case <-ended:
+				return
+			case <-tick:
+				fmt.Fprintf(w, "\r   %s", line())
+			}
+		}
+	})
+	return func() {
+		close(ended)
+		printing.Wait() // a tick that came with the end prints before the last line, not after it
+		fmt.Fprintf(w, "\r   %s\n", line())
+	}
 }
 
 // watchLogs is the folder of the watch's own files: results/watch/STAGE (the check's own are cleared by each check).

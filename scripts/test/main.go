@@ -95,10 +95,11 @@ func main() {
 			[]string{"-run", "^$", "-bench", ".", "-benchtime", "1x", all}},
 	} {
 		say(run.what)
-		done := func(r *testevents.Run) string {
-			return fmt.Sprintf("%d of %d packages done", r.Pkgs.Load(), run.packages)
+		events, err := testevents.Start(exec.Command("go", append([]string{"test", "-json"}, run.args...)...), io.Discard, os.Stdout)
+		if err == nil {
+			err = harness.Progress(func() string { return fmt.Sprintf("%d of %d packages done", events.Pkgs.Load(), run.packages) }, events.Wait)
 		}
-		if _, err := testevents.Start(exec.Command("go", append([]string{"test", "-json"}, run.args...)...), io.Discard, os.Stdout, done); err != nil {
+		if err != nil {
 			c.Fatal(fmt.Errorf("%s: %w (output above)", run.what, err))
 		}
 	}

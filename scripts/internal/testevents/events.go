@@ -12,8 +12,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-
-	"example.com/userperf/scripts/internal/harness"
 )
 
 // Event is one line of go test -json; go doc test2json describes them.
@@ -26,6 +24,9 @@ type Run struct {
 	Tests, Pkgs atomic.Int32 // how many have ended so far
 	Raced       bool         // whether the race detector spoke: a race in a goroutine that outlives its test fails none
 	last        atomic.Int64 // when the last event came, in Unix nanoseconds
+	cmd         *exec.Cmd
+	events      io.Reader
+	log, shown  io.Writer
 }
 
 // Quiet is how long no event has come: a test that runs, however slowly, ends now and then.
@@ -34,55 +35,49 @@ func (r *Run) Quiet() time.Duration { return time.Since(time.Unix(0, r.last.Load
 // noise are the packages' lines that go test prints only with -v or -bench.
 var noise = regexp.MustCompile(`^(PASS\n|goos: |goarch: |pkg: |cpu: )`)
 
-// Start runs cmd, which prints events, saying how far it is by status every 15 seconds (nil: never).
-// Every line goes to log; the packages' and the build's own lines and a failed test's output go to
-// shown. Each of started receives the Run once cmd runs, to watch it while it does.
-func Start(cmd *exec.Cmd, log, shown io.Writer, status func(*Run) string, started ...chan<- *Run) (*Run, error) {
-	r, byTest := &Run{}, map[string]string{}
+// Start starts cmd, which prints events, for Wait to read; meanwhile the Run says how far it is.
+// Every line goes to log; the packages' and the build's own lines and a failed test's output go to shown.
+func Start(cmd *exec.Cmd, log, shown io.Writer) (*Run, error) {
+	r := &Run{cmd: cmd, log: log, shown: shown}
 	r.last.Store(time.Now().UnixNano())
 	events, err := cmd.StdoutPipe()
-	if err = cmp.Or(err, cmd.Start()); err != nil {
-		return r, err
-	}
-	for _, c := range started {
-		c <- r
-	}
-	progress := harness.Progress
-	if status == nil {
-		progress = func(_ func() string, work func() error) error { return work() }
-	}
-	err = progress(func() string { return status(r) }, func() error {
-		lines := bufio.NewScanner(events)
-		lines.Buffer(nil, 1<<20)
-		for lines.Scan() {
-			r.last.Store(time.Now().UnixNano())
-			var e Event
-			if json.Unmarshal(lines.Bytes(), &e) != nil { // the go command's own words
-				e.Output = lines.Text() + "\n"
-			}
-			key := e.Package + " " + e.Test
-			switch {
-			case e.Output != "":
-				io.WriteString(log, e.Output)
-				r.Lines = append(r.Lines, e)
-				r.Raced = r.Raced || e.Output == "WARNING: DATA RACE\n"
-				if e.Test == "" && !noise.MatchString(e.Output) {
-					io.WriteString(shown, e.Output)
-				} else if e.Test != "" && !strings.HasPrefix(e.Output, "=== ") {
-					byTest[key] += e.Output
-				}
-			case e.Test == "" && (e.Action == "pass" || e.Action == "fail" || e.Action == "skip"):
-				r.Pkgs.Add(1)
-			case e.Action == "pass" || e.Action == "fail" || e.Action == "skip":
-				r.Tests.Add(1)
-				if e.Action == "fail" {
-					r.Failed = append(r.Failed, e)
-					io.WriteString(shown, byTest[key])
-				}
-				delete(byTest, key)
-			}
+	r.events = events
+	return r, cmp.Or(err, cmd.Start())
+}
+
+// Wait reads the events until the command ends, and returns its error.
+func (r *Run) Wait() error {
+	byTest := map[string]string{}
+	lines := bufio.NewScanner(r.events)
+	lines.Buffer(nil, 1<<20)
+	for lines.Scan() {
+		r.last.Store(time.Now().UnixNano())
+		var e Event
+		if json.Unmarshal(lines.Bytes(), &e) != nil { // the go command's own words
+			e.Output = lines.Text() + "\n"
 		}
-		return lines.Err()
-	})
-	return r, cmp.Or(err, cmd.Wait())
+		key := e.Package + " " + e.Test
+		switch ended := e.Action == "pass" || e.Action == "fail" || e.Action == "skip"; {
+		case e.Output != "":
+			io.WriteString(r.log, e.Output)
+			r.Lines = append(r.Lines, e)
+			r.Raced = r.Raced || e.Output == "WARNING: DATA RACE\n"
+			if e.Test == "" && !noise.MatchString(e.Output) {
+				io.WriteString(r.shown, e.Output)
+			} else if e.Test != "" && !strings.HasPrefix(e.Output, "=== ") {
+				byTest[key] += e.Output
+			}
+		case ended && e.Test == "":
+			r.Pkgs.Add(1)
+		case ended:
+			r.Tests.Add(1)
+			if e.Action == "fail" {
+				r.Failed = append(r.Failed, e)
+				io.WriteString(r.shown, byTest[key])
+			}
+			delete(byTest, key)
+		}
+	}
+	io.Copy(io.Discard, r.events) // after a line too long, the rest: the command ends only once its output is read
+	return cmp.Or(lines.Err(), r.cmd.Wait())
 }

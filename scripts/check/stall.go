@@ -11,7 +11,8 @@ import (
 )
 
 // stalled watches p until done, and reports whether it stopped p, with a dump of its goroutines,
-// for using no CPU for a minute while no test ended.
+// for using no CPU for a minute while no test ended. Only Linux has /proc, where the CPU time is
+// read: elsewhere only the wall-time limit stops a run of tests.
 func stalled(p *os.Process, events *testevents.Run, done <-chan struct{}) bool {
 	used, since := time.Duration(0), time.Now()
 	for {
