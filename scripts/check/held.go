@@ -41,12 +41,11 @@ func (k *check) held(run *harness.Run, list []stages.Folder, header string) []fl
 	var medians []float64
 	for _, s := range list {
 		file := filepath.Join(run.Dir, s.Name+".held.txt")
-		f, err := results.Read(file)
-		k.must(err, "reading the heap held by "+s.Name, file)
-		if len(f.Values(heldRow, heldUnit)) == 0 {
+		held := k.read(file).Values(heldRow, heldUnit)
+		if len(held) == 0 {
 			k.must(fmt.Errorf("%s: no %s at %s", file, heldUnit, heldRow), "measuring the heap held by "+s.Name, file)
 		}
-		medians = append(medians, results.Median(f.Values(heldRow, heldUnit)))
+		medians = append(medians, results.Median(held))
 	}
 	return medians
 }

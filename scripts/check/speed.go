@@ -51,11 +51,7 @@ func (k *check) speed(base, start, reference, role, prediction string, budget ti
 	header := k.Header() + fmt.Sprintf("compare-settings: rounds=until decided, budget=%s, benchtime=100ms, bench=%s\n", budget, pattern(row))
 	measured := append(list, stages.Folder{Name: base + ".again", Dir: list[0].Dir}) // the A/A pair: base measured twice
 	file := func(name string) string { return filepath.Join(run.Dir, name+".txt") }
-	read := func(name string) *results.File {
-		f, err := results.Read(file(name))
-		k.must(err, "reading the measurements of "+name, file(name))
-		return f
-	}
+	read := func(name string) *results.File { return k.read(file(name)) }
 	deadline, said, began := time.Now().Add(budget), time.Now(), time.Now()
 	for n := 1; ; n++ {
 		k.round(run, n, measured, row, "100ms", "", header)
@@ -86,12 +82,13 @@ func (k *check) speed(base, start, reference, role, prediction string, budget ti
 	fasterReads, speedups := false, "" // speedups: for the room, through scripts/handin
 	aa, err := results.Compare(read(base), read(base+".again"), read(base+".again"), row)
 	k.must(err, "comparing "+base+" with itself", file(base+".again"))
+	mine := k.keep(file(k.stage.Name), "mine")
 	for _, other := range [][2]string{{base, "origin"}, {reference, role}} { // "origin": the start's role, as handin and room read it
 		if other[0] == "" {
 			continue
 		}
 		// The reference has no A/A pair of its own: base's, of the same rounds, gives the noise band.
-		c, err := results.Compare(k.keep(file(other[0]), other[1]), nil, k.keep(file(k.stage.Name), "mine"), row)
+		c, err := results.Compare(k.keep(file(other[0]), other[1]), nil, mine, row)
 		k.must(err, "comparing with "+other[0], file(other[0]))
 		c = c.WithNoise(aa.Noise)
 		verdict := c.Verdict(other[0])
@@ -146,11 +143,15 @@ func (k *check) round(run *harness.Run, n int, list []stages.Folder, row, bencht
 
 // keep copies the measurements in file to results/check/STAGE/speed-ROLE.txt, for scripts/handin, and reads them.
 func (k *check) keep(file, role string) *results.File {
-	data, err := os.ReadFile(file)
-	k.must(err, "reading the measurements", file)
 	kept := filepath.Join(k.logs, "speed-"+role+".txt")
-	k.Fatal(os.WriteFile(kept, data, 0o644))
-	f, err := results.Read(kept)
-	k.must(err, "reading the measurements", kept)
+	data, err := os.ReadFile(file)
+	k.Fatal(cmp.Or(err, os.WriteFile(kept, data, 0o644)))
+	return k.read(kept)
+}
+
+// read reads the measurements in file.
+func (k *check) read(file string) *results.File {
+	f, err := results.Read(file)
+	k.must(err, "reading the measurements", file)
 	return f
 }

@@ -198,7 +198,7 @@ func (k *check) chunkHint(r *testRun, runs []*testRun) string {
 // a race's two sides at its top), a summary, and after a timeout, what the goroutines waited for;
 // and which of the other runs failed too.
 func (k *check) report(r *testRun, runs []*testRun) {
-	if r.err == nil && r.events != nil {
+	if r.err == nil {
 		for _, suite := range r.suites {
 			if !slices.ContainsFunc(r.events.Lines, func(e testevents.Event) bool { return e.Test == suite }) {
 				k.must(fmt.Errorf("%s has no %s: its stage_test.go must call apitest.Run, apitest.Differential and apitest.FuzzDifferential"+
@@ -213,10 +213,8 @@ func (k *check) report(r *testRun, runs []*testRun) {
 		k.must(r.err, r.what, r.log)
 	}
 	lines := strings.SplitAfter(r.shown.String(), "\n")
-	fmt.Printf("%s\n-- what failed\n", strings.Join(lines[:min(150, len(lines))], ""))
-	for _, e := range r.events.Failed {
-		fmt.Printf("   --- FAIL: %s\n", e.Test)
-	}
+	fmt.Println(strings.Join(lines[:min(150, len(lines))], ""))
+	whatFailed(r.events.Failed)
 	for _, other := range runs {
 		if other != r && (other.err != nil || other.events != nil && other.events.Raced) {
 			fmt.Printf("   (also failed: %s, in %s)\n", other.what, filepath.ToSlash(other.log))
@@ -230,19 +228,16 @@ func (k *check) report(r *testRun, runs []*testRun) {
 	if r.events.Raced {
 		what = "the race detector, in " + what
 	}
+	// The line that says how the tests stopped, printed by the test that was running then.
 	i := slices.IndexFunc(r.events.Lines, func(e testevents.Event) bool {
-		return strings.HasPrefix(e.Output, "panic: ") || strings.HasPrefix(e.Output, "fatal error: ")
+		return strings.HasPrefix(e.Output, "panic: ") || strings.HasPrefix(e.Output, "fatal error: ") || e.Output == "SIGQUIT: quit\n"
 	})
+	test := "a test"
 	if i >= 0 {
 		fmt.Printf("   %s", r.events.Lines[i].Output)
+		test = cmp.Or(r.events.Lines[i].Test, test)
 	}
 	if r.stuck || i >= 0 && strings.HasPrefix(r.events.Lines[i].Output, "panic: test timed out") {
-		test := "a test"
-		if i >= 0 {
-			test = cmp.Or(r.events.Lines[i].Test, test)
-		} else if j := slices.IndexFunc(r.events.Lines, func(e testevents.Event) bool { return e.Output == "SIGQUIT: quit\n" }); j >= 0 {
-			test = cmp.Or(r.events.Lines[j].Test, test) // the test running when the watch stopped it
-		}
 		stop := "tests that did not finish"
 		if k.lockWaits(r.events.Lines, test, r.stuck) {
 			stop = "a deadlock"
@@ -250,6 +245,14 @@ func (k *check) report(r *testRun, runs []*testRun) {
 		what = stop + ", in " + what
 	}
 	k.must(fmt.Errorf("   the whole output: %s", r.log), what, r.log)
+}
+
+// whatFailed lists the tests that failed, under the output that says how.
+func whatFailed(failed []testevents.Event) {
+	fmt.Println("-- what failed")
+	for _, e := range failed {
+		fmt.Printf("   --- FAIL: %s\n", e.Test)
+	}
 }
 
 var (

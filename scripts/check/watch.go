@@ -1,11 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"io/fs"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -29,58 +29,52 @@ func (k *check) watch() {
 	self, err := os.Executable()
 	k.Fatal(err)
 	k.Fatal(os.MkdirAll(k.watchLogs(), 0o755))
-	cancel, done := context.CancelFunc(func() {}), make(chan struct{})
-	close(done)                            // no check running yet
-	k.Cleanup(func() { cancel(); <-done }) // Ctrl-C: the running step ends before the watch does
+	watching, stop := context.WithCancel(context.Background())
+	var running sync.Mutex
+	k.Cleanup(func() { stop(); running.Lock() }) // Ctrl-C: the running step ends before the watch does
 	fmt.Printf("check: watching %s; every save checks it again (Ctrl-C stops)\n", k.stage.Dir)
-	seen := snapshot(k.stage.Dir)
+	seen, changed := snapshot(k.stage.Dir), make(chan string, 1)
 	for {
-		var ctx context.Context
-		ctx, cancel = context.WithCancel(context.Background())
-		done = make(chan struct{})
+		ctx, saved := context.WithCancel(watching)
 		go func() {
-			defer close(done)
-			k.cycle(ctx, self, args)
+			var file string
+			seen, file = k.nextSave(seen)
+			changed <- file
+			saved()
 		}()
-		now := seen
-		for maps.Equal(now, seen) {
-			time.Sleep(300 * time.Millisecond)
-			now = snapshot(k.stage.Dir)
-		}
-		changed := firstChange(seen, now)
-		for { // a save is often several writes: wait until the folder is quiet
-			time.Sleep(200 * time.Millisecond)
-			if seen, now = now, snapshot(k.stage.Dir); maps.Equal(seen, now) {
-				break
+		running.Lock()
+		if what := k.cycle(ctx, self, args); ctx.Err() == nil { // else a save or Ctrl-C stopped it
+			if what != "" {
+				fmt.Printf("\ncheck: %s %s\n", k.stage.Name, what)
 			}
+			fmt.Printf("\ncheck: waiting for a save in %s (Ctrl-C stops)\n", k.stage.Dir)
 		}
-		cancel()
-		<-done
-		fmt.Printf("\n== %s saved: checking %s again\n", changed, k.stage.Name)
+		running.Unlock()
+		fmt.Printf("\n== %s saved: checking %s again\n", <-changed, k.stage.Name)
 	}
 }
 
-// cycle is one check of the watch: vet, the tests with a progress line, then the speed step.
-func (k *check) cycle(ctx context.Context, self string, args []string) {
+// cycle is one check of the watch: vet, the tests with a progress line, then the speed step. It
+// returns what it came to, if the check's own output does not say it.
+func (k *check) cycle(ctx context.Context, self string, args []string) string {
 	began := time.Now()
 	fmt.Printf("== watch 1/3: go vet ./%s\n", k.stage.Dir)
 	if err := k.command(ctx, "go", "vet", "./"+k.stage.Dir).Run(); err != nil {
-		k.waiting(ctx, "go vet failed (above)")
-		return
+		return "go vet failed (above)"
 	}
 	fmt.Printf("== watch 2/3: go test ./%s (without -race, which the check itself runs)\n", k.stage.Dir)
+	counted := filepath.Join(k.watchLogs(), "total.txt")
 	total := "? (the first run counts them)"
-	if data, err := os.ReadFile(filepath.Join(k.watchLogs(), "total.txt")); err == nil {
+	if data, err := os.ReadFile(counted); err == nil {
 		total = strings.TrimSpace(string(data))
 	}
-	test := k.command(ctx, "go", "test", "-count=1", "-json", "./"+k.stage.Dir)
-	test.Stdout = nil
 	log, err := os.Create(filepath.Join(k.watchLogs(), "tests.log"))
 	if err != nil { // not Fatal: its clean-up waits for this cycle
-		fmt.Fprintln(os.Stderr, err)
-		return
+		return err.Error()
 	}
 	defer log.Close()
+	test := k.command(ctx, "go", "test", "-count=1", "-json", "./"+k.stage.Dir)
+	test.Stdout = nil
 	run, err := testevents.Start(test, log, os.Stdout)
 	if err == nil {
 		stop := liveLine(os.Stdout, 500*time.Millisecond, func() string { return fmt.Sprintf("tests done: %d of %s", run.Tests.Load(), total) })
@@ -88,23 +82,17 @@ func (k *check) cycle(ctx context.Context, self string, args []string) {
 		stop()
 	}
 	if ctx.Err() != nil {
-		return
+		return ""
+	} else if err != nil || len(run.Failed) > 0 {
+		whatFailed(run.Failed)
+		return fmt.Sprintf("FAILED: the tests of %s (%s says all)", k.stage.Name, filepath.ToSlash(log.Name()))
 	}
-	if err != nil || len(run.Failed) > 0 {
-		fmt.Println("-- what failed")
-		for _, e := range run.Failed {
-			fmt.Printf("   --- FAIL: %s\n", e.Test)
-		}
-		k.waiting(ctx, fmt.Sprintf("FAILED: the tests of %s (%s says all)", k.stage.Name, filepath.ToSlash(log.Name())))
-		return
-	}
-	os.WriteFile(filepath.Join(k.watchLogs(), "total.txt"), fmt.Appendf(nil, "%d\n", run.Tests.Load()), 0o644) // without it, the next total is unknown
+	os.WriteFile(counted, fmt.Appendf(nil, "%d\n", run.Tests.Load()), 0o644) // without it, the next total is unknown
 	fmt.Printf("   ok (%[1]s)\n== watch 3/3: the speed (go run ./scripts/check %[2]s also runs the tests under -race)\n", time.Since(began).Round(time.Second), k.stage.Name)
-	if err := k.command(ctx, self, append([]string{"--" + afterWatch}, args...)...).Run(); err != nil && ctx.Err() == nil {
-		k.waiting(ctx, "the check failed (above)")
-		return
+	if err := k.command(ctx, self, append([]string{"--" + afterWatch}, args...)...).Run(); err != nil {
+		return "the check failed (above)"
 	}
-	k.waiting(ctx, "")
+	return ""
 }
 
 // liveLine prints line over itself every interval until stop, which prints it a last time and ends it.
@@ -130,17 +118,6 @@ func liveLine(w io.Writer, every time.Duration, line func() string) (stop func()
 // watchLogs is the folder of the watch's own files: results/watch/STAGE (the check's own are cleared by each check).
 func (k *check) watchLogs() string { return filepath.Join("results", "watch", k.stage.Name) }
 
-// waiting says what the cycle came to, unless a save stopped it, and that the watch goes on.
-func (k *check) waiting(ctx context.Context, what string) {
-	if ctx.Err() != nil {
-		return
-	}
-	if what != "" {
-		fmt.Printf("\ncheck: %s %s\n", k.stage.Name, what)
-	}
-	fmt.Printf("\ncheck: waiting for a save in %s (Ctrl-C stops)\n", k.stage.Dir)
-}
-
 // command is a child of the watch that a save or Ctrl-C interrupts, as Ctrl-C in a terminal would.
 func (k *check) command(ctx context.Context, name string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, name, args...)
@@ -153,6 +130,21 @@ func (k *check) command(ctx context.Context, name string, args ...string) *exec.
 	}
 	cmd.WaitDelay = 30 * time.Second
 	return cmd
+}
+
+// nextSave waits for a save in the stage's folder, whose files were seen, and returns its files
+// then and one that the save changed.
+func (k *check) nextSave(seen map[string]string) (map[string]string, string) {
+	for changed := ""; ; {
+		time.Sleep(250 * time.Millisecond)
+		now := snapshot(k.stage.Dir)
+		if file := firstChange(seen, now); file != "" {
+			changed = cmp.Or(changed, file)
+		} else if changed != "" { // a save is often several writes: the folder is quiet again
+			return now, changed
+		}
+		seen = now
+	}
 }
 
 // snapshot is each file of the stage's folder with its size and modification time.
@@ -169,7 +161,7 @@ func snapshot(dir string) map[string]string {
 	return files
 }
 
-// firstChange names a file that differs between two snapshots.
+// firstChange names a file that differs between two snapshots, or "" if none does.
 func firstChange(before, after map[string]string) string {
 	for _, files := range []map[string]string{after, before} {
 		for path := range files {
@@ -178,5 +170,5 @@ func firstChange(before, after map[string]string) string {
 			}
 		}
 	}
-	return "a file"
+	return ""
 }
