@@ -172,20 +172,15 @@ func main() {
 	}
 	start := results.ExerciseStart(k.Root, k.stage.Dir, startDir)
 	if *budget <= 0 { // what is left of the check's time, and no less than the fewest rounds take
-		*budget = max(20*time.Second, time.Until(k.began.Add(checkTime(start))))
+		*budget = max(20*time.Second, time.Until(k.began.Add(cmp.Or(checkTimes[start], time.Minute))))
 	}
 	k.verdict("passed: " + k.speed(base, start, reference, role, prediction, *budget))
 	k.Exit(0)
 }
 
-// checkTime is how long a check of the exercise starting at start should take on an idle machine,
-// its speed included: exercises 3 and 4 test stage 3's chunks, split on every list, and longer.
-func checkTime(start string) time.Duration {
-	if start == "stage2-noclone" || start == "stage3-parallel" {
-		return 90 * time.Second
-	}
-	return time.Minute
-}
+// checkTimes are how long a check of the exercise starting at a stage should take on an idle machine,
+// its speed included, where not a minute: exercises 3 and 4 test stage 3's chunks, split on every list.
+var checkTimes = map[string]time.Duration{"stage2-noclone": 90 * time.Second, "stage3-parallel": 90 * time.Second}
 
 // prediction records predicted in results/check/STAGE/prediction.txt, if given, and returns the
 // stage's prediction; with clear, it empties the folder of the stage's last check, but for that file.

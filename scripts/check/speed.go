@@ -16,13 +16,7 @@ import (
 )
 
 // pattern is the -test.bench pattern that runs row alone: ^BenchmarkListByRole$/^users=10000$/^matches=100$.
-func pattern(row string) string {
-	parts := strings.Split("Benchmark"+row, "/")
-	for i, p := range parts {
-		parts[i] = "^" + p + "$"
-	}
-	return strings.Join(parts, "/")
-}
+func pattern(row string) string { return "^Benchmark" + strings.ReplaceAll(row, "/", "$/^") + "$" }
 
 // minRounds is the fewest samples from which benchstat gives a p-value.
 const minRounds = 6
