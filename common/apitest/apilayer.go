@@ -29,8 +29,29 @@ func APILayer(t *testing.T, newStage api.NewStage) {
 		request = bad.Name
 		wantError(t, bad.Name, Do(h, bad.Method, bad.Target, bad.Body), bad.Status, bad.Says)
 	}
+	// A body whose connection fails, as a real one reports it (naming both
+	// sockets), is answered about the request.
 	request = "a body whose read fails"
-	testFailingBodies(t, h)
+	sockets := &net.OpError{Op: "read", Net: "tcp",
+		Source: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 19101},
+		Addr:   &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 42588}, Err: os.ErrDeadlineExceeded}
+	reset := &net.OpError{Op: "read", Net: "tcp", Err: os.ErrClosed}
+	whole := rawUser(`"strict-read"`, `"Read Fails"`, `"read@example.com"`, `["admin"]`)
+	for _, tc := range []struct {
+		name, sent string
+		err        error
+		status     int
+		says       string
+	}{
+		{"body shorter than its Content-Length", whole, io.ErrUnexpectedEOF, 400, "ended before"},
+		{"body cut in a value", whole[:20], io.ErrUnexpectedEOF, 400, "ended before"},
+		{"body too slow", whole[:20], sockets, 408, "too slowly"},
+		{"whole body, then too slow", whole, sockets, 408, "too slowly"},
+		{"connection reset", whole[:20], reset, 400, "could not be read"},
+	} {
+		body := io.MultiReader(strings.NewReader(tc.sent), iotest.ErrReader(tc.err))
+		wantError(t, tc.name, doReader(h, "POST", "/users", body), tc.status, tc.says)
+	}
 
 	// Over a real connection, an oversized body is refused before it is read to the end.
 	request = "a 10 MiB POST over TCP"
@@ -74,28 +95,3 @@ func (s watched) Delete(id string) bool {
 
 // Recycle passes the bodies back to a stage that reuses them.
 func (s watched) Recycle(body []byte) { api.Recycle(s.Stage, body) }
-
-// testFailingBodies checks that a body whose connection fails, as a real
-// one reports it (naming both sockets), is answered about the request.
-func testFailingBodies(t *testing.T, h http.Handler) {
-	sockets := &net.OpError{Op: "read", Net: "tcp",
-		Source: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 19101},
-		Addr:   &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 42588}, Err: os.ErrDeadlineExceeded}
-	reset := &net.OpError{Op: "read", Net: "tcp", Err: os.ErrClosed}
-	whole := rawUser(`"strict-read"`, `"Read Fails"`, `"read@example.com"`, `["admin"]`)
-	for _, tc := range []struct {
-		name, sent string
-		err        error
-		status     int
-		says       string
-	}{
-		{"body shorter than its Content-Length", whole, io.ErrUnexpectedEOF, 400, "ended before"},
-		{"body cut in a value", whole[:20], io.ErrUnexpectedEOF, 400, "ended before"},
-		{"body too slow", whole[:20], sockets, 408, "too slowly"},
-		{"whole body, then too slow", whole, sockets, 408, "too slowly"},
-		{"connection reset", whole[:20], reset, 400, "could not be read"},
-	} {
-		body := io.MultiReader(strings.NewReader(tc.sent), iotest.ErrReader(tc.err))
-		wantError(t, tc.name, doReader(h, "POST", "/users", body), tc.status, tc.says)
-	}
-}

@@ -22,10 +22,12 @@ func NewPlain(users []user.User) api.Stage {
 }
 
 // Differential's requests hit every kind many times (TestRandomSequencesCoverEveryKind),
-// yet stay quick under -race at 10,000 users.
+// yet stay quick under -race at 10,000 users; a fuzz input chooses at most
+// fuzzRequests, so that an iteration stays fast.
 const (
 	differentialSequences = 6
 	differentialRequests  = 50 // per sequence, before the sweep
+	fuzzRequests          = 64
 )
 
 // Differential sends random sequences of writes, reads and bad input, then
@@ -38,7 +40,7 @@ func Differential(t *testing.T, newStage api.NewStage) {
 	users := user.MustGenerate(user.DefaultCount, user.DefaultSeed)
 	for seed := range uint64(differentialSequences) {
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
-			if err := compareWithPlain(newStage, users, randomSequence(seed, differentialRequests, users)); err != nil {
+			if err := compareWithPlain(newStage, users, RandomRequests(seed, differentialRequests, users)); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -53,7 +55,7 @@ func FuzzDifferential(f *testing.F, newStage api.NewStage) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if err := compareWithPlain(newStage, users, decodeSequence(data, users)); err != nil {
+		if err := compareWithPlain(newStage, users, sequence(data, fuzzRequests, users)); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -84,37 +86,41 @@ func writeThenReadSeed() []byte {
 
 // compareWithPlain sends reqs to a stage and to the plain stage, each over
 // its own copy of users, and describes the first response that differs.
-func compareWithPlain(newStage api.NewStage, users []user.User, reqs []request) error {
+func compareWithPlain(newStage api.NewStage, users []user.User, reqs []Request) error {
 	stageUsers, plainUsers := cloneUsers(users), cloneUsers(users)
 	stage := api.NewHandler(newStage(stageUsers), stageUsers)
 	plainServer := api.NewHandler(NewPlain(plainUsers), plainUsers)
 	statuses := make([]int, 0, len(reqs)) // the plain stage's, which the stage matched so far
 	for i, r := range reqs {
-		got := Do(stage, r.method, r.target, r.body)
-		want := Do(plainServer, r.method, r.target, r.body)
+		got := Do(stage, r.Method, r.Target, r.Body)
+		want := Do(plainServer, r.Method, r.Target, r.Body)
 		statuses = append(statuses, want.Code)
 		if diff := responseDiff(got, want); diff != "" {
+			lastRefused, list := history(reqs[:i+1], statuses)
 			return fmt.Errorf("request %d of %d, %s %s, differs from the plain stage: %s%s\nthe requests so far:\n%s",
-				i+1, len(reqs), r.kind, r, diff, lastRefusedWrite(reqs[:i], statuses), listRequests(reqs[:i+1], statuses))
+				i+1, len(reqs), r.kind, r, diff, lastRefused, list)
 		}
 	}
 	return nil
 }
 
-// refusedWrite reports whether r, answered with status, must have changed nothing.
-func refusedWrite(r request, status int) bool {
-	return r.method != "GET" && r.method != "HEAD" && status >= 400
-}
-
-// lastRefusedWrite names the last refused write before a failure: a stage
-// that changed something on one shows it only at a later read.
-func lastRefusedWrite(before []request, statuses []int) string {
-	for i := len(before) - 1; i >= 0; i-- {
-		if refusedWrite(before[i], statuses[i]) {
-			return fmt.Sprintf("\nthe last write refused before it: request %d, %s %s (%d)", i+1, before[i].kind, before[i], statuses[i])
+// history lists reqs, marking the refused writes (those answered 400 or
+// more, which must have changed nothing) by their status, and names the
+// last one before the failing request, the last of reqs: a stage that
+// changed something on one shows it only at a later read.
+func history(reqs []Request, statuses []int) (lastRefused, list string) {
+	var s strings.Builder
+	for i, r := range reqs {
+		refused := ""
+		if r.Method != "GET" && r.Method != "HEAD" && statuses[i] >= 400 {
+			refused = fmt.Sprintf(" (refused: %d)", statuses[i])
+			if i < len(reqs)-1 {
+				lastRefused = fmt.Sprintf("\nthe last write refused before it: request %d, %s %s (%d)", i+1, r.kind, r, statuses[i])
+			}
 		}
+		fmt.Fprintf(&s, "%4d. %-11s %s%s\n", i+1, r.kind, r, refused)
 	}
-	return ""
+	return lastRefused, s.String()
 }
 
 // responseDiff describes how got differs from want, or returns "". The
@@ -136,19 +142,6 @@ func responseDiff(got, want *httptest.ResponseRecorder) string {
 	return ""
 }
 
-// listRequests lists reqs, marking the refused writes by their status.
-func listRequests(reqs []request, statuses []int) string {
-	var s strings.Builder
-	for i, r := range reqs {
-		refused := ""
-		if refusedWrite(r, statuses[i]) {
-			refused = fmt.Sprintf(" (refused: %d)", statuses[i])
-		}
-		fmt.Fprintf(&s, "%4d. %-11s %s%s\n", i+1, r.kind, r, refused)
-	}
-	return s.String()
-}
-
 // cloneUsers copies users and their roles, which a stage may change.
 func cloneUsers(users []user.User) []user.User {
 	c := slices.Clone(users)
@@ -156,19 +149,4 @@ func cloneUsers(users []user.User) []user.User {
 		c[i].Roles = slices.Clone(c[i].Roles)
 	}
 	return c
-}
-
-// Request is one request of a differential sequence, for live servers.
-type Request struct {
-	Method, Target, Body string
-}
-
-// RandomRequests returns the sequence that Differential sends for seed, n
-// requests and the sweep, for the cross-server check.
-func RandomRequests(seed uint64, n int, users []user.User) []Request {
-	var reqs []Request
-	for _, r := range randomSequence(seed, n, users) {
-		reqs = append(reqs, Request{Method: r.method, Target: r.target, Body: r.body})
-	}
-	return reqs
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"example.com/userperf/common/api"
+	"example.com/userperf/common/apitest/plain"
 	"example.com/userperf/common/user"
 )
 
@@ -18,16 +19,16 @@ import (
 func testHead(t *testing.T, newStage api.NewStage) {
 	users := user.MustGenerate(user.DefaultCount, user.DefaultSeed)
 	var lists atomic.Int64
-	h := api.NewHandler(watched{newStage(users), func(call, _ string) {
+	s := &server{t, api.NewHandler(watched{newStage(users), func(call, _ string) {
 		if call == "ListByRole" {
 			lists.Add(1)
 		}
-	}}, users)
+	}}, users), plain.New(users)}
 	compare := func(target string) {
 		t.Helper()
-		get := Do(h, "GET", target, "")
+		get := s.do("GET", target, "")
 		before := lists.Load()
-		head := Do(h, "HEAD", target, "")
+		head := s.do("HEAD", target, "")
 		if built := lists.Load() - before; built != 0 {
 			t.Errorf("HEAD %s had the stage build %d list(s); want none", target, built)
 		}
@@ -48,36 +49,26 @@ func testHead(t *testing.T, newStage api.NewStage) {
 		"/users?role=", "/users/" + user.FormatID(42), "/users/nobody", "/nowhere"} {
 		compare(target)
 	}
-	wantCode := func(what, method, target string, status int) {
-		t.Helper()
-		if w := Do(h, method, target, ""); w.Code != status {
-			t.Fatalf("%s: status %d, want %d", what, w.Code, status)
-		}
-	}
 
 	// A user in a new role and in admin, whose JSON is six times its text,
 	// then the removal of generated users down to an empty role.
 	heavy := user.User{ID: "u0000050h", Name: "<&>\u2028\"\\" + string(rune(0)), Email: "<heavy>@example.com",
 		Roles: []string{"<new>", user.RoleAdmin}}
-	if w := Do(h, "POST", "/users", string(mustMarshal(heavy))); w.Code != http.StatusCreated {
-		t.Fatalf("POST of a user: status %d", w.Code)
-	}
+	s.post("POST of a user", heavy)
 	compare(ListTarget("<new>"))
 	compare(ListTarget(user.RoleAdmin))
 	for _, u := range users {
 		if u.HasRole("owner") {
-			wantCode("DELETE "+u.ID, "DELETE", "/users/"+u.ID, http.StatusNoContent)
+			s.delete(u.ID)
 			compare(ListTarget("owner"))
 		}
 	}
-	if w := Do(h, "GET", ListTarget("owner"), ""); w.Body.String() != "[]" {
-		t.Errorf("GET role=owner once its users are deleted: %.100q, want []", w.Body)
-	}
-	wantCode("DELETE of the user", "DELETE", "/users/"+heavy.ID, http.StatusNoContent)
+	s.checkLists("once the owners are deleted", "owner")
+	s.delete(heavy.ID)
 	compare(ListTarget("<new>"))
 	compare(ListTarget(user.RoleAdmin))
 
 	// HEAD reads: it is not a way to write.
-	wantCode("HEAD of a user", "HEAD", "/users/"+user.FormatID(42), http.StatusOK)
-	wantCode("GET after HEAD of a user", "GET", "/users/"+user.FormatID(42), http.StatusOK)
+	wantStatus(t, "HEAD of a user", s.do("HEAD", "/users/"+user.FormatID(42), ""), http.StatusOK)
+	wantStatus(t, "GET after HEAD of a user", s.do("GET", "/users/"+user.FormatID(42), ""), http.StatusOK)
 }

@@ -12,16 +12,16 @@ import (
 	"example.com/userperf/common/user"
 )
 
-// A request is one step of a differential sequence.
-type request struct {
+// Request is one step of a differential sequence; crosscheck sends them to live servers.
+type Request struct {
+	Method, Target, Body string
 	kind                 opKind
-	method, target, body string
 }
 
-func (r request) String() string {
-	s := r.method + " " + clip(r.target, 160)
-	if r.body != "" {
-		s += " " + strconv.Quote(clip(r.body, 240))
+func (r Request) String() string {
+	s := r.Method + " " + clip(r.Target, 160)
+	if r.Body != "" {
+		s += " " + strconv.Quote(clip(r.Body, 240))
 	}
 	return s
 }
@@ -104,14 +104,9 @@ var invalidLists, invalidAdds = func() (lists, adds []string) {
 	return lists, adds
 }()
 
-// decodeSequence returns the requests that fuzz input chooses, at most 64
-// so that an iteration stays fast, then the sweep.
-func decodeSequence(data []byte, users []user.User) []request {
-	return sequence(data, 64, users)
-}
-
-// randomSequence returns n requests drawn from seed, then the sweep.
-func randomSequence(seed uint64, n int, users []user.User) []request {
+// RandomRequests returns n requests drawn from seed, then the sweep: the
+// sequence that Differential sends, and crosscheck to live servers.
+func RandomRequests(seed uint64, n int, users []user.User) []Request {
 	return sequence(randomBytes(seed, 0, 256*n), n, users) // more bytes than n requests read
 }
 
@@ -125,9 +120,9 @@ func randomBytes(seed1, seed2 uint64, n int) []byte {
 }
 
 // sequence returns up to n requests that data chooses, then the sweep.
-func sequence(data []byte, n int, users []user.User) []request {
+func sequence(data []byte, n int, users []user.User) []Request {
 	s := &sequencer{data: data, users: users, touched: map[string][]string{}}
-	var reqs []request
+	var reqs []Request
 	for len(s.data) > 0 && len(reqs) < n {
 		reqs = append(reqs, s.next())
 	}
@@ -175,36 +170,36 @@ func (s *sequencer) raw(max int) string {
 
 func (s *sequencer) pick(from []string) string { return from[s.intn(len(from))] }
 
-func (s *sequencer) next() request {
+func (s *sequencer) next() Request {
 	switch kind := s.kind(); kind {
 	case opAddNew:
 		return s.post(kind, s.newUser(s.freshID()))
 	case opAddTaken:
 		return s.post(kind, s.newUser(s.takenID()))
 	case opAddInvalid:
-		return request{kind, "POST", "/users", s.pick(invalidAdds)}
+		return Request{"POST", "/users", s.pick(invalidAdds), kind}
 	case opAddOversized:
 		u := s.newUser(s.freshID())
 		s.touch(u.ID, u.Roles)
 		u.Name = strings.Repeat(" ", api.MaxBodyBytes)
-		return request{kind, "POST", "/users", string(mustMarshal(u))}
+		return Request{"POST", "/users", string(mustMarshal(u)), kind}
 	case opDelete:
 		id := s.anyID()
 		s.touch(id, nil)
-		return request{kind, "DELETE", "/users/" + url.PathEscape(id), ""}
+		return Request{"DELETE", "/users/" + url.PathEscape(id), "", kind}
 	case opGet:
-		return request{kind, "GET", "/users/" + url.PathEscape(s.anyID()), ""}
+		return Request{"GET", "/users/" + url.PathEscape(s.anyID()), "", kind}
 	case opListKnown:
-		return request{kind, "GET", ListTarget(s.pick(knownRoles)), ""}
+		return Request{"GET", ListTarget(s.pick(knownRoles)), "", kind}
 	case opListNew:
-		return request{kind, "GET", ListTarget(s.pick(newRoles)), ""}
+		return Request{"GET", ListTarget(s.pick(newRoles)), "", kind}
 	case opListUnknown:
 		if s.intn(2) == 0 {
-			return request{kind, "GET", ListTarget(s.pick(unknownRoles)), ""}
+			return Request{"GET", ListTarget(s.pick(unknownRoles)), "", kind}
 		}
-		return request{kind, "GET", ListTarget(s.raw(api.MaxRoleBytes + 8)), ""}
+		return Request{"GET", ListTarget(s.raw(api.MaxRoleBytes + 8)), "", kind}
 	default:
-		return request{opListInvalid, "GET", s.pick(invalidLists), ""}
+		return Request{"GET", s.pick(invalidLists), "", opListInvalid}
 	}
 }
 
@@ -220,10 +215,10 @@ func (s *sequencer) kind() opKind {
 	panic("unreachable: opWeights do not add up to 32")
 }
 
-func (s *sequencer) post(kind opKind, u user.User) request {
+func (s *sequencer) post(kind opKind, u user.User) Request {
 	s.touch(u.ID, u.Roles)
 	s.added = append(s.added, u.ID)
-	return request{kind, "POST", "/users", string(mustMarshal(u))}
+	return Request{"POST", "/users", string(mustMarshal(u)), kind}
 }
 
 // newUser returns a valid user with id. Zero choices give the plainest
@@ -303,19 +298,19 @@ func (s *sequencer) touch(id string, roles []string) {
 
 // sweep reads back every id and list that a write touched, so that a lost
 // write shows even when no later request read it.
-func (s *sequencer) sweep() []request {
+func (s *sequencer) sweep() []Request {
 	ids := slices.Sorted(maps.Keys(s.touched))
 	var roles []string
 	for _, rs := range s.touched {
 		roles = append(roles, rs...)
 	}
 	slices.Sort(roles)
-	var reqs []request
+	var reqs []Request
 	for _, id := range ids {
-		reqs = append(reqs, request{opSweep, "GET", "/users/" + url.PathEscape(id), ""})
+		reqs = append(reqs, Request{"GET", "/users/" + url.PathEscape(id), "", opSweep})
 	}
 	for _, role := range slices.Compact(roles) {
-		reqs = append(reqs, request{opSweep, "GET", ListTarget(role), ""})
+		reqs = append(reqs, Request{"GET", ListTarget(role), "", opSweep})
 	}
 	return reqs
 }
