@@ -365,14 +365,14 @@ func (s slowAdd) Add(u user.User) bool {
 }
 
 // largestUser is the user whose JSON is the longest the limits allow, as
-// each character is written in six bytes (\u003c). n makes it distinct.
-func largestUser(n int, common string) user.User {
+// each character is written in six bytes (\u003c); n makes it distinct.
+func largestUser(n int) user.User {
 	const escaped = "<"
 	u := user.User{
 		ID:    fmt.Sprintf("largest-%0*d", api.MaxIDBytes-len("largest-"), n),
 		Name:  strings.Repeat(escaped, api.MaxNameBytes),
 		Email: escaped + "@" + strings.Repeat(escaped, api.MaxEmailBytes-2),
-		Roles: []string{common},
+		Roles: []string{"largest"},
 	}
 	for r := 1; r < api.MaxRoles; r++ {
 		tag := fmt.Sprintf("-%d-%d", n, r)
@@ -394,7 +394,7 @@ func storedCost(users ...user.User) int64 {
 // testStoredBytes checks the limit on what the stored users count, as
 // testMaxUsers does the number.
 func testStoredBytes(t *testing.T, newStage api.NewStage) {
-	first, second := largestUser(1, "largest"), largestUser(2, "largest")
+	first, second := largestUser(1), largestUser(2)
 	s := newLimitedServer(t, newStage, func(users []user.User, l *api.Limits) {
 		l.MaxStoredBytes = storedCost(users...) + storedCost(first) + storedCost(second) - 1 // room for one of them
 	})
