@@ -76,7 +76,7 @@ func APILayer(t *testing.T, newStage api.NewStage) {
 	}
 }
 
-// watched is a stage that tells seen of each call made to it.
+// watched is a stage that tells seen of each call made to it, before it is made.
 type watched struct {
 	api.Stage
 	seen func(call, arg string)
@@ -302,7 +302,15 @@ func newLimitedServer(t *testing.T, stage api.NewStage, edit func(users []user.U
 // is refused and changes nothing, a DELETE or a POST that Add refused frees
 // the slot again, and concurrent POSTs never take more slots than there are.
 func testMaxUsers(t *testing.T, newStage api.NewStage) {
-	slow := func(users []user.User) api.Stage { return slowAdd{newStage(users)} }
+	// Each Add pauses, so that concurrent POSTs overlap: a limit checked
+	// before Add and counted after it would let several through.
+	slow := func(users []user.User) api.Stage {
+		return watched{newStage(users), func(call, _ string) {
+			if call == "Add" {
+				time.Sleep(time.Millisecond)
+			}
+		}}
+	}
 	s := newLimitedServer(t, slow, func(users []user.User, l *api.Limits) { l.MaxUsers = len(users) + 1 })
 	newUser := func(id string) user.User {
 		return user.User{ID: id, Name: "Capped " + id, Email: id + "@example.com", Roles: []string{"capped", user.RoleAdmin}}
@@ -353,15 +361,6 @@ func testMaxUsers(t *testing.T, newStage api.NewStage) {
 	if created.Load() != free || stored != free {
 		t.Errorf("%d concurrent POSTs for %d free slots: %d answered 201 and %d stored", writers*perWriter, free, created.Load(), stored)
 	}
-}
-
-// slowAdd is a stage whose Add pauses, so that concurrent POSTs overlap: a
-// limit checked before Add and counted after it would let several through.
-type slowAdd struct{ api.Stage }
-
-func (s slowAdd) Add(u user.User) bool {
-	time.Sleep(time.Millisecond)
-	return s.Stage.Add(u)
 }
 
 // largestUser is the user whose JSON is the longest the limits allow, as
