@@ -1,16 +1,109 @@
 package apitest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"os"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"testing/iotest"
+	"time"
 
 	"example.com/userperf/common/api"
+	"example.com/userperf/common/api/guard"
+	"example.com/userperf/common/apitest/plain"
 	"example.com/userperf/common/user"
 )
+
+// APILayer checks that the API layer alone refuses every bad request that
+// needs no stage to refuse, with its status and in words that say what was
+// wrong. No stage can change that, so common/api's tests run it once.
+func APILayer(t *testing.T, newStage api.NewStage) {
+	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
+	var request string
+	h := api.NewHandler(watched{newStage(users), func(call, arg string) {
+		t.Errorf("%s reached the stage's %s(%s): the API layer must refuse it alone", request, call, clip(arg, 40))
+	}}, users)
+
+	for _, bad := range BadRequests() {
+		request = bad.Name
+		wantError(t, bad.Name, Do(h, bad.Method, bad.Target, bad.Body), bad.Status, bad.Says)
+	}
+	// A body whose connection fails, as a real one reports it (naming both
+	// sockets), is answered about the request.
+	request = "a body whose read fails"
+	sockets := &net.OpError{Op: "read", Net: "tcp",
+		Source: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 19101},
+		Addr:   &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 42588}, Err: os.ErrDeadlineExceeded}
+	reset := &net.OpError{Op: "read", Net: "tcp", Err: os.ErrClosed}
+	whole := rawUser(`"strict-read"`, `"Read Fails"`, `"read@example.com"`, `["admin"]`)
+	for _, tc := range []struct {
+		name, sent string
+		err        error
+		status     int
+		says       string
+	}{
+		{"body shorter than its Content-Length", whole, io.ErrUnexpectedEOF, 400, "ended before"},
+		{"body cut in a value", whole[:20], io.ErrUnexpectedEOF, 400, "ended before"},
+		{"body too slow", whole[:20], sockets, 408, "too slowly"},
+		{"whole body, then too slow", whole, sockets, 408, "too slowly"},
+		{"connection reset", whole[:20], reset, 400, "could not be read"},
+	} {
+		body := io.MultiReader(strings.NewReader(tc.sent), iotest.ErrReader(tc.err))
+		wantError(t, tc.name, doReader(h, "POST", "/users", body), tc.status, tc.says)
+	}
+
+	// Over a real connection, an oversized body is refused before it is read to the end.
+	request = "a 10 MiB POST over TCP"
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	resp, err := http.Post(srv.URL+"/users", "application/json", bytes.NewReader(bytes.Repeat([]byte(" "), 10<<20)))
+	if err != nil {
+		t.Fatalf("10 MiB POST over TCP: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Errorf("10 MiB POST over TCP: status %d, want 413", resp.StatusCode)
+	}
+}
+
+// watched is a stage that tells seen of each call made to it, before it is made.
+type watched struct {
+	api.Stage
+	seen func(call, arg string)
+}
+
+func (s watched) ListByRole(role string) []byte {
+	s.seen("ListByRole", role)
+	return s.Stage.ListByRole(role)
+}
+
+func (s watched) Get(id string) (user.User, bool) {
+	s.seen("Get", id)
+	return s.Stage.Get(id)
+}
+
+func (s watched) Add(u user.User) bool {
+	s.seen("Add", u.ID)
+	return s.Stage.Add(u)
+}
+
+func (s watched) Delete(id string) bool {
+	s.seen("Delete", id)
+	return s.Stage.Delete(id)
+}
+
+// Recycle passes the bodies back to a stage that reuses them.
+func (s watched) Recycle(body []byte) { api.Recycle(s.Stage, body) }
 
 // BadRequest is one malformed request, its status and words its error must hold.
 type BadRequest struct {
@@ -126,25 +219,20 @@ func BadRequests() []BadRequest {
 	}
 }
 
-// StageBadRequests lists the bad requests that only a stage can refuse, as
-// only it knows which ids exist. None of them may change what it holds.
-func StageBadRequests() []BadRequest {
-	return []BadRequest{
+// testBadInput sends the bad requests that only a stage can refuse, as
+// only it knows which ids exist, each followed by reads of what it could
+// have changed: none of them may change what the stage holds, and one that
+// stores or drops something is named with that request.
+func testBadInput(t *testing.T, newStage api.NewStage) {
+	s := newServer(t, newStage)
+	dup, _ := s.store.Get(user.FormatID(1))
+	for _, bad := range []BadRequest{
 		{"duplicate id", "POST", "/users", newUserJSON(user.FormatID(1), nil), 409, "already exists"},
 		{"DELETE of an unknown id", "DELETE", "/users/nobody", "", 404, ""},
 		{"GET of an unknown id", "GET", "/users/nobody", "", 404, ""},
 		{"GET of an id with a zero byte", "GET", "/users/%00", "", 404, ""},
 		{"DELETE of an id with control bytes", "DELETE", "/users/%01%7f%ff", "", 404, ""},
-	}
-}
-
-// testBadInput sends the bad requests that reach the stage, each followed
-// by reads of what it could have changed, so that a stage that stores or
-// drops something on a refused request is named with that request.
-func testBadInput(t *testing.T, newStage api.NewStage) {
-	s := newServer(t, newStage)
-	dup, _ := s.store.Get(user.FormatID(1))
-	for _, bad := range StageBadRequests() {
+	} {
 		wantError(t, bad.Name, s.do(bad.Method, bad.Target, bad.Body), bad.Status, bad.Says)
 		// A POST of dup's id could touch dup's roles; the others are checked
 		// on the two fixed roles, which are short to read.
@@ -200,4 +288,141 @@ func testPathIDsDecodedOnce(t *testing.T, newStage api.NewStage) {
 		t.Errorf("DELETE /users/%s: status %d, want 204", escaped(second), w.Code)
 	}
 	wantError(t, "GET /users/"+second+" after its DELETE by an escaped id", s.do("GET", "/users/"+second, ""), http.StatusNotFound)
+}
+
+// newLimitedServer returns a server of the smaller data set, with limits that edit sets.
+func newLimitedServer(t *testing.T, stage api.NewStage, edit func(users []user.User, l *api.Limits)) *server {
+	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
+	limits := api.DefaultLimits
+	edit(users, &limits)
+	return &server{t, api.NewHandlerWithLimits(stage(users), users, limits), plain.New(users)}
+}
+
+// testMaxUsers checks the limit on the number of users: a POST beyond it
+// is refused and changes nothing, a DELETE or a POST that Add refused frees
+// the slot again, and concurrent POSTs never take more slots than there are.
+func testMaxUsers(t *testing.T, newStage api.NewStage) {
+	// Each Add pauses, so that concurrent POSTs overlap: a limit checked
+	// before Add and counted after it would let several through.
+	slow := func(users []user.User) api.Stage {
+		return watched{newStage(users), func(call, _ string) {
+			if call == "Add" {
+				time.Sleep(time.Millisecond)
+			}
+		}}
+	}
+	s := newLimitedServer(t, slow, func(users []user.User, l *api.Limits) { l.MaxUsers = len(users) + 1 })
+	newUser := func(id string) user.User {
+		return user.User{ID: id, Name: "Capped " + id, Email: id + "@example.com", Roles: []string{"capped", user.RoleAdmin}}
+	}
+
+	first, second := newUser("cap-1"), newUser("cap-2")
+	s.post("POST into the last slot", first)
+	wantError(t, "POST beyond the limit", s.do("POST", "/users", string(mustMarshal(second))), http.StatusConflict)
+	wantError(t, "GET of the user refused", s.do("GET", "/users/cap-2", ""), http.StatusNotFound)
+	s.checkLists("after the refused POST", "capped", user.RoleAdmin)
+
+	// A DELETE frees a slot, and a duplicate id that Add refuses gives it back.
+	s.delete(user.FormatID(7))
+	wantError(t, "POST of a taken id", s.do("POST", "/users", string(mustMarshal(first))), http.StatusConflict, "already exists")
+	s.post("POST into the slot a DELETE freed", second)
+	s.checkLists("after the DELETE and the POST", "capped", user.RoleAdmin)
+
+	// Concurrent POSTs for three free slots: exactly three are stored.
+	const writers, perWriter, free = 4, 5, 3
+	for _, id := range []string{"cap-1", "cap-2", user.FormatID(8)} {
+		s.delete(id)
+	}
+	var created atomic.Int32
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			for i := range perWriter {
+				u := newUser(fmt.Sprintf("race-%d-%d", w, i))
+				switch code := s.do("POST", "/users", string(mustMarshal(u))).Code; code {
+				case http.StatusCreated:
+					created.Add(1)
+				case http.StatusConflict:
+				default:
+					t.Errorf("concurrent POST: status %d", code)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	stored := 0
+	for w := range writers {
+		for i := range perWriter {
+			if s.do("GET", fmt.Sprintf("/users/race-%d-%d", w, i), "").Code == http.StatusOK {
+				stored++
+			}
+		}
+	}
+	if created.Load() != free || stored != free {
+		t.Errorf("%d concurrent POSTs for %d free slots: %d answered 201 and %d stored", writers*perWriter, free, created.Load(), stored)
+	}
+}
+
+// largestUser is the user whose JSON is the longest the limits allow, as
+// each character is written in six bytes (\u003c); n makes it distinct.
+func largestUser(n int) user.User {
+	const escaped = "<"
+	u := user.User{
+		ID:    fmt.Sprintf("largest-%0*d", api.MaxIDBytes-len("largest-"), n),
+		Name:  strings.Repeat(escaped, api.MaxNameBytes),
+		Email: escaped + "@" + strings.Repeat(escaped, api.MaxEmailBytes-2),
+		Roles: []string{"largest"},
+	}
+	for r := 1; r < api.MaxRoles; r++ {
+		tag := fmt.Sprintf("-%d-%d", n, r)
+		u.Roles = append(u.Roles, strings.Repeat(escaped, api.MaxRoleBytes-len(tag))+tag)
+	}
+	return u
+}
+
+// storedCost is what users count against Limits.MaxStoredBytes: their JSON
+// once and once per role, and guard.RoleBytes per role.
+func storedCost(users ...user.User) int64 {
+	var sum int64
+	for _, u := range users {
+		sum += int64(len(mustMarshal(u)))*int64(1+len(u.Roles)) + guard.RoleBytes*int64(len(u.Roles))
+	}
+	return sum
+}
+
+// testStoredBytes checks the limit on what the stored users count, as
+// testMaxUsers does the number.
+func testStoredBytes(t *testing.T, newStage api.NewStage) {
+	first, second := largestUser(1), largestUser(2)
+	s := newLimitedServer(t, newStage, func(users []user.User, l *api.Limits) {
+		l.MaxStoredBytes = storedCost(users...) + storedCost(first) + storedCost(second) - 1 // room for one of them
+	})
+	check := func(what string) {
+		t.Helper()
+		for _, role := range []string{"largest", first.Roles[1], second.Roles[1], user.RoleAdmin} {
+			s.checkLists(what, role)
+			get, head := s.do("GET", ListTarget(role), ""), s.do("HEAD", ListTarget(role), "")
+			if cl := head.Header().Get("Content-Length"); cl != strconv.Itoa(get.Body.Len()) {
+				t.Errorf("%s: HEAD of role %q announces %s bytes, GET gives %d", what, role, cl, get.Body.Len())
+			}
+		}
+	}
+
+	s.post("POST of the largest user", first)
+	wantError(t, "POST beyond the stored bytes", s.do("POST", "/users", string(mustMarshal(second))), http.StatusConflict, "store is full", "bytes")
+	wantError(t, "GET of the user refused", s.do("GET", "/users/"+second.ID, ""), http.StatusNotFound)
+	check("after the refused POST")
+
+	// A small user still fits, and a taken id gives back what it reserved.
+	small := user.User{ID: "small-1", Name: "Small", Email: "small@example.com", Roles: []string{"largest"}}
+	s.post("POST of a small user", small)
+	for range 3 {
+		wantError(t, "POST of a taken id", s.do("POST", "/users", string(mustMarshal(small))), http.StatusConflict, "already exists")
+	}
+	s.delete(small.ID)
+
+	// The DELETE of the first makes room for the second.
+	s.delete(first.ID)
+	s.post("POST into the room a DELETE made", second)
+	check("after the DELETE and the POST")
 }

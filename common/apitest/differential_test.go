@@ -31,7 +31,7 @@ func (s *corruptingStage) ListByRole(role string) []byte {
 
 func TestDifferentialCatchesOneCorruptedByte(t *testing.T) {
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
-	reqs := randomSequence(0, differentialRequests, users)
+	reqs := RandomRequests(0, differentialRequests, users)
 	var stage *corruptingStage
 	newStage := func(n int) api.NewStage {
 		return func(users []user.User) api.Stage {
@@ -72,7 +72,7 @@ func TestDifferentialCatchesAStaleIndex(t *testing.T) {
 		return staleListStage{Stage: NewPlain(users), start: NewPlain(cloneUsers(users))}
 	}
 	// One POST and nothing else: only the sweep reads the new user's roles.
-	reqs := decodeSequence([]byte{kindByte(opAddNew)}, users)
+	reqs := sequence([]byte{kindByte(opAddNew)}, fuzzRequests, users)
 	if reqs[len(reqs)-1].kind != opSweep {
 		t.Fatalf("a sequence of one POST ends with %s, not with the sweep", reqs[len(reqs)-1].kind)
 	}
@@ -92,7 +92,7 @@ func TestRandomSequencesCoverEveryKind(t *testing.T) {
 	kinds := map[opKind]int{}
 	generated := user.MustGenerate(user.DefaultCount, user.DefaultSeed)
 	for seed := range uint64(differentialSequences) {
-		for _, r := range randomSequence(seed, differentialRequests, generated) {
+		for _, r := range RandomRequests(seed, differentialRequests, generated) {
 			kinds[r.kind]++
 		}
 	}
@@ -108,8 +108,8 @@ func TestRandomSequencesCoverEveryKind(t *testing.T) {
 	statuses := map[int]int{}
 	for seed := range uint64(differentialSequences) {
 		h := api.NewHandler(NewPlain(cloneUsers(users)), users)
-		for _, r := range randomSequence(seed, differentialRequests, users) {
-			statuses[Do(h, r.method, r.target, r.body).Code]++
+		for _, r := range RandomRequests(seed, differentialRequests, users) {
+			statuses[Do(h, r.Method, r.Target, r.Body).Code]++
 		}
 	}
 	for _, status := range []int{200, 201, 204, 400, 404, 409, 413} {
@@ -126,7 +126,7 @@ func TestFuzzSeedsCoverEveryKind(t *testing.T) {
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
 	first := map[opKind]bool{}
 	for _, seed := range fuzzSeeds() {
-		first[decodeSequence(seed, users)[0].kind] = true
+		first[sequence(seed, fuzzRequests, users)[0].kind] = true
 	}
 	for kind := range opKind(numOpKinds) {
 		if !first[kind] {
@@ -134,11 +134,11 @@ func TestFuzzSeedsCoverEveryKind(t *testing.T) {
 		}
 	}
 
-	story := decodeSequence(writeThenReadSeed(), users)
+	story := sequence(writeThenReadSeed(), fuzzRequests, users)
 	var got []string
 	for _, r := range story {
 		if r.kind != opSweep {
-			got = append(got, r.kind.String()+" "+r.method+" "+r.target)
+			got = append(got, r.kind.String()+" "+r.Method+" "+r.Target)
 		}
 	}
 	want := []string{
@@ -150,8 +150,8 @@ func TestFuzzSeedsCoverEveryKind(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("the write-then-read seed decodes as\n%q\nwant\n%q", got, want)
 	}
-	if !strings.Contains(story[0].body, `"id":"zz-new-1"`) {
-		t.Errorf("its POST adds %s, not zz-new-1", story[0].body)
+	if !strings.Contains(story[0].Body, `"id":"zz-new-1"`) {
+		t.Errorf("its POST adds %s, not zz-new-1", story[0].Body)
 	}
 }
 
@@ -171,7 +171,7 @@ func TestDifferentialNamesTheRefusedWrite(t *testing.T) {
 	users := user.MustGenerate(user.MinCount, user.DefaultSeed)
 	drop := func(users []user.User) api.Stage { return dropOnRefusedAdd{NewPlain(users)} }
 	// One POST of a taken id, refused with 409; only the sweep reads it back.
-	reqs := decodeSequence([]byte{kindByte(opAddTaken)}, users)
+	reqs := sequence([]byte{kindByte(opAddTaken)}, fuzzRequests, users)
 	err := compareWithPlain(drop, users, reqs)
 	if err == nil {
 		t.Fatal("a stage that dropped a user on a refused POST passed the differential test")

@@ -137,9 +137,7 @@ func EncodeUsers(t *testing.T, appendUser func(dst []byte, u *user.User) []byte,
 		{ID: "one-role", Name: "o", Email: "o@x", Roles: []string{"a<b"}},
 		{},
 	}
-	for _, u := range user.MustGenerate(1000, user.DefaultSeed) {
-		users = append(users, &u)
-	}
+	users = append(users, UserPointers(1000)...)
 	for _, s := range TrickyStrings() {
 		users = append(users, &user.User{ID: s, Name: s, Email: s, Roles: []string{s, "x" + s, s}})
 	}
