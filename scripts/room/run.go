@@ -60,7 +60,7 @@ func serve(addr, dir string, isStart func(string) bool) error {
 	fmt.Printf("room: at most %d connections at once (%d per address, %d kept for addresses that hold none), "+
 		"%d hand-ins read at once (%d per address), %d new participants and %d wrong secrets per address a minute, "+
 		"%d participants; Ctrl-C stops it once the hand-ins being received are kept\n",
-		l.conns, l.clientConns, l.connLimits().ConnReserve(), l.bodies, l.clientBodies, l.newPerMinute, l.wrongPerMinute, l.participants)
+		l.conns, l.clientConns, l.connLimits().ConnReserve(), l.bodies, l.clientBodies, l.perMinute[newcomers], l.perMinute[wrongSecrets], l.participants)
 	return s.run(s.listen(listener), signals)
 }
 
@@ -142,8 +142,8 @@ func (s *server) run(l *guard.Listener, signals <-chan os.Signal) error {
 	defer s.mu.Unlock()
 	log.Printf("room: stopped%s: %d hand-in%s kept in %s; since the start, %d wrong secret%s refused, %d more refused unread "+
 		"for their address's rate, %d new participant%s refused; %d connection%s refused with 503 (%d of them queued at the signal), %d reset",
-		cut, len(s.handIns), plural(len(s.handIns)), s.dir, s.wrongSecrets, plural(s.wrongSecrets), s.throttled,
-		s.refused, plural(s.refused), l.Refused.Load(), plural(int(l.Refused.Load())), l.QueuedAnswered.Load(), l.Unanswered.Load())
+		cut, len(s.handIns), plural(len(s.handIns)), s.dir, s.wrongSecrets, plural(s.wrongSecrets), s.rateRefused[wrongSecrets],
+		s.rateRefused[newcomers], plural(s.rateRefused[newcomers]), l.Refused.Load(), plural(int(l.Refused.Load())), l.QueuedAnswered.Load(), l.Unanswered.Load())
 	return nil
 }
 
