@@ -192,7 +192,7 @@ func denseText(c cell) string {
 		text += "!"
 	}
 	if c.Guess != "" {
-		text += " (" + cut(c.Guess, maxGuessRunes) + ")"
+		text += " (" + c.Guess + ")"
 	}
 	return text
 }
@@ -218,10 +218,6 @@ func shortNames(handIns []handIn, n int) []handIn {
 	for i := range out {
 		h := &out[i]
 		h.Machine, h.Release, h.Short = cut(h.Machine, maxFieldRunes), cut(h.Release, maxFieldRunes), cut(h.Name, n)
-		h.Cells = slices.Clone(h.Cells)
-		for j := range h.Cells {
-			h.Cells[j].Guess = cut(h.Cells[j].Guess, maxGuessRunes)
-		}
 	}
 	tagSame(out, func(h handIn) string { return h.Short })
 	return out

@@ -52,17 +52,11 @@ type server struct {
 	page         []byte              // made at the first load since handIns or rateRefused changed, shared by every load
 }
 
-// newServer loads the hand-ins in dir, and removes what a crash in writeAtomically left.
+// newServer loads the hand-ins in dir.
 func newServer(dir string, isStart func(string) bool, l limits) (*server, error) {
 	s := &server{dir: dir, isStart: isStart, limits: l, now: time.Now, handIns: map[string]handIn{}, addrs: map[string]*address{}}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
-	}
-	temps, _ := filepath.Glob(filepath.Join(dir, ".handin-*")) // a pattern without errors
-	for _, f := range temps {
-		if err := os.Remove(f); err != nil {
-			return nil, err
-		}
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
 	for _, f := range files {
@@ -80,13 +74,6 @@ func newServer(dir string, isStart func(string) bool, l limits) (*server, error)
 		s.handIns[h.ID] = h
 	}
 	return s, nil
-}
-
-func (s *server) handler() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /{$}", s.servePage)
-	mux.HandleFunc("POST /handin", s.takeHandIn)
-	return mux
 }
 
 // servePage serves the room's page. It is made under s.mu, which a hand-in
@@ -221,10 +208,11 @@ func plural(n int) string {
 	return "s"
 }
 
-// writeAtomically writes data to a temporary file beside path, then renames
-// it: a crash leaves the old hand-in or the new one, never half of one.
+// writeAtomically writes data beside path, then renames it: a crash leaves
+// the old hand-in or the new one, never half of one, and the next write to
+// path replaces what it left. The caller holds s.mu: one writer at a time.
 func writeAtomically(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".handin-*")
+	f, err := os.OpenFile(path+".new", os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return err
 	}
