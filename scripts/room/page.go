@@ -6,7 +6,6 @@ import (
 	_ "embed"
 	"fmt"
 	"html/template"
-	"io"
 	"slices"
 	"strings"
 	"unicode"
@@ -86,20 +85,18 @@ func px(n int) template.CSS { return template.CSS(fmt.Sprintf("calc(%d * var(--u
 // pixels: the margins, the title, the medians' two rows and the panels' heading.
 func denseFixed(line int) int { return 6 + 32 + 4 + 2*line + 6 + line + 8 }
 
-// writePage writes the page of v, of as many of its hand-ins as fit in maxPageBytes.
-func writePage(w io.Writer, v roomView, refresh int, send string) error {
+// makePage makes the page of v, of as many of its hand-ins as fit in maxPageBytes.
+func makePage(v roomView, refresh int, send string) ([]byte, error) {
 	var out bytes.Buffer
 	for shown := len(v.HandIns); ; shown /= 2 {
 		out.Reset()
 		if err := page.Execute(&out, layout(v, shown, refresh, send)); err != nil {
-			return err
+			return nil, err
 		}
 		if out.Len() <= maxPageBytes || shown == 0 {
-			break
+			return out.Bytes(), nil
 		}
 	}
-	_, err := w.Write(out.Bytes())
-	return err
 }
 
 // layout lays v out with its first shown hand-ins.

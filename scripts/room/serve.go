@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
@@ -83,13 +82,13 @@ func (s *server) servePage(w http.ResponseWriter, r *http.Request) {
 	if s.page == nil {
 		v := view(slices.Collect(maps.Values(s.handIns)), s.isStart)
 		v.Refused = s.rateRefused[newcomers]
-		var out bytes.Buffer
-		if err := writePage(&out, v, refreshSeconds, s.send); err != nil {
+		page, err := makePage(v, refreshSeconds, s.send)
+		if err != nil {
 			s.mu.Unlock()
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
-		s.page = out.Bytes()
+		s.page = page
 	}
 	page := s.page
 	s.mu.Unlock()
