@@ -39,9 +39,9 @@ const (
 	wrongSecrets        // the wrong secrets it sends
 )
 
-// rates say why a rate refuses a hand-in (%d: limits.perMinute), and what
-// the log says of the address (%s) it refuses.
-var rates = [2]struct{ reply, log string }{
+// refusals say, for each rate, why it refuses a hand-in (%d: limits.perMinute),
+// and what the log says of the address (%s) it refuses.
+var refusals = [2]struct{ reply, log string }{
 	newcomers: {"your address made %d new participants in the last minute, the most one address may: " +
 		"each participant hands in from their own machine, whose configuration folder keeps their id",
 		"room: refusing new participants from %s: it made %d in the last minute, the most one address may"},
@@ -127,14 +127,14 @@ func (s *server) overRate(w http.ResponseWriter, host string, kind int) bool {
 	}
 	s.rateRefused[kind]++
 	if !ad.told[kind] {
-		log.Printf(rates[kind].log, host, s.limits.perMinute[kind])
+		log.Printf(refusals[kind].log, host, s.limits.perMinute[kind])
 		ad.told[kind] = true
 	}
 	r := ad.rates[kind].ReserveN(now, 1)
 	seconds := int(r.DelayFrom(now).Seconds()) + 1
 	r.CancelAt(now)
 	w.Header().Set("Retry-After", fmt.Sprint(seconds))
-	httpError(w, http.StatusTooManyRequests, rates[kind].reply+"; retry in %d s", s.limits.perMinute[kind], seconds)
+	httpError(w, http.StatusTooManyRequests, refusals[kind].reply+"; retry in %d s", s.limits.perMinute[kind], seconds)
 	return true
 }
 
