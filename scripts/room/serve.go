@@ -48,7 +48,7 @@ type server struct {
 	bodies       int                 // being read, from all addresses
 	rateRefused  [2]int              // hand-ins refused for their address's rate: new participants, and secrets unread
 	wrongSecrets int                 // hand-ins refused for a secret that is not their id's
-	page         []byte              // made at the first load since handIns or rateRefused changed, shared by every load
+	page         []byte              // made at the first load since handIns or the newcomers refused changed, shared by every load
 }
 
 // newServer loads the hand-ins in dir.
