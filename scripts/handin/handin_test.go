@@ -62,24 +62,17 @@ func TestParticipant(t *testing.T) {
 	}
 }
 
-// TestOwnKeys checks that a check's lines without a stage name take the stage's.
-func TestOwnKeys(t *testing.T) {
-	got := ownKeys("ex1", "speedup-ex1-origin: 2.5\npredicted: 3x\nother-ex1: named\n")
-	if want := "speedup-ex1-origin: 2.5\npredicted-ex1: 3x\nother-ex1: named\n"; got != want {
-		t.Errorf("ownKeys = %q, want %q", got, want)
-	}
-}
-
 // TestRoomLines checks that a prediction is handed in once, from speedups.txt, or from
-// prediction.txt after a failed check, which writes no speedups.txt.
+// prediction.txt after a failed check, which writes no speedups.txt; and that a line
+// without a stage name takes the stage's.
 func TestRoomLines(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "prediction.txt"), []byte("3x\n"), 0o644)
 	if got, want := roomLines(dir, "ex1"), "predicted-ex1: 3x\n"; got != want {
 		t.Errorf("after a failed check: %q, want %q", got, want)
 	}
-	os.WriteFile(filepath.Join(dir, "speedups.txt"), []byte("speedup-ex1-origin: 2.5\npredicted: 3x\n"), 0o644)
-	if got, want := roomLines(dir, "ex1"), "speedup-ex1-origin: 2.5\npredicted-ex1: 3x\n"; got != want {
+	os.WriteFile(filepath.Join(dir, "speedups.txt"), []byte("speedup-ex1-origin: 2.5\npredicted: 3x\nother-ex1: named\n"), 0o644)
+	if got, want := roomLines(dir, "ex1"), "speedup-ex1-origin: 2.5\npredicted-ex1: 3x\nother-ex1: named\n"; got != want {
 		t.Errorf("after a passed check: %q, want %q", got, want)
 	}
 }

@@ -149,21 +149,16 @@ func changedAfter(dir, verdict string) (bool, error) {
 
 // roomLines are the lines of the check of stage in dir that the room reads:
 // speedups.txt's (none after a failed check), and the prediction, which a
-// failed check keeps only in prediction.txt; each key names the stage.
+// failed check keeps only in prediction.txt. A key that names no stage
+// ("predicted: 3x") takes the stage's name, as every line of a hand-in has.
 func roomLines(dir, stage string) string {
 	speedups, _ := os.ReadFile(filepath.Join(dir, "speedups.txt")) // none is said by the verdict
 	lines := string(speedups)
 	if predicted, err := os.ReadFile(filepath.Join(dir, "prediction.txt")); err == nil && !strings.Contains("\n"+lines, "\npredicted: ") {
 		lines += "predicted: " + strings.TrimSpace(string(predicted)) + "\n"
 	}
-	return ownKeys(stage, lines)
-}
-
-// ownKeys gives the lines of a stage's speedups.txt that name no stage
-// ("predicted: 3x") the stage's name, as every line of a hand-in has.
-func ownKeys(stage, speedups string) string {
 	var out strings.Builder
-	for line := range strings.Lines(speedups) {
+	for line := range strings.Lines(lines) {
 		if key, value, ok := strings.Cut(strings.TrimRight(line, "\r\n"), ": "); ok && !strings.HasPrefix(key, "speedup-") && !strings.HasSuffix(key, "-"+stage) {
 			line = key + "-" + stage + ": " + value + "\n"
 		}
@@ -244,7 +239,7 @@ func (r *refusal) Error() string {
 
 // send posts the hand-in to the room's server at url, with the
 // participant's secret, and returns its reply. While the room answers
-// that it is busy (503), it sends again when the room says, a few times.
+// that it is busy (503), it sends again when the room says, five times at most.
 func send(url, handIn, secret string) (string, error) {
 	url = strings.TrimSuffix(strings.TrimSuffix(url, "/"), "/handin") + "/handin"
 	client := &http.Client{Timeout: 30 * time.Second}
@@ -269,13 +264,10 @@ func send(url, handIn, secret string) (string, error) {
 		}
 		refused := &refusal{url, resp.Status, resp.StatusCode, strings.TrimSpace(string(reply))}
 		wait, err := strconv.Atoi(resp.Header.Get("Retry-After"))
-		if resp.StatusCode != http.StatusServiceUnavailable || err != nil || attempt == busyAttempts {
+		if resp.StatusCode != http.StatusServiceUnavailable || err != nil || attempt == 5 {
 			return "", refused
 		}
 		fmt.Printf("handin: %s; sending again in %d s\n", refused.reply, wait)
 		time.Sleep(time.Duration(min(max(wait, 0), 10)) * time.Second)
 	}
 }
-
-// busyAttempts is how many times send tries a room that says it is busy.
-const busyAttempts = 5

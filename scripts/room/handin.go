@@ -102,7 +102,7 @@ type cell struct {
 	Failed         string  // the check that failed
 	Ratio          float64 // against the exercise's start; 0 when not measured
 	Told           bool    // the check could tell Ratio from its noise
-	Guess          string  // the prediction as typed, "" if none
+	Guess          string  // the prediction as typed, cut to maxGuessRunes; "" if none
 	GuessRatio     float64 // Guess as a ratio, 0 if it is not one
 	Counted        string  // what an exact count decided where the time could not: "−49% allocs"
 	Changed        bool    // the stage changed after its check: the verdict may not be the stage's
@@ -111,8 +111,9 @@ type cell struct {
 // cell returns h's answer to the exercise made in stage ex.
 func (h handIn) cell(ex string) cell {
 	verdict, ok := h.values["verdict-"+ex]
-	c := cell{Handed: ok, Guess: strings.TrimSpace(h.values["predicted-"+ex])}
-	if r, err := strconv.ParseFloat(trimTimes(c.Guess), 64); err == nil && meaningful(r) {
+	guess := strings.TrimSpace(h.values["predicted-"+ex])
+	c := cell{Handed: ok, Guess: cut(guess, maxGuessRunes)}
+	if r, err := strconv.ParseFloat(trimTimes(guess), 64); err == nil && meaningful(r) {
 		c.GuessRatio = r
 	}
 	if failed, ok := strings.CutPrefix(verdict, "FAILED: "); ok {
@@ -160,16 +161,9 @@ var exactCount = regexp.MustCompile(`(\d+(?:\.\d+)?)% (fewer|more) (allocs|B)/op
 // counted is what decided a verdict's clause about the start where the time
 // could not tell, "−49% allocs" or "+12% B", or "" if the time decided, or nothing did.
 func counted(clause string) string {
-	if !strings.Contains(clause, "counted exactly") || !strings.Contains(clause, "cannot tell") {
-		return ""
-	}
 	m := exactCount.FindStringSubmatch(clause)
-	if m == nil {
+	if m == nil || !strings.Contains(clause, "counted exactly") || !strings.Contains(clause, "cannot tell") {
 		return ""
 	}
-	sign := "−"
-	if m[2] == "more" {
-		sign = "+"
-	}
-	return sign + m[1] + "% " + m[3]
+	return map[string]string{"fewer": "−", "more": "+"}[m[2]] + m[1] + "% " + m[3]
 }

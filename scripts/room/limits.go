@@ -2,7 +2,8 @@ package main
 
 import (
 	"fmt"
-	"sync"
+	"log"
+	"net/http"
 	"time"
 
 	"example.com/userperf/common/api/guard"
@@ -14,15 +15,14 @@ import (
 type limits struct {
 	conns, clientConns   int           // connections open at once: in all, and from one address
 	bodies, clientBodies int           // hand-ins being read at once: in all, and from one address
-	newPerMinute         int           // participants one address may make in a minute, all at once at most
-	wrongPerMinute       int           // wrong secrets one address may send in a minute, all at once at most
+	perMinute            [2]int        // of each rate, what one address may spend in a minute, all at once at most
 	participants         int           // participants in the room
 	readTime             time.Duration // to read a request, its body included: a stalled body frees its slot then
 }
 
 // roomLimits are the bounds of go run ./scripts/room --serve: a room of a
 // few dozen laptops, each handing in one file at a time, and a projector.
-var roomLimits = limits{conns: 512, clientConns: 64, bodies: 64, clientBodies: 4, newPerMinute: 5, wrongPerMinute: 10,
+var roomLimits = limits{conns: 512, clientConns: 64, bodies: 64, clientBodies: 4, perMinute: [2]int{newcomers: 5, wrongSecrets: 10},
 	participants: 200, readTime: 10 * time.Second}
 
 // connLimits are the connection bounds in the terms of the API's guard. Its
@@ -39,16 +39,18 @@ const (
 	wrongSecrets        // the wrong secrets it sends
 )
 
-// addresses counts what each client address holds and may still do. One
-// that holds nothing and whose rates are whole again is forgotten.
-type addresses struct {
-	mu     sync.Mutex
-	limits limits
-	bodies int // being read, from all addresses
-	by     map[string]*address
-	now    func() time.Time // the rates' clock; tests stop it
+// refusals say, for each rate, why it refuses a hand-in (%d: limits.perMinute),
+// and what the log says of the address (%s) it refuses.
+var refusals = [2]struct{ reply, log string }{
+	newcomers: {"your address made %d new participants in the last minute, the most one address may: " +
+		"each participant hands in from their own machine, whose configuration folder keeps their id",
+		"room: refusing new participants from %s: it made %d in the last minute, the most one address may"},
+	wrongSecrets: {"your address sent %d wrong secrets in the last minute, the most one address may",
+		"room: refusing the secrets of %s unread: it sent %d wrong ones in a minute, the most one address may"},
 }
 
+// address is what a client address holds and may still do. One that
+// holds nothing and whose rates are whole again is forgotten.
 type address struct {
 	bodies int              // being read
 	rates  [2]*rate.Limiter // of newcomers and of wrongSecrets
@@ -56,25 +58,27 @@ type address struct {
 	spent  [2]int           // of each rate, while the address is remembered
 }
 
-// get returns host's counts, made if need be; the caller holds a.mu.
-func (a *addresses) get(host string) *address {
-	ad := a.by[host]
+// address returns host's counts, made if need be; the caller holds s.mu.
+func (s *server) address(host string) *address {
+	ad := s.addrs[host]
 	if ad == nil {
-		if len(a.by) >= 4*a.limits.conns {
-			for host := range a.by {
-				a.forget(host)
+		if len(s.addrs) >= 4*s.limits.conns {
+			for host := range s.addrs {
+				s.forget(host)
 			}
 		}
-		perMinute := func(n int) *rate.Limiter { return rate.NewLimiter(rate.Every(time.Minute/time.Duration(n)), n) }
-		ad = &address{rates: [2]*rate.Limiter{perMinute(a.limits.newPerMinute), perMinute(a.limits.wrongPerMinute)}}
-		a.by[host] = ad
+		ad = &address{}
+		for kind, n := range s.limits.perMinute {
+			ad.rates[kind] = rate.NewLimiter(rate.Every(time.Minute/time.Duration(n)), n)
+		}
+		s.addrs[host] = ad
 	}
 	return ad
 }
 
-// forget drops host's counts if it holds nothing and its rates are whole; the caller holds a.mu.
-func (a *addresses) forget(host string) {
-	ad, now := a.by[host], a.now()
+// forget drops host's counts if it holds nothing and its rates are whole; the caller holds s.mu.
+func (s *server) forget(host string) {
+	ad, now := s.addrs[host], s.now()
 	if ad == nil || ad.bodies > 0 {
 		return
 	}
@@ -83,57 +87,62 @@ func (a *addresses) forget(host string) {
 			return
 		}
 	}
-	delete(a.by, host)
+	delete(s.addrs, host)
 }
 
 // startBody counts a body about to be read from host; if the room or host
 // is reading as many as it may, it says which instead.
-func (a *addresses) startBody(host string) (refusal string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	ad := a.get(host)
+func (s *server) startBody(host string) (refusal string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ad := s.address(host)
 	switch {
-	case ad.bodies >= a.limits.clientBodies:
+	case ad.bodies >= s.limits.clientBodies:
 		return fmt.Sprintf("your address is sending %d hand-ins at once, the most one address may; retry in a second", ad.bodies)
-	case a.bodies >= a.limits.bodies:
-		return fmt.Sprintf("the room is reading %d hand-ins at once, the most it reads; retry in a second", a.bodies)
+	case s.bodies >= s.limits.bodies:
+		return fmt.Sprintf("the room is reading %d hand-ins at once, the most it reads; retry in a second", s.bodies)
 	}
 	ad.bodies++
-	a.bodies++
+	s.bodies++
 	return ""
 }
 
-func (a *addresses) endBody(host string) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	a.get(host).bodies--
-	a.bodies--
-	a.forget(host)
+func (s *server) endBody(host string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.address(host).bodies--
+	s.bodies--
+	s.forget(host)
 }
 
-// wait is how long until host's rate of kind (newcomers or wrongSecrets) allows
-// one more, 0 if it does now; tell says whether this is its first refusal
-// since it last allowed one, so that a client that retries does not flood the log.
-func (a *addresses) wait(host string, kind int) (wait time.Duration, tell bool) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	ad, now := a.get(host), a.now()
+// overRate refuses the hand-in, with 429 and when to retry, if host's rate
+// of kind (newcomers or wrongSecrets) allows none now. The log says so at
+// the first refusal since the rate last allowed one, so that a client that
+// retries does not flood it. The caller holds s.mu.
+func (s *server) overRate(w http.ResponseWriter, host string, kind int) bool {
+	ad, now := s.address(host), s.now()
 	if ad.rates[kind].TokensAt(now) >= 1 {
 		ad.told[kind] = false
-		return 0, false
+		return false
+	}
+	s.rateRefused[kind]++
+	if !ad.told[kind] {
+		log.Printf(refusals[kind].log, host, s.limits.perMinute[kind])
+		ad.told[kind] = true
 	}
 	r := ad.rates[kind].ReserveN(now, 1)
-	defer r.CancelAt(now)
-	tell, ad.told[kind] = !ad.told[kind], true
-	return r.DelayFrom(now), tell
+	seconds := int(r.DelayFrom(now).Seconds()) + 1
+	r.CancelAt(now)
+	w.Header().Set("Retry-After", fmt.Sprint(seconds))
+	httpError(w, http.StatusTooManyRequests, refusals[kind].reply+"; retry in %d s", s.limits.perMinute[kind], seconds)
+	return true
 }
 
-// spend takes one of host's rate of kind, and returns how many host spent of it while remembered.
-func (a *addresses) spend(host string, kind int) int {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	ad := a.get(host)
-	ad.rates[kind].AllowN(a.now(), 1)
+// spend takes one of host's rate of kind, and returns how many host spent
+// of it while remembered; the caller holds s.mu.
+func (s *server) spend(host string, kind int) int {
+	ad := s.address(host)
+	ad.rates[kind].AllowN(s.now(), 1)
 	ad.spent[kind]++
 	return ad.spent[kind]
 }

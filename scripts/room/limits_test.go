@@ -127,9 +127,9 @@ func holdBodies(t *testing.T, s *server, url string, n int) {
 		fmt.Fprintf(conn, "POST /handin HTTP/1.1\r\nHost: room\r\nContent-Length: 1000\r\n\r\n%s", strings.Repeat("x", 500))
 	}
 	waitFor(t, fmt.Sprintf("%d bodies being read", n), func() bool {
-		s.addrs.mu.Lock()
-		defer s.addrs.mu.Unlock()
-		return s.addrs.bodies == n
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.bodies == n
 	})
 }
 
@@ -167,9 +167,9 @@ func TestStalledBodyLetGo(t *testing.T) {
 	conn := dialRoom(t, url)
 	fmt.Fprintf(conn, "POST /handin HTTP/1.1\r\nHost: room\r\nContent-Length: 1000\r\n\r\n%s", strings.Repeat("x", 500))
 	waitFor(t, "the stalled body's slot freed", func() bool {
-		s.addrs.mu.Lock()
-		defer s.addrs.mu.Unlock()
-		return len(s.addrs.by) == 0 // nothing held, not even the connection
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return len(s.addrs) == 0 // nothing held, not even the connection
 	})
 	conn.SetDeadline(time.Now().Add(10 * time.Second))
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
@@ -179,12 +179,12 @@ func TestStalledBodyLetGo(t *testing.T) {
 }
 
 // TestNewParticipantsBound checks that one address makes at most
-// limits.newPerMinute participants at once, then one per minute/newPerMinute,
+// limits.perMinute[newcomers] participants at once, then one per minute/that,
 // that the page counts those refused, and that a known participant hands
 // in again whatever the count.
 func TestNewParticipantsBound(t *testing.T) {
 	l := roomLimits
-	l.newPerMinute = 3
+	l.perMinute[newcomers] = 3
 	s, url := startRoomWith(t, t.TempDir(), l)
 	tick := stopClock(s)
 	for i := range 3 {
@@ -216,9 +216,9 @@ func TestNewParticipantsBound(t *testing.T) {
 func stopClock(s *server) (tick func(time.Duration)) {
 	var mu sync.Mutex // the server reads the clock, the test moves it
 	clock := time.Date(2026, 1, 2, 9, 0, 0, 0, time.UTC)
-	s.addrs.mu.Lock()
-	defer s.addrs.mu.Unlock()
-	s.addrs.now = func() time.Time {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.now = func() time.Time {
 		mu.Lock()
 		defer mu.Unlock()
 		return clock
@@ -231,7 +231,7 @@ func stopClock(s *server) (tick func(time.Duration)) {
 }
 
 // TestWrongSecretsThrottled sends wrong secrets for a known id from one
-// address: after limits.wrongPerMinute of them, its hand-ins are refused
+// address: after limits.perMinute[wrongSecrets] of them, its hand-ins are refused
 // unread, the right secret too, until its rate allows one more; another
 // address is not held back, and the log counts them.
 func TestWrongSecretsThrottled(t *testing.T) {
@@ -243,7 +243,7 @@ func TestWrongSecretsThrottled(t *testing.T) {
 		t.Fatalf("the first hand-in: %d %s", code, reply)
 	}
 	const wrong = "WRONGSECRET234567ABCDEFGHI"
-	for i := range roomLimits.wrongPerMinute {
+	for i := range roomLimits.perMinute[wrongSecrets] {
 		if code, reply := postWith(t, url, ada, wrong); code != http.StatusForbidden {
 			t.Fatalf("wrong secret %d: %d %q, want 403", i+1, code, reply)
 		}
@@ -257,14 +257,14 @@ func TestWrongSecretsThrottled(t *testing.T) {
 	if code, reply := postFrom(t, url, net.IPv4(127, 0, 0, 2), ada); code != http.StatusOK {
 		t.Errorf("the right secret from another address: %d %q, want 200", code, reply)
 	}
-	tick(time.Minute / time.Duration(roomLimits.wrongPerMinute))
+	tick(time.Minute / time.Duration(roomLimits.perMinute[wrongSecrets]))
 	if code, reply := post(t, url, ada); code != http.StatusOK {
 		t.Errorf("the right secret once the rate allows one: %d %q, want 200", code, reply)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.wrongSecrets != roomLimits.wrongPerMinute || s.throttled != 2 {
-		t.Errorf("counted %d wrong secrets and %d refused unread, want %d and 2", s.wrongSecrets, s.throttled, roomLimits.wrongPerMinute)
+	if s.wrongSecrets != roomLimits.perMinute[wrongSecrets] || s.rateRefused[wrongSecrets] != 2 {
+		t.Errorf("counted %d wrong secrets and %d refused unread, want %d and 2", s.wrongSecrets, s.rateRefused[wrongSecrets], roomLimits.perMinute[wrongSecrets])
 	}
 	if out := logs.String(); !strings.Contains(out, "a wrong secret for id aaaaaaaa1111") || !strings.Contains(out, "refusing the secrets of 127.0.0.1 unread") {
 		t.Errorf("the log does not name the wrong secrets and the refusal:\n%s", out)
@@ -377,9 +377,9 @@ func TestShutdownKeepsHandInsInFlight(t *testing.T) {
 		})
 	}
 	waitFor(t, "the hand-ins being read", func() bool {
-		s.addrs.mu.Lock()
-		defer s.addrs.mu.Unlock()
-		return s.addrs.bodies == inFlight
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.bodies == inFlight
 	})
 	signals <- os.Interrupt
 	waitFor(t, "the shutdown to start", func() bool { return strings.Contains(logs.String(), "finishing the hand-ins") })

@@ -116,13 +116,14 @@ func room(dir string, paths []string, isStart func(string) bool) error {
 		handIns = append(handIns, h)
 	}
 	v := view(handIns, isStart)
-	var table, page bytes.Buffer
+	var table bytes.Buffer
 	printTable(io.MultiWriter(os.Stdout, &table), v)
 	fmt.Println("\n✓: the check passed, with the speed-up against the exercise's start on that participant's machine (above 1x: faster);" +
 		"\n−49% allocs: the time could not tell, an exact count did; ?: cannot tell, within that machine's noise; ✗: a check failed, and its speed does not count; guess: the prediction;" +
 		"\noff: the median factor between a prediction and its measurement.")
-	err := errors.Join(writePage(&page, v, 0, ""), os.MkdirAll(dir, 0o755))
-	for name, b := range map[string][]byte{"table.txt": table.Bytes(), "index.html": page.Bytes(), "room.svg": []byte(drawChart(v))} {
+	page, err := makePage(v, 0, "")
+	err = errors.Join(err, os.MkdirAll(dir, 0o755))
+	for name, b := range map[string][]byte{"table.txt": table.Bytes(), "index.html": page, "room.svg": []byte(drawChart(v))} {
 		if err == nil {
 			err = os.WriteFile(filepath.Join(dir, name), b, 0o644)
 		}

@@ -6,7 +6,6 @@ import (
 	_ "embed"
 	"fmt"
 	"html/template"
-	"io"
 	"slices"
 	"strings"
 	"unicode"
@@ -86,20 +85,18 @@ func px(n int) template.CSS { return template.CSS(fmt.Sprintf("calc(%d * var(--u
 // pixels: the margins, the title, the medians' two rows and the panels' heading.
 func denseFixed(line int) int { return 6 + 32 + 4 + 2*line + 6 + line + 8 }
 
-// writePage writes the page of v, of as many of its hand-ins as fit in maxPageBytes.
-func writePage(w io.Writer, v roomView, refresh int, send string) error {
+// makePage makes the page of v, of as many of its hand-ins as fit in maxPageBytes.
+func makePage(v roomView, refresh int, send string) ([]byte, error) {
 	var out bytes.Buffer
 	for shown := len(v.HandIns); ; shown /= 2 {
 		out.Reset()
 		if err := page.Execute(&out, layout(v, shown, refresh, send)); err != nil {
-			return err
+			return nil, err
 		}
 		if out.Len() <= maxPageBytes || shown == 0 {
-			break
+			return out.Bytes(), nil
 		}
 	}
-	_, err := w.Write(out.Bytes())
-	return err
 }
 
 // layout lays v out with its first shown hand-ins.
@@ -121,12 +118,8 @@ func layout(v roomView, shown, refresh int, send string) pageData {
 	d.ScreenW, d.ScreenH = screenWidth, screenHeight
 	perPanel, names := denseGrid(&d, v.HandIns)
 	d.Shown = shortNames(v.HandIns, names)
-	for i := 0; i < len(d.Shown); i += perPanel * d.PerScreen {
-		var screen [][]handIn
-		for j := i; j < min(i+perPanel*d.PerScreen, len(d.Shown)); j += perPanel {
-			screen = append(screen, d.Shown[j:min(j+perPanel, len(d.Shown))])
-		}
-		d.Screens = append(d.Screens, screen)
+	for screen := range slices.Chunk(d.Shown, perPanel*d.PerScreen) {
+		d.Screens = append(d.Screens, slices.Collect(slices.Chunk(screen, perPanel)))
 	}
 	rows := min(perPanel, len(d.Shown))
 	spare := screenHeight - denseFixed(d.Line) - rows*d.Line - 26 // less the key's line
@@ -142,11 +135,19 @@ func layout(v roomView, shown, refresh int, send string) pageData {
 // down at which everyone fits one screen, else the least type and most panels, on more screens. It
 // returns the rows of a panel and how many letters of a name it keeps.
 func denseGrid(d *pageData, handIns []handIn) (perPanel, names int) {
+	cells := ems("1.27.3") + 1 + 0.6 // the release, after the name, and the name's padding
+	for j := range d.Exercises {
+		widest := ems("ex0") // the heading
+		for _, h := range handIns {
+			widest = max(widest, ems(denseText(h.Cells[j])))
+		}
+		cells += widest + 0.6
+	}
 	for font := maxFont; font >= minFont; font-- {
 		line := font * 5 / 4
 		perPanel = max(1, (screenHeight-denseFixed(line))/(line+1)) // a row's border may take a pixel more
 		for panels := 1; panels <= maxPanels; panels++ {
-			room := panelRunes(handIns, panels, font)
+			room := panelRunes(cells, panels, font)
 			if room < denseNameRune {
 				break
 			}
@@ -160,27 +161,16 @@ func denseGrid(d *pageData, handIns []handIn) (perPanel, names int) {
 		return perPanel, names // the least type, as many panels as fit: more screens
 	}
 	// Columns too many for one panel at minFont: smaller type, one panel, rather than a scroll across.
-	for d.Font = minFont - 1; d.Font > tinyFont && panelRunes(handIns, 1, d.Font) < denseNameRune; d.Font-- {
+	for d.Font = minFont - 1; d.Font > tinyFont && panelRunes(cells, 1, d.Font) < denseNameRune; d.Font-- {
 	}
 	d.Line, d.PerScreen = d.Font*5/4, 1
 	return max(1, (screenHeight-denseFixed(d.Line))/d.Line), denseNameRune
 }
 
 // panelRunes is how many letters of a name fit in a row of a panel, one of panels side by side at
-// type of font pixels: what the release and the widest of each exercise's cells leave.
-func panelRunes(handIns []handIn, panels, font int) int {
-	if len(handIns) == 0 {
-		return maxFieldRunes
-	}
-	width := float64(screenWidth-denseMargins-panelGap*(panels-1))/float64(panels) - float64(font)*0.6 // the name's padding
-	width -= float64(font) * (ems("1.27.3") + 1)                                                       // the release, after the name
-	for j := range handIns[0].Cells {
-		widest := ems("ex0") // the heading
-		for _, h := range handIns {
-			widest = max(widest, ems(denseText(h.Cells[j])))
-		}
-		width -= float64(font) * (widest + 0.6)
-	}
+// type of font pixels, beside cells ems of the rest of the row.
+func panelRunes(cells float64, panels, font int) int {
+	width := float64(screenWidth-denseMargins-panelGap*(panels-1))/float64(panels) - float64(font)*cells
 	return int(width / (float64(font) * ems("n")))
 }
 
@@ -199,7 +189,7 @@ func denseText(c cell) string {
 		text += "!"
 	}
 	if c.Guess != "" {
-		text += " (" + cut(c.Guess, maxGuessRunes) + ")"
+		text += " (" + c.Guess + ")"
 	}
 	return text
 }
@@ -225,10 +215,6 @@ func shortNames(handIns []handIn, n int) []handIn {
 	for i := range out {
 		h := &out[i]
 		h.Machine, h.Release, h.Short = cut(h.Machine, maxFieldRunes), cut(h.Release, maxFieldRunes), cut(h.Name, n)
-		h.Cells = slices.Clone(h.Cells)
-		for j := range h.Cells {
-			h.Cells[j].Guess = cut(h.Cells[j].Guess, maxGuessRunes)
-		}
 	}
 	tagSame(out, func(h handIn) string { return h.Short })
 	return out

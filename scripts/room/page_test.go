@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -39,30 +38,29 @@ func TestPageBounded(t *testing.T) {
 	if len(v.Exercises) != maxColumns || len(v.Unshown) != 200*30-maxColumns {
 		t.Errorf("%d columns shown and %d left out, want %d and %d", len(v.Exercises), len(v.Unshown), maxColumns, 200*30-maxColumns)
 	}
-	var page bytes.Buffer
-	if err := writePage(&page, v, 5, ""); err != nil {
+	page, err := makePage(v, 5, "")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if page.Len() > maxPageBytes || !strings.Contains(page.String(), fmt.Sprintf("%d more stage names", len(v.Unshown))) {
-		t.Errorf("the page is %d bytes (at most %d) and says %q", page.Len(), maxPageBytes, between(page.String(), `<p class="cut">`, "</p>"))
+	if len(page) > maxPageBytes || !strings.Contains(string(page), fmt.Sprintf("%d more stage names", len(v.Unshown))) {
+		t.Errorf("the page is %d bytes (at most %d) and says %q", len(page), maxPageBytes, between(string(page), `<p class="cut">`, "</p>"))
 	}
-	var few bytes.Buffer // the large view, which shows a participant's machine and guesses
-	if err := writePage(&few, view(crowd(t, largeRows, 2), func(string) bool { return true }), 5, ""); err != nil {
+	few, err := makePage(view(crowd(t, largeRows, 2), func(string) bool { return true }), 5, "") // the large view, which shows a participant's machine and guesses
+	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(few.String(), strings.Repeat("M", maxFieldRunes+1)) || strings.Contains(few.String(), strings.Repeat("guess", maxGuessRunes/5+1)) ||
-		!strings.Contains(few.String(), "MMMM") || !strings.Contains(few.String(), "guess guess") {
-		t.Errorf("the page shows a machine or a guess longer than its bound, or none:\n%s", between(few.String(), "<tbody>", "</tbody>"))
+	if strings.Contains(string(few), strings.Repeat("M", maxFieldRunes+1)) || strings.Contains(string(few), strings.Repeat("guess", maxGuessRunes/5+1)) ||
+		!strings.Contains(string(few), "MMMM") || !strings.Contains(string(few), "guess guess") {
+		t.Errorf("the page shows a machine or a guess longer than its bound, or none:\n%s", between(string(few), "<tbody>", "</tbody>"))
 	}
 
 	defer func(was int) { maxPageBytes = was }(maxPageBytes)
-	maxPageBytes = page.Len() / 3
-	page.Reset()
-	if err := writePage(&page, v, 5, ""); err != nil {
+	maxPageBytes = len(page) / 3
+	if page, err = makePage(v, 5, ""); err != nil {
 		t.Fatal(err)
 	}
-	if page.Len() > maxPageBytes || !strings.Contains(page.String(), "more participants not shown") {
-		t.Errorf("with a ceiling of %d bytes, the page is %d and says %q", maxPageBytes, page.Len(), between(page.String(), `<p class="cut">`, "</p>"))
+	if len(page) > maxPageBytes || !strings.Contains(string(page), "more participants not shown") {
+		t.Errorf("with a ceiling of %d bytes, the page is %d and says %q", maxPageBytes, len(page), between(string(page), `<p class="cut">`, "</p>"))
 	}
 }
 
@@ -120,14 +118,14 @@ func TestCounted(t *testing.T) {
 // each, and reports its bytes.
 func BenchmarkPage(b *testing.B) {
 	handIns := crowd(b, 200, 30)
-	var page bytes.Buffer
+	var page []byte
 	for b.Loop() {
-		page.Reset()
-		if err := writePage(&page, view(handIns, func(string) bool { return true }), 5, ""); err != nil {
+		var err error
+		if page, err = makePage(view(handIns, func(string) bool { return true }), 5, ""); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(page.Len()), "page-B")
+	b.ReportMetric(float64(len(page)), "page-B")
 }
 
 // TestMediansPerRelease checks that a room of two Go releases has a median

@@ -39,15 +39,9 @@ func serve(addr, dir string, isStart func(string) bool) error {
 	fmt.Printf("room: %d hand-in%s kept in %s\nroom: the page, for the projector: %s/\nroom: participants send: %s\n",
 		len(s.handIns), plural(len(s.handIns)), dir, url, s.send)
 	if listener.Addr().(*net.TCPAddr).IP.IsLoopback() {
-		_, port, _ := net.SplitHostPort(listen)
 		fmt.Println("room: only this machine can reach it. For the room, serve on this machine's address on the room's network:")
-		list := roomAddresses(port)
-		for _, a := range list {
-			fmt.Printf("        %s\n", a)
-		}
-		if len(list) == 0 {
-			fmt.Println("        (this machine lists none: is it on the network?)")
-		}
+		_, port, _ := net.SplitHostPort(listen)
+		printAddresses(port)
 	} else {
 		fmt.Println("room: if a participant's handin cannot connect, this machine's firewall may block the port")
 	}
@@ -60,7 +54,7 @@ func serve(addr, dir string, isStart func(string) bool) error {
 	fmt.Printf("room: at most %d connections at once (%d per address, %d kept for addresses that hold none), "+
 		"%d hand-ins read at once (%d per address), %d new participants and %d wrong secrets per address a minute, "+
 		"%d participants; Ctrl-C stops it once the hand-ins being received are kept\n",
-		l.conns, l.clientConns, l.connLimits().ConnReserve(), l.bodies, l.clientBodies, l.newPerMinute, l.wrongPerMinute, l.participants)
+		l.conns, l.clientConns, l.connLimits().ConnReserve(), l.bodies, l.clientBodies, l.perMinute[newcomers], l.perMinute[wrongSecrets], l.participants)
 	return s.run(s.listen(listener), signals)
 }
 
@@ -87,10 +81,10 @@ func listenAddress(addr string) (string, error) {
 	return net.JoinHostPort(host, cmp.Or(port, defaultPort)), nil
 }
 
-// roomAddresses are the commands that serve on this machine's addresses
+// printAddresses prints the commands that serve on this machine's addresses
 // that another machine may reach (up, not loopback), each with its interface.
-func roomAddresses(port string) []string {
-	var list []string
+func printAddresses(port string) {
+	none := true
 	interfaces, _ := net.Interfaces() // none listed is said as such
 	for _, in := range interfaces {
 		if in.Flags&net.FlagUp == 0 || in.Flags&net.FlagLoopback != 0 {
@@ -99,11 +93,14 @@ func roomAddresses(port string) []string {
 		addrs, _ := in.Addrs()
 		for _, a := range addrs {
 			if ip, ok := a.(*net.IPNet); ok && ip.IP.IsGlobalUnicast() {
-				list = append(list, fmt.Sprintf("go run ./scripts/room --serve %s   (%s)", net.JoinHostPort(ip.IP.String(), port), in.Name))
+				fmt.Printf("        go run ./scripts/room --serve %s   (%s)\n", net.JoinHostPort(ip.IP.String(), port), in.Name)
+				none = false
 			}
 		}
 	}
-	return list
+	if none {
+		fmt.Println("        (this machine lists none: is it on the network?)")
+	}
 }
 
 // listen wraps l in the API's guard listener with the room's connection bounds.
@@ -142,16 +139,19 @@ func (s *server) run(l *guard.Listener, signals <-chan os.Signal) error {
 	defer s.mu.Unlock()
 	log.Printf("room: stopped%s: %d hand-in%s kept in %s; since the start, %d wrong secret%s refused, %d more refused unread "+
 		"for their address's rate, %d new participant%s refused; %d connection%s refused with 503 (%d of them queued at the signal), %d reset",
-		cut, len(s.handIns), plural(len(s.handIns)), s.dir, s.wrongSecrets, plural(s.wrongSecrets), s.throttled,
-		s.refused, plural(s.refused), l.Refused.Load(), plural(int(l.Refused.Load())), l.QueuedAnswered.Load(), l.Unanswered.Load())
+		cut, len(s.handIns), plural(len(s.handIns)), s.dir, s.wrongSecrets, plural(s.wrongSecrets), s.rateRefused[wrongSecrets],
+		s.rateRefused[newcomers], plural(s.rateRefused[newcomers]), l.Refused.Load(), plural(int(l.Refused.Load())), l.QueuedAnswered.Load(), l.Unanswered.Load())
 	return nil
 }
 
 // httpServer is s bounded in time, as the API is: a client that sends
 // slowly or never reads is let go, and a body that stalls frees its slot.
 func (s *server) httpServer() *http.Server {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", s.servePage)
+	mux.HandleFunc("POST /handin", s.takeHandIn)
 	return &http.Server{
-		Handler:           s.handler(),
+		Handler:           mux,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       s.limits.readTime,
 		WriteTimeout:      30 * time.Second,

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
@@ -41,28 +40,22 @@ type server struct {
 	isStart func(stage string) bool
 	send    string // the command that hands in here, shown on the page
 	limits  limits
-	addrs   *addresses
+	now     func() time.Time // the rates' clock; tests stop it
 
 	mu           sync.Mutex
-	handIns      map[string]handIn // by id
-	refused      int               // new participants refused for their address's rate
-	wrongSecrets int               // hand-ins refused for a secret that is not their id's
-	throttled    int               // hand-ins refused unread for their address's wrong secrets
-	page         []byte            // made at the first load since handIns or refused changed, shared by every load
+	handIns      map[string]handIn   // by id
+	addrs        map[string]*address // by host
+	bodies       int                 // being read, from all addresses
+	rateRefused  [2]int              // hand-ins refused for their address's rate: new participants, and secrets unread
+	wrongSecrets int                 // hand-ins refused for a secret that is not their id's
+	page         []byte              // made at the first load since handIns or the newcomers refused changed, shared by every load
 }
 
-// newServer loads the hand-ins in dir, and removes what a crash in writeAtomically left.
+// newServer loads the hand-ins in dir.
 func newServer(dir string, isStart func(string) bool, l limits) (*server, error) {
-	s := &server{dir: dir, isStart: isStart, limits: l, handIns: map[string]handIn{},
-		addrs: &addresses{limits: l, by: map[string]*address{}, now: time.Now}}
+	s := &server{dir: dir, isStart: isStart, limits: l, now: time.Now, handIns: map[string]handIn{}, addrs: map[string]*address{}}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
-	}
-	temps, _ := filepath.Glob(filepath.Join(dir, ".handin-*")) // a pattern without errors
-	for _, f := range temps {
-		if err := os.Remove(f); err != nil {
-			return nil, err
-		}
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
 	for _, f := range files {
@@ -82,27 +75,20 @@ func newServer(dir string, isStart func(string) bool, l limits) (*server, error)
 	return s, nil
 }
 
-func (s *server) handler() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /{$}", s.servePage)
-	mux.HandleFunc("POST /handin", s.takeHandIn)
-	return mux
-}
-
 // servePage serves the room's page. It is made under s.mu, which a hand-in
 // waits for the few milliseconds that takes, once per change of the room.
 func (s *server) servePage(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	if s.page == nil {
 		v := view(slices.Collect(maps.Values(s.handIns)), s.isStart)
-		v.Refused = s.refused
-		var out bytes.Buffer
-		if err := writePage(&out, v, refreshSeconds, s.send); err != nil {
+		v.Refused = s.rateRefused[newcomers]
+		page, err := makePage(v, refreshSeconds, s.send)
+		if err != nil {
 			s.mu.Unlock()
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
-		s.page = out.Bytes()
+		s.page = page
 	}
 	page := s.page
 	s.mu.Unlock()
@@ -143,18 +129,12 @@ func (s *server) takeHandIn(w http.ResponseWriter, r *http.Request) {
 	old, known := s.handIns[h.ID]
 	switch kept := old.values[secretKey]; {
 	case kept != "":
-		if wait, tell := s.addrs.wait(host, wrongSecrets); wait > 0 {
-			s.throttled++
-			if tell {
-				log.Printf("room: refusing the secrets of %s unread: it sent %d wrong ones in a minute, the most one address may",
-					host, s.limits.wrongPerMinute)
-			}
-			tooMany(w, wait, fmt.Sprintf("your address sent %d wrong secrets in the last minute, the most one address may", s.limits.wrongPerMinute))
+		if s.overRate(w, host, wrongSecrets) {
 			return
 		}
 		if subtle.ConstantTimeCompare([]byte(kept), []byte(hash)) != 1 {
 			s.wrongSecrets++
-			if n := s.addrs.spend(host, wrongSecrets); n == 1 || n%100 == 0 {
+			if n := s.spend(host, wrongSecrets); n == 1 || n%100 == 0 {
 				log.Printf("room: a wrong secret for id %s from %s (%d from it since it was last quiet, %d in all)", h.ID, host, n, s.wrongSecrets)
 			}
 			httpError(w, http.StatusForbidden, "id %s was first handed in with another secret, so this hand-in may not replace it. "+
@@ -166,18 +146,11 @@ func (s *server) takeHandIn(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusForbidden, "the room is full: it takes %d participants", s.limits.participants)
 		return
 	case !known:
-		if wait, tell := s.addrs.wait(host, newcomers); wait > 0 {
-			s.refused++
-			s.page = nil
-			if tell {
-				log.Printf("room: refusing new participants from %s: it made %d in the last minute, the most one address may",
-					host, s.limits.newPerMinute)
-			}
-			tooMany(w, wait, fmt.Sprintf("your address made %d new participants in the last minute, the most one address may: "+
-				"each participant hands in from their own machine, whose configuration folder keeps their id", s.limits.newPerMinute))
+		if s.overRate(w, host, newcomers) {
+			s.page = nil // it counts those refused
 			return
 		}
-		s.addrs.spend(host, newcomers)
+		s.spend(host, newcomers)
 	}
 	if err := writeAtomically(filepath.Join(s.dir, h.ID+".txt"), append([]byte(secretKey+": "+hash+"\n"), data...)); err != nil {
 		httpError(w, http.StatusInternalServerError, "keeping the hand-in: %v", err)
@@ -196,13 +169,13 @@ func (s *server) readHandIn(w http.ResponseWriter, r *http.Request, host string)
 		tooLarge(w)
 		return nil, false
 	}
-	if why := s.addrs.startBody(host); why != "" {
+	if why := s.startBody(host); why != "" {
 		w.Header().Set("Retry-After", "1")
 		w.Header().Set("Connection", "close") // its body is not read
 		httpError(w, http.StatusServiceUnavailable, "%s", why)
 		return nil, false
 	}
-	defer s.addrs.endBody(host)
+	defer s.endBody(host)
 	data, err := guard.ReadBody(http.MaxBytesReader(w, r.Body, maxBody), guard.BodyCapacity(r.ContentLength, maxBody))
 	if _, over := errors.AsType[*http.MaxBytesError](err); over {
 		tooLarge(w)
@@ -222,13 +195,6 @@ func tooLarge(w http.ResponseWriter) {
 	httpError(w, http.StatusRequestEntityTooLarge, "a hand-in is at most %d KiB: send the file of go run ./scripts/handin, nothing else", maxBody>>10)
 }
 
-// tooMany refuses a hand-in for its address's rate, and says when to retry.
-func tooMany(w http.ResponseWriter, wait time.Duration, why string) {
-	seconds := int(wait.Seconds()) + 1
-	w.Header().Set("Retry-After", fmt.Sprint(seconds))
-	httpError(w, http.StatusTooManyRequests, "%s; retry in %d s", why, seconds)
-}
-
 // httpError answers one of the room's own errors, its message prefixed "room: ".
 func httpError(w http.ResponseWriter, code int, format string, args ...any) {
 	http.Error(w, "room: "+fmt.Sprintf(format, args...), code)
@@ -241,10 +207,11 @@ func plural(n int) string {
 	return "s"
 }
 
-// writeAtomically writes data to a temporary file beside path, then renames
-// it: a crash leaves the old hand-in or the new one, never half of one.
+// writeAtomically writes data beside path, then renames it: a crash leaves
+// the old hand-in or the new one, never half of one, and the next write to
+// path replaces what it left. The caller holds s.mu: one writer at a time.
 func writeAtomically(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".handin-*")
+	f, err := os.OpenFile(path+".new", os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return err
 	}

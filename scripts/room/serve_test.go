@@ -17,7 +17,7 @@ import (
 // machine's address in a test, and returns its URL.
 func startRoom(t *testing.T, dir string) (*server, string) {
 	l := roomLimits
-	l.newPerMinute = l.participants
+	l.perMinute[newcomers] = l.participants
 	return startRoomWith(t, dir, l)
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"go/version"
+	"hash/crc32"
 	"maps"
 	"math"
 	"slices"
@@ -40,6 +41,7 @@ type roomView struct {
 // not name its origin, counts too.
 func view(handIns []handIn, isStart func(stage string) bool) roomView {
 	origins := map[string]map[string]int{} // per stage name, how many hand-ins made it from each start
+	made := map[string]int{}               // per stage name, how many hand-ins made it
 	for _, h := range handIns {
 		for _, s := range h.Stages {
 			if o := h.origin(s); o == "" || isStart(o) {
@@ -47,13 +49,19 @@ func view(handIns []handIn, isStart func(stage string) bool) roomView {
 					origins[s] = map[string]int{}
 				}
 				origins[s][o]++
+				made[s]++
 			}
 		}
 	}
-	v := roomView{Unshown: fewestLeftOut(origins)}
-	for name, counts := range origins {
+	// The columns are the maxColumns stages that most hand-ins name (ties by name).
+	names := slices.SortedFunc(maps.Keys(made), func(a, b string) int { return cmp.Or(made[b]-made[a], cmp.Compare(a, b)) })
+	var v roomView
+	if len(names) > maxColumns {
+		names, v.Unshown = names[:maxColumns], names[maxColumns:]
+	}
+	for _, name := range names {
 		// The column's start is the one most of the room gave (an older hand-in gives none).
-		start := ""
+		start, counts := "", origins[name]
 		for _, o := range slices.Sorted(maps.Keys(counts)) {
 			if o != "" && (start == "" || counts[o] > counts[start]) {
 				start = o
@@ -123,34 +131,10 @@ func (ex *exercise) summarize(cells []cell) {
 func releases(handIns []handIn) []string {
 	var list []string
 	for _, h := range handIns {
-		if rel := version.Lang(h.Release); !slices.Contains(list, rel) {
-			list = append(list, rel)
-		}
+		list = append(list, version.Lang(h.Release))
 	}
 	slices.SortFunc(list, version.Compare) // "" first: an invalid version sorts before every valid one
-	return list
-}
-
-// fewestLeftOut keeps in origins the maxColumns stages that most hand-ins
-// name (ties by name) and returns the others, the most handed-in first.
-func fewestLeftOut(origins map[string]map[string]int) []string {
-	total := func(stage string) int {
-		n := 0
-		for _, c := range origins[stage] {
-			n += c
-		}
-		return n
-	}
-	names := slices.SortedFunc(maps.Keys(origins), func(a, b string) int {
-		return cmp.Or(total(b)-total(a), cmp.Compare(a, b))
-	})
-	if len(names) <= maxColumns {
-		return nil
-	}
-	for _, name := range names[maxColumns:] {
-		delete(origins, name)
-	}
-	return names[maxColumns:]
+	return slices.Compact(list)
 }
 
 // tagSame tags each hand-in that has no tag and shares its name (as name
@@ -205,9 +189,5 @@ func colour(name string) string {
 	if c, ok := colours[name]; ok {
 		return c
 	}
-	sum := 0
-	for _, b := range []byte(name) {
-		sum = sum*31 + int(b)
-	}
-	return others[(sum%len(others)+len(others))%len(others)]
+	return others[crc32.ChecksumIEEE([]byte(name))%uint32(len(others))]
 }
