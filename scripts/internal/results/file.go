@@ -4,6 +4,7 @@ package results
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"maps"
 	"os"
@@ -42,8 +43,7 @@ type Measurement struct{ Bench, Unit string }
 func ReadDir(dir string) ([]*File, error) {
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.txt")) // a pattern without errors
 	paths = slices.DeleteFunc(paths, func(p string) bool {
-		return strings.HasSuffix(p, "machine.txt") || strings.HasSuffix(p, "benchstat.txt") || strings.HasSuffix(p, ".again.txt") ||
-			filepath.Base(p) == WallFile
+		return slices.Contains([]string{"machine.txt", "benchstat.txt", WallFile}, filepath.Base(p)) || strings.HasSuffix(p, ".again.txt")
 	})
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("%s: no stage results (*.txt)", dir)
@@ -105,9 +105,9 @@ func (f *File) Values(bench, unit string) []float64 { return f.samples[Measureme
 
 // Measurements lists what the file measured, sorted.
 func (f *File) Measurements() []Measurement {
-	ms := slices.Collect(maps.Keys(f.samples))
-	slices.SortFunc(ms, func(a, b Measurement) int { return strings.Compare(a.Bench+" "+a.Unit, b.Bench+" "+b.Unit) })
-	return ms
+	return slices.SortedFunc(maps.Keys(f.samples), func(a, b Measurement) int {
+		return cmp.Or(strings.Compare(a.Bench, b.Bench), strings.Compare(a.Unit, b.Unit))
+	})
 }
 
 // Duration formats seconds as benchstat does (178.9µs, 1.436ms, 20.90ns),

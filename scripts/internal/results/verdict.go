@@ -15,10 +15,8 @@ import (
 // time where every file has it, as it holds while other programs take the
 // cores; else the wall time.
 func Deciding(bench string, files ...*File) (unit, name string) {
-	for _, f := range files {
-		if len(f.Values(bench, "cpu-sec/op")) == 0 {
-			return "sec/op", "wall time"
-		}
+	if slices.ContainsFunc(files, func(f *File) bool { return len(f.Values(bench, "cpu-sec/op")) == 0 }) {
+		return "sec/op", "wall time"
 	}
 	return "cpu-sec/op", "CPU time"
 }
@@ -230,8 +228,11 @@ func (c Comparison) Verdict(base string) string {
 	default:
 		first = fmt.Sprintf("cannot tell against %s in %s: speed %s, %s", base, c.UnitName, speed, held)
 	}
-	if exact := c.exact(); exact != "" && !c.Decided {
-		first += "; " + exact
+	for _, n := range c.Counts { // the first count decided exactly; the lines below say the others
+		if n.Exact && n.Decided && !c.Decided {
+			first += "; " + n.change() + ", counted exactly"
+			break
+		}
 	}
 	var details []string
 	if c.AA {
@@ -277,17 +278,6 @@ func (c Comparison) NoiseLine() string {
 func FirstLine(verdict string) string {
 	first, _, _ := strings.Cut(verdict, "\n")
 	return first
-}
-
-// exact is the first count that an exact count decided, for the first line (the lines below
-// say the others): "49% fewer allocs/op, counted exactly".
-func (c Comparison) exact() string {
-	for _, n := range c.Counts {
-		if n.Exact && n.Decided {
-			return n.change() + ", counted exactly"
-		}
-	}
-	return ""
 }
 
 // change is a count's difference in words: "49% fewer allocs/op", never "0%" for one decided.
