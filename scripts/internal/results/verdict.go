@@ -228,11 +228,9 @@ func (c Comparison) Verdict(base string) string {
 	default:
 		first = fmt.Sprintf("cannot tell against %s in %s: speed %s, %s", base, c.UnitName, speed, held)
 	}
-	for _, n := range c.Counts { // the first count decided exactly; the lines below say the others
-		if n.Exact && n.Decided && !c.Decided {
-			first += "; " + n.change() + ", counted exactly"
-			break
-		}
+	// The first count decided exactly, where the time is not decided; the lines below say the others.
+	if i := slices.IndexFunc(c.Counts, func(n Count) bool { return n.Exact && n.Decided }); i >= 0 && !c.Decided {
+		first += "; " + c.Counts[i].change() + ", counted exactly"
 	}
 	var details []string
 	if c.AA {
