@@ -4,13 +4,16 @@ package results
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"golang.org/x/perf/benchfmt"
 	"golang.org/x/perf/benchunit"
@@ -42,8 +45,7 @@ type Measurement struct{ Bench, Unit string }
 func ReadDir(dir string) ([]*File, error) {
 	paths, _ := filepath.Glob(filepath.Join(dir, "*.txt")) // a pattern without errors
 	paths = slices.DeleteFunc(paths, func(p string) bool {
-		return strings.HasSuffix(p, "machine.txt") || strings.HasSuffix(p, "benchstat.txt") || strings.HasSuffix(p, ".again.txt") ||
-			filepath.Base(p) == WallFile
+		return slices.Contains([]string{"machine.txt", "benchstat.txt", WallFile}, filepath.Base(p)) || strings.HasSuffix(p, ".again.txt")
 	})
 	if len(paths) == 0 {
 		return nil, fmt.Errorf("%s: no stage results (*.txt)", dir)
@@ -105,11 +107,98 @@ func (f *File) Values(bench, unit string) []float64 { return f.samples[Measureme
 
 // Measurements lists what the file measured, sorted.
 func (f *File) Measurements() []Measurement {
-	ms := slices.Collect(maps.Keys(f.samples))
-	slices.SortFunc(ms, func(a, b Measurement) int { return strings.Compare(a.Bench+" "+a.Unit, b.Bench+" "+b.Unit) })
-	return ms
+	return slices.SortedFunc(maps.Keys(f.samples), func(a, b Measurement) int {
+		return cmp.Or(strings.Compare(a.Bench, b.Bench), strings.Compare(a.Unit, b.Unit))
+	})
 }
 
 // Duration formats seconds as benchstat does (178.9µs, 1.436ms, 20.90ns),
 // so that a figure reads the same in every table and chart.
 func Duration(sec float64) string { return benchunit.Scale(sec, benchunit.Decimal) + "s" }
+
+// OnToolchain names the results of stage measured with the test binary that
+// toolchain built (compare --go): stage2-noclone@go1.27.3; with "", this
+// machine's go, the stage's name alone.
+func OnToolchain(stage, toolchain string) string {
+	if toolchain == "" {
+		return stage
+	}
+	return stage + "@" + toolchain
+}
+
+// SplitToolchain is the stage and the toolchain of a name that OnToolchain made.
+func SplitToolchain(name string) (stage, toolchain string) {
+	stage, toolchain, _ = strings.Cut(name, "@")
+	return stage, toolchain
+}
+
+// AcrossToolchains is config, a header of results measured with each of
+// toolchains, whose go-version names them all: for one provenance line.
+func AcrossToolchains(config map[string]string, toolchains []string) map[string]string {
+	config = maps.Clone(config)
+	config["go-version"] = strings.Join(toolchains, " and ")
+	return config
+}
+
+// questions are the rows of BenchmarkListByRole that answer each exercise's question, by the stage
+// it starts from: where what the step changes shows most. Any other stage is asked the headline's.
+var questions = map[string]string{
+	"stage0-linear":   "ListByRole/users=100000/matches=100", // an index: the scan it skips grows with the users
+	"stage1-index":    Matches1000,                           // views, not copies: the copy grows with the matches
+	"stage2-noclone":  Matches1000,                           // a reserved body: its growth, with the body
+	"stage3-parallel": Matches1000,                           // an appending encoder: the encoding, with the body
+	"stage4-append":   Matches1000,                           // encoding once, on write: each request's encoding
+}
+
+// Question is the row that answers the question of the exercise starting at base: the row of
+// check's verdicts, and of compare's for a learner's stage.
+func Question(base string) string {
+	if row, ok := questions[base]; ok {
+		return row
+	}
+	return Headline
+}
+
+// ExerciseStart is the stage that the exercise of the stage in folder dir starts from: the first
+// on its chain of origins (from, a folder, else dir's go.mod's "// origin:", then that one's...)
+// that questions names, so that a copy of a copy of stage1-index is asked stage 1's question;
+// or "" for none.
+func ExerciseStart(root, dir, from string) string {
+	walk := cmp.Or(from, stages.Origin(root, dir))
+	for n := 0; walk != "" && n < 10; n++ { // the bound stops a loop of origin lines
+		if _, ok := questions[path.Base(walk)]; ok {
+			return path.Base(walk)
+		}
+		walk = stages.Origin(root, walk)
+	}
+	return ""
+}
+
+// WallFile is the file that holds how long a command took, beside its results: in
+// results/test for scripts/test, in a run's folder for compare.
+const WallFile = "wall.txt"
+
+// wallBench is the benchmark name under which a wall time is written, so that
+// the file reads as any result file does, header included.
+const wallBench = "Wall"
+
+// WriteWall writes header and wall, how long the command took, to path, in benchmark format.
+func WriteWall(path, header string, wall time.Duration) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, fmt.Appendf(nil, "%s\nBenchmark%s 1 %d ns/op\n", header, wallBench, wall.Nanoseconds()), 0o644)
+}
+
+// ReadWall reads what WriteWall wrote: the wall time, and the file, whose header says by which command.
+func ReadWall(path string) (time.Duration, *File, error) {
+	f, err := Read(path)
+	if err != nil {
+		return 0, nil, err
+	}
+	v := f.Values(wallBench, "sec/op")
+	if len(v) != 1 {
+		return 0, nil, fmt.Errorf("%s: want one wall time, found %d", path, len(v))
+	}
+	return time.Duration(v[0] * float64(time.Second)), f, nil
+}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"golang.org/x/perf/benchfmt"
 )
@@ -103,5 +104,81 @@ func TestDuration(t *testing.T) {
 		if got := Duration(sec); got != want {
 			t.Errorf("Duration(%v) = %q, want %q", sec, got, want)
 		}
+	}
+}
+
+func TestOnToolchain(t *testing.T) {
+	if got := OnToolchain("stage2-noclone", "go1.27.3"); got != "stage2-noclone@go1.27.3" {
+		t.Errorf("OnToolchain = %q", got)
+	}
+	if got := OnToolchain("stage2-noclone", ""); got != "stage2-noclone" {
+		t.Errorf("OnToolchain with this machine's go = %q, want the stage's name alone", got)
+	}
+	if stage, toolchain := SplitToolchain("stage2-noclone@go1.27.3"); stage != "stage2-noclone" || toolchain != "go1.27.3" {
+		t.Errorf("SplitToolchain = %q, %q", stage, toolchain)
+	}
+	config := map[string]string{"go-version": "go1.26.8", "machine-cpu": "Test CPU"}
+	if got := AcrossToolchains(config, []string{"go1.26.8", "go1.27.3"}); got["go-version"] != "go1.26.8 and go1.27.3" ||
+		got["machine-cpu"] != "Test CPU" || config["go-version"] != "go1.26.8" {
+		t.Errorf("AcrossToolchains = %v (and the config it was given became %v)", got, config)
+	}
+}
+
+// Exercise 1 asks where an index shows; a stage that starts no exercise is asked the headline's row.
+func TestQuestion(t *testing.T) {
+	if got := Question("stage0-linear"); got != "ListByRole/users=100000/matches=100" {
+		t.Errorf("Question(stage0-linear) = %s", got)
+	}
+	if got := Question("workshop/quest6-cache"); got != "ListByRole/users=10000/matches=100" {
+		t.Errorf("Question(workshop/quest6-cache) = %s", got)
+	}
+}
+
+// A copy of a copy of an exercise's start is asked that exercise's question, however many copies away.
+func TestExerciseStart(t *testing.T) {
+	root := t.TempDir()
+	for dir, origin := range map[string]string{"ex2": "stage1-index", "ex2b": "ex2", "ex2c": "ex2b", "mine": "", "loop": "loop",
+		"mycache": "workshop/quest6-cache", "stage1-index": ""} {
+		mod := "module example.com/" + dir + "\n"
+		if origin != "" {
+			mod += "\n// origin: " + origin + " (the stage this module started from)\n"
+		}
+		if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, dir, "go.mod"), []byte(mod), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct{ dir, from, want string }{
+		{"ex2", "", "stage1-index"},
+		{"ex2b", "", "stage1-index"},
+		{"ex2c", "", "stage1-index"},
+		{"ex2c", "stage0-linear", "stage0-linear"}, // --from names the start
+		{"mine", "", ""},
+		{"loop", "", ""},
+		{"mycache", "", ""}, // a side quest has no question of its own
+		{"stage1-index", "", ""},
+	} {
+		if got := ExerciseStart(root, c.dir, c.from); got != c.want {
+			t.Errorf("ExerciseStart(%s, from %q) = %q, want %q", c.dir, c.from, got, c.want)
+		}
+	}
+	if got := Question(ExerciseStart(root, "ex2c", "")); got != Matches1000 {
+		t.Errorf("a copy of a copy of stage1-index is asked %s, want exercise 2's row %s", got, Matches1000)
+	}
+}
+
+func TestWall(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "test", WallFile)
+	if err := WriteWall(path, "command: go run ./scripts/test\n", 9*time.Minute+5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	wall, f, err := ReadWall(path)
+	if err != nil || wall != 9*time.Minute+5*time.Second || f.Config["command"] != "go run ./scripts/test" {
+		t.Errorf("ReadWall = %v, %v, %v", wall, f, err)
+	}
+	if _, _, err := ReadWall(filepath.Join(t.TempDir(), "none.txt")); err == nil {
+		t.Error("no file: no error")
 	}
 }

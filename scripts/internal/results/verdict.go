@@ -15,10 +15,8 @@ import (
 // time where every file has it, as it holds while other programs take the
 // cores; else the wall time.
 func Deciding(bench string, files ...*File) (unit, name string) {
-	for _, f := range files {
-		if len(f.Values(bench, "cpu-sec/op")) == 0 {
-			return "sec/op", "wall time"
-		}
+	if slices.ContainsFunc(files, func(f *File) bool { return len(f.Values(bench, "cpu-sec/op")) == 0 }) {
+		return "sec/op", "wall time"
 	}
 	return "cpu-sec/op", "CPU time"
 }
@@ -97,17 +95,17 @@ func CompareIn(unit, name string, base, again, other *File, bench string) (Compa
 		if len(x) == 0 || len(y) == 0 {
 			continue
 		}
-		n := Count{Unit: u, Ratio: countRatio(Median(x), Median(y)), Exact: repeats(x) && repeats(y)}
+		n := Count{Unit: u, Ratio: countRatio(Median(x), Median(y)), Exact: slices.Min(x) == slices.Max(x) && slices.Min(y) == slices.Max(y)}
 		if n.Exact {
 			n.Decided = x[0] != y[0]
-		} else if zero(x) || zero(y) {
+		} else if slices.Contains(x, 0) || slices.Contains(y, 0) {
 			// A ratio cannot divide by zero; where every sample of one lies below every
 			// sample of the other (none allocated, the other always did), that decides it.
 			n.Decided = slices.Max(x) < slices.Min(y) || slices.Max(y) < slices.Min(x)
 		} else {
 			s := Speed(x, y)
 			n.Lo, n.Hi = s.Lo, s.Hi
-			if again != nil && len(again.Values(bench, u)) > 0 && !zero(again.Values(bench, u)) {
+			if again != nil && len(again.Values(bench, u)) > 0 && !slices.Contains(again.Values(bench, u), 0) {
 				n.Band = noiseBand(Speed(x, again.Values(bench, u)))
 			}
 			n.Decided = clear(s.Lo, s.Hi, n.Band)
@@ -184,7 +182,7 @@ func Speed(base, other []float64) Interval {
 		}
 	}
 	slices.Sort(ratios)
-	s := Interval{Ratio: median(ratios), Lo: 0, Hi: math.Inf(1)}
+	s := Interval{Ratio: Median(ratios), Lo: 0, Hi: math.Inf(1)}
 	u := stats.UDist{N1: len(base), N2: len(other)}
 	k := 0 // how many ratios the CI leaves out at each end
 	for u.CDF(float64(k)) <= (1-Confidence)/2 {
@@ -194,15 +192,6 @@ func Speed(base, other []float64) Interval {
 		s.Lo, s.Hi = ratios[k-1], ratios[len(ratios)-k]
 	}
 	return s
-}
-
-// median is the middle of sorted values, or the mean of the two middle ones.
-func median(sorted []float64) float64 {
-	n := len(sorted)
-	if n%2 == 1 {
-		return sorted[n/2]
-	}
-	return (sorted[n/2-1] + sorted[n/2]) / 2
 }
 
 // Busy is the warning that c's A/A pair deserves where its CI reaches beyond BusyBand, or "".
@@ -219,13 +208,10 @@ func (c Comparison) Busy() string {
 // names of 20) with the speed, its CI, the noise band it was held against, and "decided", "alike"
 // or "cannot tell"; then lines of detail, each indented by two spaces.
 func (c Comparison) Verdict(base string) string {
-	lo, hi, bl, bh := figures(c.Lo, c.Hi, c.Band(), c.Decided)
-	held := fmt.Sprintf("95%% CI [%s, %s], noise band [%s, %s]", lo, hi, bl, bh)
-	switch {
-	case !c.AA:
-		held = fmt.Sprintf("95%% CI [%s, %s], no A/A pair", lo, hi)
-	case c.Band() == 0:
-		held = fmt.Sprintf("95%% CI [%s, %s], A/A CI [%s, %s] holds 1x", lo, hi, Times(c.Noise.Lo), Times(c.Noise.Hi))
+	ci, band, decimals := figures(c.Lo, c.Hi, c.Band(), c.Decided)
+	held := "95% CI " + ci + ", noise band " + band
+	if c.Band() == 0 {
+		held = "95% CI " + ci + ", " + c.AASaid()
 	}
 	speed := strconv.FormatFloat(c.Ratio, 'f', 2, 64) + "x" // as precise as the CI
 	var first string
@@ -234,16 +220,17 @@ func (c Comparison) Verdict(base string) string {
 		first = fmt.Sprintf("cannot tell against %s in %s: speed %s, %d and %d samples give no 95%% CI; it needs 4 of each",
 			base, c.UnitName, speed, c.Samples[0], c.Samples[1])
 	case c.Decided && c.Ratio >= 1:
-		first = fmt.Sprintf("%s faster than %s in %s: decided, %s", asPrinted(c.Ratio, lo), base, c.UnitName, held)
+		first = fmt.Sprintf("%s faster than %s in %s: decided, %s", asPrinted(c.Ratio, decimals), base, c.UnitName, held)
 	case c.Decided:
-		first = fmt.Sprintf("%s slower than %s in %s: decided, speed %s, %s", asPrinted(1/c.Ratio, lo), base, c.UnitName, speed, held)
+		first = fmt.Sprintf("%s slower than %s in %s: decided, speed %s, %s", asPrinted(1/c.Ratio, decimals), base, c.UnitName, speed, held)
 	case c.Same:
-		first = fmt.Sprintf("alike within %s of %s in %s: speed %s, %s", plusMinus(SmallestStep), base, c.UnitName, speed, held)
+		first = fmt.Sprintf("alike within ±%s of %s in %s: speed %s, %s", percent(SmallestStep), base, c.UnitName, speed, held)
 	default:
 		first = fmt.Sprintf("cannot tell against %s in %s: speed %s, %s", base, c.UnitName, speed, held)
 	}
-	if exact := c.exact(); exact != "" && !c.Decided {
-		first += "; " + exact
+	// The first count decided exactly, where the time is not decided; the lines below say the others.
+	if i := slices.IndexFunc(c.Counts, func(n Count) bool { return n.Exact && n.Decided }); i >= 0 && !c.Decided {
+		first += "; " + c.Counts[i].change() + ", counted exactly"
 	}
 	var details []string
 	if c.AA {
@@ -291,17 +278,6 @@ func FirstLine(verdict string) string {
 	return first
 }
 
-// exact is the first count that an exact count decided, for the first line (the lines below
-// say the others): "49% fewer allocs/op, counted exactly".
-func (c Comparison) exact() string {
-	for _, n := range c.Counts {
-		if n.Exact && n.Decided {
-			return n.change() + ", counted exactly"
-		}
-	}
-	return ""
-}
-
 // change is a count's difference in words: "49% fewer allocs/op", never "0%" for one decided.
 func (n Count) change() string {
 	if n.Ratio == 0 { // the base made none
@@ -325,42 +301,38 @@ func (n Count) say() string {
 	case n.Hi == 0:
 		return n.Unit + ": varies from round to round, and is zero in some; cannot tell"
 	}
-	lo, hi, bl, bh := figures(n.Lo, n.Hi, n.Band, n.Decided)
+	ci, band, decimals := figures(n.Lo, n.Hi, n.Band, n.Decided)
 	what := "cannot tell"
 	if n.Decided {
 		what = n.change()
 	}
-	return fmt.Sprintf("%s: varies from round to round, so decided as a time: %s (ratio %s, 95%% CI [%s, %s], noise band [%s, %s])",
-		n.Unit, what, asPrinted(n.Ratio, lo), lo, hi, bl, bh)
+	return fmt.Sprintf("%s: varies from round to round, so decided as a time: %s (ratio %s, 95%% CI %s, noise band %s)",
+		n.Unit, what, asPrinted(n.Ratio, decimals), ci, band)
 }
 
-// figures prints an interval and a noise band with as many decimals as it takes for the printed
-// figures to show the decision: an interval decided prints clear of the band, one not decided
-// does not.
-func figures(lo, hi, band float64, decided bool) (string, string, string, string) {
-	for d := 2; ; d++ {
-		f := func(x float64) string { return strconv.FormatFloat(x, 'f', d, 64) + "x" }
-		l, h, bl, bh := f(lo), f(hi), f(1/(1+band)), f(1+band)
-		shown := ratioOf(l) > ratioOf(bh) || ratioOf(h) < ratioOf(bl)
-		if shown == decided || d == 6 {
-			return l, h, bl, bh
+// figures prints an interval and a noise band of half width band, "[1.46x, 1.55x]" and
+// "[0.93x, 1.08x]", with as many decimals as it takes for the printed figures to show the
+// decision: an interval decided prints clear of the band, one not decided does not.
+func figures(lo, hi, band float64, decided bool) (interval, noise string, decimals int) {
+	printed := func(x float64) float64 {
+		v, _ := strconv.ParseFloat(fmt.Sprintf("%.*f", decimals, x), 64)
+		return v
+	}
+	for decimals = 2; decimals < 6; decimals++ {
+		if (printed(lo) > printed(1+band) || printed(hi) < printed(1/(1+band))) == decided {
+			break
 		}
 	}
+	return fmt.Sprintf("[%.*fx, %.*fx]", decimals, lo, decimals, hi), fmt.Sprintf("[%.*fx, %.*fx]", decimals, 1/(1+band), decimals, 1+band), decimals
 }
 
-// asPrinted is r with the decimals of an interval's printed end, so that a speed never reads
-// outside the CI printed beside it; from 10x on, as Times prints it.
-func asPrinted(r float64, end string) string {
-	_, decimals, _ := strings.Cut(strings.TrimSuffix(end, "x"), ".")
+// asPrinted is r with the decimals of an interval printed beside it, so that a speed never
+// reads outside it; from 10x on, as Times prints it.
+func asPrinted(r float64, decimals int) string {
 	if r >= 10 {
 		return Times(r)
 	}
-	return strconv.FormatFloat(r, 'f', len(decimals), 64) + "x"
-}
-
-func ratioOf(printed string) float64 {
-	v, _ := strconv.ParseFloat(strings.TrimSuffix(printed, "x"), 64)
-	return v
+	return fmt.Sprintf("%.*fx", decimals, r)
 }
 
 // percent prints a share as a percentage with two significant digits under 10%, so that no
@@ -375,9 +347,6 @@ func percent(share float64) string {
 	return fmt.Sprintf("%.0f%%", 100*share)
 }
 
-// plusMinus prints a noise band's half width: ±8%.
-func plusMinus(band float64) string { return "±" + percent(band) }
-
 // Reliable and Noisy are the bounds of Spread: the standard deviation over the mean under
 // which samples are reliable, and up to which they are noisy; beyond it, unstable.
 const Reliable, Noisy = 0.05, 0.20
@@ -388,15 +357,7 @@ const Confidence = 0.95
 // Spread says how widely values spread, by their standard deviation over their mean, and
 // labels it: under Reliable reliable, up to Noisy noisy, beyond that unstable: "±4% reliable".
 func Spread(values []float64) string {
-	var sum, squares float64
-	for _, v := range values {
-		sum += v
-	}
-	mean := sum / float64(len(values))
-	for _, v := range values {
-		squares += (v - mean) * (v - mean)
-	}
-	cv := math.Sqrt(squares/float64(max(1, len(values)-1))) / mean
+	cv := stats.StdDev(values) / stats.Mean(values)
 	label := "unstable"
 	switch {
 	case cv < Reliable:
@@ -404,7 +365,7 @@ func Spread(values []float64) string {
 	case cv <= Noisy:
 		label = "noisy"
 	}
-	return plusMinus(cv) + " " + label
+	return "±" + percent(cv) + " " + label
 }
 
 // Times formats a ratio in every table, chart and verdict: 0.25x (four
@@ -419,16 +380,6 @@ func Times(r float64) string {
 	return fmt.Sprintf("%.1fx", r)
 }
 
-// repeats is whether values are one number repeated.
-func repeats(values []float64) bool {
-	for _, v := range values {
-		if v != values[0] {
-			return false
-		}
-	}
-	return true
-}
-
 // countRatio is x over y, two counts' medians: 1 where both are 0, and +Inf where only y is.
 func countRatio(x, y float64) float64 {
 	switch {
@@ -440,24 +391,10 @@ func countRatio(x, y float64) float64 {
 	return math.Inf(1)
 }
 
-// zero is whether any of values is 0, which no ratio can divide by.
-func zero(values []float64) bool {
-	for _, v := range values {
-		if v == 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // sample is values as benchmath takes them: a copy, since it sorts them, and a result file's
 // samples must stay in round order for Speed.
 func sample(values []float64) *benchmath.Sample {
 	return benchmath.NewSample(slices.Clone(values), &benchmath.DefaultThresholds)
-}
-
-func summary(values []float64) benchmath.Summary {
-	return benchmath.AssumeNothing.Summary(sample(values), Confidence)
 }
 
 // Median is the centre that benchstat prints for values (assuming nothing of their
@@ -466,5 +403,5 @@ func Median(values []float64) float64 {
 	if len(values) == 0 {
 		return 0
 	}
-	return summary(values).Center
+	return benchmath.AssumeNothing.Summary(sample(values), Confidence).Center
 }
