@@ -9,7 +9,7 @@
 //	go run ./scripts/report block [--file F.md --name N] [--from COMMAND] -- BENCHSTAT_ARGS...
 //	go run ./scripts/report toolchains|growth [--file F.md] [RUN]
 //	go run ./scripts/report chapter [STAGE [RUN]]
-//	go run ./scripts/report timings [--file F.md [--name N]] [WALL...]
+//	go run ./scripts/report timings [--file F.md] [WALL...]
 //	go run ./scripts/report rehearsal [--file F.md]
 //
 // Without a subcommand it rewrites docs/charts/*.svg, the blocks stages,
@@ -30,7 +30,7 @@
 //	            against the one before it), from a run of compare that measured both
 //	timings     how long commands took, from the wall.txt files they write (WALL,
 //	            else results/test/wall.txt and results/compare/latest/wall.txt), as
-//	            block N (default timings)
+//	            block timings
 //	rehearsal   the wall times of check --rehearse, as block rehearsal
 //
 // The flags are:
@@ -41,7 +41,7 @@
 //		List the generated blocks and charts whose measured code changed after
 //		the commit they record; exit 1 if any is stale, 2 if it cannot tell.
 //	--file F.md, --name N
-//		Where a subcommand writes its block.
+//		Where a subcommand writes its block (--name: block's only).
 //	--from COMMAND
 //		The command (compare, load or serialize) whose latest run block reads
 //		its files from (default compare).
@@ -144,7 +144,7 @@ func subcommand(c *harness.Cmd, sub string, args []string, file, name, from stri
 	case sub == "growth" && len(args) <= 1:
 		return growthBlock(".", run(0, "compare"), file)
 	case sub == "timings":
-		return timingsBlock(".", file, cmp.Or(name, "timings"), args)
+		return timingsBlock(".", file, args)
 	case sub == "rehearsal":
 		return rehearsalBlock(".", file, filepath.Join("results", "rehearsal"))
 	case sub == "chapter" && len(args) <= 2:
@@ -554,18 +554,12 @@ func growthBlock(root, dir, file string) error {
 // timings are the wall-time files of the commands whose times the pages give.
 var timings = []string{filepath.Join("results", "test", results.WallFile), filepath.Join("results", "compare", "latest", results.WallFile)}
 
-// timingsBlock writes block name of file, under root, or prints it if file is "": how long the
+// timingsBlock writes block timings of file, under root, or prints it if file is "": how long the
 // command of each wall file (else of timings') took, the last time it ran to the end, with the provenance of each.
-func timingsBlock(root, file, name string, walls []string) error {
-	if len(walls) == 0 {
-		walls = timings
-	}
-	var more []string
-	if name != "timings" {
-		more = append(more, "--name", name)
-	}
-	if !slices.Equal(walls, timings) {
-		more = append(more, walls...)
+func timingsBlock(root, file string, walls []string) error {
+	more := walls // the block's command names the files, unless they are timings'
+	if len(walls) == 0 || slices.Equal(walls, timings) {
+		walls, more = timings, nil
 	}
 	var rows [][]string
 	var lines []string
@@ -582,7 +576,7 @@ func timingsBlock(root, file, name string, walls []string) error {
 	if len(lines) == 0 {
 		return fmt.Errorf("no wall time in %s: run the commands first", strings.Join(walls, " or "))
 	}
-	return put(root, file, name, figures.Table([]string{"command", "wall time"}, rows)+"\n\n"+strings.Join(lines, "\n\n")+"\n")
+	return put(root, file, "timings", figures.Table([]string{"command", "wall time"}, rows)+"\n\n"+strings.Join(lines, "\n\n")+"\n")
 }
 
 // rehearsalBlock writes block rehearsal of file, under root, or prints it if file is "": the wall times
