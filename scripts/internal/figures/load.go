@@ -45,16 +45,18 @@ func LoadTables(files []*results.File, stageColumns bool) (string, error) {
 			format = results.Duration
 		}
 		var rows [][]string
+		nonzero := false // with errors: a read failed
 		for _, f := range files {
 			row := []string{f.Name}
 			for _, b := range header[1:] {
 				row = append(row, Cell(f, b, unit, format))
+				nonzero = nonzero || slices.ContainsFunc(f.Values(b, unit), func(v float64) bool { return v > 0 })
 			}
 			rows = append(rows, row)
 		}
 		switch {
 		case len(header) == 1:
-		case unit == "errors" && !failed(files, header[1:]):
+		case unit == "errors" && !nonzero:
 			tables = append(tables, "errors: no failed read in any test.")
 		default:
 			tables = append(tables, Table(header, rows))
@@ -101,16 +103,4 @@ func fewest(files []*results.File) int {
 		}
 	}
 	return max(n, 0)
-}
-
-// failed is whether any file has a failed read at any of benches.
-func failed(files []*results.File, benches []string) bool {
-	for _, f := range files {
-		for _, b := range benches {
-			if slices.ContainsFunc(f.Values(b, "errors"), func(v float64) bool { return v > 0 }) {
-				return true
-			}
-		}
-	}
-	return false
 }
