@@ -59,6 +59,7 @@ import (
 	"errors"
 	"fmt"
 	"go/build"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -169,14 +170,8 @@ const itself = "go run ./scripts/report"
 func generate(root string) ([]string, error) {
 	before := docs(root)
 	err := writeAll(root)
-	var rewritten []string
-	for path, now := range docs(root) {
-		if !bytes.Equal(before[path], now) {
-			rewritten = append(rewritten, path)
-		}
-	}
-	slices.Sort(rewritten)
-	return rewritten, err
+	after := docs(root)
+	return slices.DeleteFunc(slices.Sorted(maps.Keys(after)), func(path string) bool { return bytes.Equal(before[path], after[path]) }), err
 }
 
 // docs are the contents of the pages and charts of docs/ at root, by path.
