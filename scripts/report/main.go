@@ -16,21 +16,19 @@
 // charts, load and mixed of docs/results.md, and each chapter's benchstat
 // and profile blocks, from the latest runs of compare, load and profile
 // that measured every stage and benchmark, naming each file it rewrote;
-// then it does what --check does. A subcommand writes its block N of F.md,
+// then it does what --check does. A subcommand writes its block into F.md,
 // or prints it without --file:
 //
-//	block       benchstat's tables; a result file not found as given is one of
-//	            the latest run of --from: FILE.txt is results/compare/latest/FILE.txt
+//	block       benchstat's tables, as block N; a result file not found as given is
+//	            one of the latest run of --from: FILE.txt is results/compare/latest/FILE.txt
 //	toolchains  a run of compare --go (RUN, else results/toolchains/latest) as
 //	            block toolchains: each stage's CPU time per Go release
-//	growth      a run of compare with a million users (RUN, else
-//	            results/compare/latest) as block million: how many times each
-//	            stage's time grew from 1,000 to 1,000,000 users
+//	growth      a run of compare with a million users (RUN, else results/compare/latest) as
+//	            block million: how many times each stage's time grew from 1,000 to 1,000,000 users
 //	chapter     prints the table of STAGE's chapter, or of every chapter (the stage
 //	            against the one before it), from a run of compare that measured both
-//	timings     how long commands took, from the wall.txt files they write (WALL,
-//	            else results/test/wall.txt and results/compare/latest/wall.txt), as
-//	            block timings
+//	timings     how long commands took, from the wall.txt files they write (WALL, else
+//	            results/test/wall.txt and results/compare/latest/wall.txt), as block timings
 //	rehearsal   the wall times of check --rehearse, as block rehearsal
 //
 // The flags are:
@@ -41,7 +39,7 @@
 //		List the generated blocks and charts whose measured code changed after
 //		the commit they record; exit 1 if any is stale, 2 if it cannot tell.
 //	--file F.md, --name N
-//		Where a subcommand writes its block (--name: block's only).
+//		The page where a subcommand writes its block, and block's name.
 //	--from COMMAND
 //		The command (compare, load or serialize) whose latest run block reads
 //		its files from (default compare).
