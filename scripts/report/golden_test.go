@@ -74,7 +74,7 @@ func TestGolden(t *testing.T) {
 		}
 	}
 	write(t, page, read(t, page)+block("timings"))
-	if err := timingsBlock(root, filepath.Join("docs", "results.md"), "timings", timings); err != nil {
+	if err := timingsBlock(root, filepath.Join("docs", "results.md"), timings); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, "results.timings", generated(t, page, "timings"))

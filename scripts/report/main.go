@@ -9,28 +9,26 @@
 //	go run ./scripts/report block [--file F.md --name N] [--from COMMAND] -- BENCHSTAT_ARGS...
 //	go run ./scripts/report toolchains|growth [--file F.md] [RUN]
 //	go run ./scripts/report chapter [STAGE [RUN]]
-//	go run ./scripts/report timings [--file F.md [--name N]] [WALL...]
+//	go run ./scripts/report timings [--file F.md] [WALL...]
 //	go run ./scripts/report rehearsal [--file F.md]
 //
 // Without a subcommand it rewrites docs/charts/*.svg, the blocks stages,
 // charts, load and mixed of docs/results.md, and each chapter's benchstat
 // and profile blocks, from the latest runs of compare, load and profile
 // that measured every stage and benchmark, naming each file it rewrote;
-// then it does what --check does. A subcommand writes its block N of F.md,
+// then it does what --check does. A subcommand writes its block into F.md,
 // or prints it without --file:
 //
-//	block       benchstat's tables; a result file not found as given is one of
-//	            the latest run of --from: FILE.txt is results/compare/latest/FILE.txt
+//	block       benchstat's tables, as block N; a result file not found as given is
+//	            one of the latest run of --from: FILE.txt is results/compare/latest/FILE.txt
 //	toolchains  a run of compare --go (RUN, else results/toolchains/latest) as
 //	            block toolchains: each stage's CPU time per Go release
-//	growth      a run of compare with a million users (RUN, else
-//	            results/compare/latest) as block million: how many times each
-//	            stage's time grew from 1,000 to 1,000,000 users
+//	growth      a run of compare with a million users (RUN, else results/compare/latest) as
+//	            block million: how many times each stage's time grew from 1,000 to 1,000,000 users
 //	chapter     prints the table of STAGE's chapter, or of every chapter (the stage
 //	            against the one before it), from a run of compare that measured both
-//	timings     how long commands took, from the wall.txt files they write (WALL,
-//	            else results/test/wall.txt and results/compare/latest/wall.txt), as
-//	            block N (default timings)
+//	timings     how long commands took, from the wall.txt files they write (WALL, else
+//	            results/test/wall.txt and results/compare/latest/wall.txt), as block timings
 //	rehearsal   the wall times of check --rehearse, as block rehearsal
 //
 // The flags are:
@@ -41,7 +39,7 @@
 //		List the generated blocks and charts whose measured code changed after
 //		the commit they record; exit 1 if any is stale, 2 if it cannot tell.
 //	--file F.md, --name N
-//		Where a subcommand writes its block.
+//		The page where a subcommand writes its block, and block's name.
 //	--from COMMAND
 //		The command (compare, load or serialize) whose latest run block reads
 //		its files from (default compare).
@@ -59,6 +57,7 @@ import (
 	"errors"
 	"fmt"
 	"go/build"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -144,7 +143,7 @@ func subcommand(c *harness.Cmd, sub string, args []string, file, name, from stri
 	case sub == "growth" && len(args) <= 1:
 		return growthBlock(".", run(0, "compare"), file)
 	case sub == "timings":
-		return timingsBlock(".", file, cmp.Or(name, "timings"), args)
+		return timingsBlock(".", file, args)
 	case sub == "rehearsal":
 		return rehearsalBlock(".", file, filepath.Join("results", "rehearsal"))
 	case sub == "chapter" && len(args) <= 2:
@@ -162,23 +161,15 @@ func subcommand(c *harness.Cmd, sub string, args []string, file, name, from stri
 	return nil
 }
 
-// resultsPage answers every chapter's questions; itself, the command that writes it, is named under each block.
-var resultsPage = filepath.Join("docs", "results.md")
-
+// itself, the command that writes the blocks, is named under each.
 const itself = "go run ./scripts/report"
 
 // generate writes the charts and blocks of the repository at root, and returns the files of docs/ it rewrote.
 func generate(root string) ([]string, error) {
 	before := docs(root)
 	err := writeAll(root)
-	var rewritten []string
-	for path, now := range docs(root) {
-		if !bytes.Equal(before[path], now) {
-			rewritten = append(rewritten, path)
-		}
-	}
-	slices.Sort(rewritten)
-	return rewritten, err
+	after := docs(root)
+	return slices.DeleteFunc(slices.Sorted(maps.Keys(after)), func(path string) bool { return bytes.Equal(before[path], after[path]) }), err
 }
 
 // docs are the contents of the pages and charts of docs/ at root, by path.
@@ -192,7 +183,8 @@ func docs(root string) map[string][]byte {
 	return contents
 }
 
-// writeAll writes the results page's blocks and charts, from the latest complete runs, and each chapter's.
+// writeAll writes docs/results.md's blocks and charts, which answer every chapter's questions, from the
+// latest complete runs, and each chapter's.
 func writeAll(root string) error {
 	list, err := stages.Shown(root)
 	if err != nil {
@@ -228,14 +220,14 @@ func writeAll(root string) error {
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	update(filepath.Join(root, resultsPage), page...)
+	update(filepath.Join(root, "docs", "results.md"), page...)
 	for _, s := range list {
 		chapter, _ := chapter(root, s)
 		if doc, _ := os.ReadFile(chapter); !strings.Contains(string(doc), "<!-- BEGIN GENERATED: ") {
 			continue // the floor, a stage without a chapter, and a learner's notes have nowhere to go
 		}
-		if i := slices.IndexFunc(compare, func(f *results.File) bool { return f.Name == s.Name }); i >= 0 {
-			stat, err := benchstatBlock(compare, i)
+		if slices.ContainsFunc(compare, func(f *results.File) bool { return f.Name == s.Name }) {
+			stat, err := chapterBlock(compare, s.Name)
 			if err != nil {
 				return err
 			}
@@ -379,9 +371,9 @@ func stagesTable(root string, list []stages.Folder, files []*results.File) strin
 	for _, s := range list {
 		byName[s.Name] = s
 	}
-	speed := []string{"| stage | change | diff | time/op | CPU/op | spread | speed-up vs previous | speed-up vs " + files[0].Name + " |",
+	speed := []string{figures.Row("stage", "change", "diff", "time/op", "CPU/op", "spread", "speed-up vs previous", "speed-up vs "+files[0].Name),
 		"|---|---|---:|---:|---:|---|---:|---:|"}
-	costs := []string{"| stage | allocs/op | through Echo | write | held/user |", "|---|---:|---:|---:|---:|"}
+	var costs [][]string
 	var previous *results.File // the last step
 	for i, f := range files {
 		s, cpu := byName[f.Name], f.Values(figures.Headline, "cpu-sec/op")
@@ -408,25 +400,26 @@ func stagesTable(root string, list []stages.Folder, files []*results.File) strin
 		for _, c := range columns {
 			cost = append(cost, figures.Cell(f, c.Bench, c.Unit, c.format))
 		}
-		speed, costs = append(speed, "| "+strings.Join(row, " | ")+" |"), append(costs, "| "+strings.Join(cost, " | ")+" |")
+		speed, costs = append(speed, figures.Row(row...)), append(costs, cost)
 		if bare := figures.Cell(f, bareEcho, "sec/op", results.Duration); f.Name == stages.Floor && bare != "—" {
-			costs = append(costs, "| bare Echo: a plain Echo handler, one route, the same bytes, no limits | — | "+bare+" | — | — |")
+			costs = append(costs, []string{"bare Echo: a plain Echo handler, one route, the same bytes, no limits", "—", bare, "—", "—"})
 		}
 	}
 	_, unitName := results.Deciding(figures.Headline, files...)
-	return strings.Join(speed, "\n") + "\n\n" + strings.Join(costs, "\n") + fmt.Sprintf("\n\nDiff: the non-test Go files that differ from the previous stage, "+
-		"and their lines added plus removed (`git diff --no-index --numstat`). Median of %d runs of `Benchmark%s` (the "+
-		"lookup and the JSON encoding of the 100 users with role admin among 10,000, in process): time/op is the wall time "+
-		"a client waits, CPU/op the work it costs, which holds while other programs take the cores; spread, how widely the "+
-		"CPU times spread (reliable under %.0f%%, noisy up to %.0f%%, unstable beyond; [measuring.md](measuring.md) says what to do about each). "+
-		"A speed-up is the median of the other stage's %s over this one's, where its 95%% confidence interval leaves out 1x "+
-		"and the run's noise band, if its A/A pair (the first stage measured twice) came out apart beyond that pair's own CI; `~`: a step this run "+
-		"could not decide. The floor, bytes encoded in advance, is the limit of this path and not a step: no speed-up; a "+
-		"stage that is no step is compared with the first only. Through Echo, write, held/user: the medians of `Benchmark%s` "+
-		"(the same request through the Echo handler; bare Echo, the floor's bytes through a plain Echo handler), `Benchmark%s` "+
-		"(one Add and one Delete of a user with three roles) and `%s` of `Benchmark%s` (the heap the stage holds per user).\n%s\n",
-		len(files[0].Values(figures.Headline, "sec/op")), figures.Headline, 100*results.Reliable, 100*results.Noisy, unitName, figures.ThroughEcho,
-		figures.WriteBench, figures.HeldUnit, figures.BuildBench, provenance.Line(files[0].Config, itself))
+	return strings.Join(speed, "\n") + "\n\n" + figures.Table([]string{"stage", "allocs/op", "through Echo", "write", "held/user"}, costs) +
+		fmt.Sprintf("\n\nDiff: the non-test Go files that differ from the previous stage, "+
+			"and their lines added plus removed (`git diff --no-index --numstat`). Median of %d runs of `Benchmark%s` (the "+
+			"lookup and the JSON encoding of the 100 users with role admin among 10,000, in process): time/op is the wall time "+
+			"a client waits, CPU/op the work it costs, which holds while other programs take the cores; spread, how widely the "+
+			"CPU times spread (reliable under %.0f%%, noisy up to %.0f%%, unstable beyond; [measuring.md](measuring.md) says what to do about each). "+
+			"A speed-up is the median of the other stage's %s over this one's, where its 95%% confidence interval leaves out 1x "+
+			"and the run's noise band, if its A/A pair (the first stage measured twice) came out apart beyond that pair's own CI; `~`: a step this run "+
+			"could not decide. The floor, bytes encoded in advance, is the limit of this path and not a step: no speed-up; a "+
+			"stage that is no step is compared with the first only. Through Echo, write, held/user: the medians of `Benchmark%s` "+
+			"(the same request through the Echo handler; bare Echo, the floor's bytes through a plain Echo handler), `Benchmark%s` "+
+			"(one Add and one Delete of a user with three roles) and `%s` of `Benchmark%s` (the heap the stage holds per user).\n%s\n",
+			len(files[0].Values(figures.Headline, "sec/op")), figures.Headline, 100*results.Reliable, 100*results.Noisy, unitName, figures.ThroughEcho,
+			figures.WriteBench, figures.HeldUnit, figures.BuildBench, provenance.Line(files[0].Config, itself))
 }
 
 // bareEcho is the floor's pre-built bytes through a plain Echo handler, with no API layer (common/bench/bare.go).
@@ -434,7 +427,7 @@ const bareEcho = "Bare"
 
 // speedup is how many times faster f is than base, held against the run's noise band; "~" where it cannot tell, or "—".
 func speedup(first, base, f *results.File) string {
-	c, err := heldAgainstNoise(first, base, f, figures.Headline)
+	c, err := figures.InRun(first, base, f, figures.Headline)
 	switch {
 	case err != nil:
 		return "—"
@@ -481,48 +474,64 @@ func diffSize(root, a, b string) string {
 	return fmt.Sprintf("%d files, %d lines", files, lines)
 }
 
-// benchstatBlock compares stage i with the stage before it (the first shows its own figures) in
-// time and allocations: a chapter asks about its step; the comparison with the first is the results page's.
-func benchstatBlock(files []*results.File, i int) (string, error) {
-	args, what := []string{"-ignore", "pkg", "-filter", ".unit:(sec/op OR cpu-sec/op OR allocs/op)"}, "on its own"
-	if i > 0 {
-		args, what = append(args, files[i-1].Name+"="+files[i-1].Path), "against "+files[i-1].Name
+// chapterBlock is the benchstat block of stage's chapter from the compare run of files: the stage
+// against the step before it (the first step on its own), in time and allocations, then its verdicts
+// at the two rows that the chapters ask about, held against the run's noise band as compare's are.
+// The comparison with the first stage is the results page's.
+func chapterBlock(files []*results.File, stage string) (string, error) {
+	shown := slices.DeleteFunc(slices.Clone(files), func(f *results.File) bool { return !stages.IsStep(f.Name) && f.Name != stage })
+	i := slices.IndexFunc(shown, func(f *results.File) bool { return f.Name == stage })
+	if i < 0 {
+		return "", fmt.Errorf("%s has no results of %s (it has %s)", filepath.Dir(files[0].Path), stage, strings.Join(names(files), ", "))
 	}
-	tables, err := figures.Benchstat(append(args, files[i].Name+"="+files[i].Path))
+	f, args, what, verdicts := shown[i], []string{"-ignore", "pkg", "-filter", ".unit:(sec/op OR cpu-sec/op OR allocs/op)"}, "on its own", ""
+	if i > 0 {
+		previous := shown[i-1]
+		args, what = append(args, previous.Name+"="+previous.Path), "against "+previous.Name
+		for _, bench := range []string{figures.Headline, figures.Matches1000} {
+			if c, err := figures.InRun(files[0], previous, f, bench); err == nil { // else a run without that row
+				verdicts += fmt.Sprintf("- `%s`: %s %s\n", bench, f.Name, strings.ReplaceAll(c.Verdict(previous.Name), "\n  ", "\n  - "))
+			}
+		}
+	}
+	if verdicts != "" {
+		verdicts = "Verdicts against the run's noise band ([measuring.md](measuring.md#the-aa-pair-measure-one-thing-twice) gives the rule):\n\n" +
+			verdicts + "\n"
+	}
+	tables, err := figures.Benchstat(append(args, f.Name+"="+f.Path))
 	if err != nil {
 		return "", err
 	}
 	// compare measured them together
-	return fmt.Sprintf("%s %s:\n\n%s\n\n%s%s\n", files[i].Name, what, tables, stepVerdicts(files, i),
-		provenance.Line(files[i].Config, itself)), nil
+	return fmt.Sprintf("%s %s:\n\n%s\n\n%s%s\n", f.Name, what, tables, verdicts, provenance.Line(f.Config, itself)), nil
 }
 
-// stepVerdicts are stage i's verdicts against the stage before it at the two rows that the chapters
-// ask about, held against the run's noise band as compare's are: what a chapter's answer points at.
-func stepVerdicts(files []*results.File, i int) string {
-	if i == 0 {
-		return ""
+// names are the stages of files.
+func names(files []*results.File) (names []string) {
+	for _, f := range files {
+		names = append(names, f.Name)
 	}
-	var lines strings.Builder
-	for _, bench := range []string{figures.Headline, figures.Matches1000} {
-		c, err := heldAgainstNoise(files[0], files[i-1], files[i], bench)
+	return names
+}
+
+// chapterTables are the benchstat blocks of the chapters of stages, or of every step, from the compare run in dir.
+func chapterTables(dir string, stages ...string) (string, error) {
+	files, err := results.ReadDir(dir)
+	if err != nil {
+		return "", err
+	}
+	if len(stages) == 0 {
+		stages = names(figures.Steps(files))
+	}
+	var tables []string
+	for _, stage := range stages {
+		table, err := chapterBlock(files, stage)
 		if err != nil {
-			continue // a run without that row
+			return "", err
 		}
-		verdict := strings.ReplaceAll(c.Verdict(files[i-1].Name), "\n  ", "\n  - ")
-		fmt.Fprintf(&lines, "- `%s`: %s %s\n", bench, files[i].Name, verdict)
+		tables = append(tables, table)
 	}
-	if lines.Len() == 0 {
-		return ""
-	}
-	return "Verdicts against the run's noise band ([measuring.md](measuring.md#the-aa-pair-measure-one-thing-twice) gives the rule):\n\n" +
-		lines.String() + "\n"
-}
-
-// heldAgainstNoise compares other with base at bench, against the noise band of the run whose first stage is first.
-func heldAgainstNoise(first, base, other *results.File, bench string) (results.Comparison, error) {
-	c, err := results.Compare(base, nil, other, bench)
-	return c.InRun(first, bench), err
+	return strings.Join(tables, "\n"), nil
 }
 
 // growthBlock writes the million block of file, under root, or prints it if file is "": from the
@@ -535,55 +544,18 @@ func growthBlock(root, dir, file string) error {
 	return put(root, file, "million", figures.GrowthTable(files, 1000, 1000000)+"\n"+provenance.Line(files[0].Config, by("growth", file))+"\n")
 }
 
-// chapterTables are the benchstat blocks of the chapters of names, or of every step, made from the
-// compare run in dir as report writes them after a full run: the stage against the step before it.
-func chapterTables(dir string, names ...string) (string, error) {
-	files, err := results.ReadDir(dir)
-	if err != nil {
-		return "", err
-	}
-	var steps, all []string
-	for _, f := range files {
-		if all = append(all, f.Name); stages.IsStep(f.Name) {
-			steps = append(steps, f.Name)
-		}
-	}
-	if len(names) == 0 {
-		names = steps
-	}
-	var tables []string
-	for _, stage := range names {
-		shown := slices.DeleteFunc(slices.Clone(files), func(f *results.File) bool { return !stages.IsStep(f.Name) && f.Name != stage })
-		i := slices.IndexFunc(shown, func(f *results.File) bool { return f.Name == stage })
-		if i < 0 {
-			return "", fmt.Errorf("%s has no results of %s (it has %s)", dir, stage, strings.Join(all, ", "))
-		}
-		table, err := benchstatBlock(shown, i)
-		if err != nil {
-			return "", err
-		}
-		tables = append(tables, table)
-	}
-	return strings.Join(tables, "\n"), nil
-}
-
 // timings are the wall-time files of the commands whose times the pages give.
 var timings = []string{filepath.Join("results", "test", results.WallFile), filepath.Join("results", "compare", "latest", results.WallFile)}
 
-// timingsBlock writes block name of file, under root, or prints it if file is "": how long the
+// timingsBlock writes block timings of file, under root, or prints it if file is "": how long the
 // command of each wall file (else of timings') took, the last time it ran to the end, with the provenance of each.
-func timingsBlock(root, file, name string, walls []string) error {
-	if len(walls) == 0 {
-		walls = timings
+func timingsBlock(root, file string, walls []string) error {
+	more := walls // the block's command names the files, unless they are timings'
+	if len(walls) == 0 || slices.Equal(walls, timings) {
+		walls, more = timings, nil
 	}
-	var more []string
-	if name != "timings" {
-		more = append(more, "--name", name)
-	}
-	if !slices.Equal(walls, timings) {
-		more = append(more, walls...)
-	}
-	rows, lines := []string{"| command | wall time |", "|---|---:|"}, []string(nil)
+	var rows [][]string
+	var lines []string
 	for _, path := range walls {
 		wall, f, err := results.ReadWall(filepath.Join(root, path))
 		if errors.Is(err, os.ErrNotExist) {
@@ -591,13 +563,13 @@ func timingsBlock(root, file, name string, walls []string) error {
 		} else if err != nil {
 			return err
 		}
-		rows = append(rows, fmt.Sprintf("| `%s` | %s |", f.Config["command"], wall.Round(time.Second)))
+		rows = append(rows, []string{"`" + f.Config["command"] + "`", wall.Round(time.Second).String()})
 		lines = append(lines, provenance.Line(f.Config, by("timings", file, more...)))
 	}
 	if len(lines) == 0 {
 		return fmt.Errorf("no wall time in %s: run the commands first", strings.Join(walls, " or "))
 	}
-	return put(root, file, name, strings.Join(rows, "\n")+"\n\n"+strings.Join(lines, "\n\n")+"\n")
+	return put(root, file, "timings", figures.Table([]string{"command", "wall time"}, rows)+"\n\n"+strings.Join(lines, "\n\n")+"\n")
 }
 
 // rehearsalBlock writes block rehearsal of file, under root, or prints it if file is "": the wall times

@@ -217,7 +217,7 @@ func TestChapterComparesWithTheStageBefore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := benchstatBlock(files, 2)
+	got, err := chapterBlock(files, "floor")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -122,10 +122,15 @@ func MixedChart(files []*results.File) Chart {
 // Save draws c's panels that have results into dir, one above the other, the provenance line
 // under the last, and reports whether there was anything to draw.
 func (c Chart) Save(dir string) (bool, error) {
-	var plots [][]*plot.Plot
+	var plots [][]*plot.Plot // rows of one, as plot.Align takes them
+	// Each legend goes right of its panel's data, in a margin as wide as the widest: inside,
+	// it would cover lines, rings or bars, whatever the figures are.
+	legend, gap := vg.Length(0), 0.4*vg.Centimeter
 	for _, pn := range c.panels {
 		if p := plotPanel(c.files, pn); p != nil {
 			plots = append(plots, []*plot.Plot{p})
+			r := p.Legend.Rectangle(draw.Canvas{})
+			legend = max(legend, r.Max.X-r.Min.X)
 		}
 	}
 	if len(plots) == 0 {
@@ -138,23 +143,14 @@ func (c Chart) Save(dir string) (bool, error) {
 	// As wide as the centred title and provenance line: a longer line would start off the canvas.
 	w := max(18*vg.Centimeter, (6+2*vg.Length(len(c.files)))*vg.Centimeter,
 		first.Title.TextStyle.Width(first.Title.Text)+vg.Centimeter, last.X.Label.TextStyle.Width(last.X.Label.Text)+3*vg.Centimeter)
-	// Each legend goes right of its panel's data, in a margin as wide as the widest: inside,
-	// it would cover lines, rings or bars, whatever the figures are.
-	legend, gap := vg.Length(0), 0.4*vg.Centimeter
-	for _, row := range plots {
-		r := row[0].Legend.Rectangle(draw.Canvas{})
-		legend = max(legend, r.Max.X-r.Min.X)
-	}
-	for _, row := range plots {
-		l := &row[0].Legend
-		l.Left, l.Top, l.XOffs, l.Padding = false, true, legend+gap, vg.Points(3)
-	}
 	if legend > 0 {
 		w += legend + gap
 	}
 	canvas := vgsvg.New(w, vg.Length(len(plots))*9*vg.Centimeter)
 	tiles := draw.Tiles{Rows: len(plots), Cols: 1, PadY: 0.5 * vg.Centimeter, PadTop: 2, PadBottom: 2, PadLeft: 2, PadRight: 4 + legend + gap}
 	for i, panel := range plot.Align(plots, tiles, draw.New(canvas)) {
+		l := &plots[i][0].Legend
+		l.Left, l.Top, l.XOffs, l.Padding = false, true, legend+gap, vg.Points(3)
 		plots[i][0].Draw(panel[0])
 	}
 	svg, err := svgText(canvas)
@@ -178,11 +174,9 @@ func plotPanel(files []*results.File, pn panel) *plot.Plot {
 	base, drawn := math.Inf(1), false
 	for _, f := range files {
 		for _, s := range pn.series {
-			v, ok := results.Median(f.Values(s.bench, s.unit)), len(f.Values(s.bench, s.unit)) > 0
-			if ok && v > 0 {
-				base = min(base, math.Floor(math.Log10(v)))
+			if v := f.Values(s.bench, s.unit); len(v) > 0 && (results.Median(v) > 0 || !pn.logScale) {
+				base, drawn = min(base, math.Floor(math.Log10(results.Median(v)))), true
 			}
-			drawn = drawn || ok && (v > 0 || !pn.logScale)
 		}
 	}
 	if !drawn {

@@ -2,7 +2,6 @@ package figures
 
 import (
 	"fmt"
-	"strings"
 
 	"example.com/userperf/scripts/internal/results"
 )
@@ -15,8 +14,8 @@ func GrowthBench(users int) string { return fmt.Sprintf("ListByRole/users=%d/mat
 func GrowthTable(files []*results.File, from, to int) string {
 	unit, unitName := results.Deciding(GrowthBench(from), files...)
 	level := fmt.Sprintf("%.0f%%", 100*results.Confidence)
-	rows := []string{fmt.Sprintf("| stage | %s users | %s users | grew | at most (%s confidence) |", thousands(from), thousands(to), level),
-		"|---|---:|---:|---:|---:|"}
+	header := []string{"stage", thousands(from) + " users", thousands(to) + " users", "grew", "at most (" + level + " confidence)"}
+	var rows [][]string
 	for _, f := range files {
 		small, large := f.Values(GrowthBench(from), unit), f.Values(GrowthBench(to), unit)
 		grew, most := "—", "—"
@@ -24,10 +23,9 @@ func GrowthTable(files []*results.File, from, to int) string {
 			g := results.Speed(large, small) // how many times longer the large takes: its CI's top is the most it grew
 			grew, most = results.Times(g.Ratio), results.Times(g.Hi)
 		}
-		rows = append(rows, fmt.Sprintf("| %s | %s | %s | %s | %s |", f.Name,
-			Cell(f, GrowthBench(from), unit, results.Duration), Cell(f, GrowthBench(to), unit, results.Duration), grew, most))
+		rows = append(rows, []string{f.Name, Cell(f, GrowthBench(from), unit, results.Duration), Cell(f, GrowthBench(to), unit, results.Duration), grew, most})
 	}
-	return strings.Join(rows, "\n") + fmt.Sprintf("\n\n%s of `BenchmarkListByRole` with 100 matches (the median of %d runs), "+
+	return Table(header, rows) + fmt.Sprintf("\n\n%s of `BenchmarkListByRole` with 100 matches (the median of %d runs), "+
 		"at %s and at %s users; grew: the median of every ratio of a time at the second size over one at the first; at most: "+
 		"the top of its %s confidence interval (as in the verdicts), the most that this run lets the growth be.\n", unitName,
 		len(files[0].Values(GrowthBench(from), unit)), thousands(from), thousands(to), level)

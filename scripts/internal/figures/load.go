@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"example.com/userperf/scripts/internal/results"
-	"example.com/userperf/scripts/internal/stages"
 )
 
 // MinSamples is the fewest samples for which benchstat gives a confidence interval at
@@ -34,33 +33,34 @@ func LoadTables(files []*results.File, stageColumns bool) (string, error) {
 	}
 	var tables []string
 	for _, unit := range []string{"p50-sec", "p95-sec", "p99-sec", "write-p50-sec", "req/s", "errors"} {
-		var benches []string
+		header := []string{unit}
 		for _, m := range files[0].Measurements() {
 			saturated := strings.HasPrefix(m.Bench, "HTTPSaturated") && strings.HasPrefix(m.Unit, "p")
 			if m.Unit == unit && !saturated { // a saturated test's latencies are mostly its queue
-				benches = append(benches, m.Bench)
+				header = append(header, m.Bench)
 			}
 		}
-		if len(benches) == 0 {
-			continue
+		format := Count
+		if strings.HasSuffix(unit, "-sec") {
+			format = results.Duration
 		}
-		if unit == "errors" && !failed(files, benches) {
-			tables = append(tables, "errors: no failed read in any test.")
-			continue
-		}
-		head, align := "| "+unit+" |", "|---|"
-		for _, b := range benches {
-			head, align = head+" "+b+" |", align+"---:|"
-		}
-		rows := []string{head, align}
+		var rows [][]string
+		nonzero := false // with errors: a read failed
 		for _, f := range files {
-			row := "| " + f.Name + " |"
-			for _, b := range benches {
-				row += " " + Cell(f, b, unit, format(unit)) + " |"
+			row := []string{f.Name}
+			for _, b := range header[1:] {
+				row = append(row, Cell(f, b, unit, format))
+				nonzero = nonzero || slices.ContainsFunc(f.Values(b, unit), func(v float64) bool { return v > 0 })
 			}
 			rows = append(rows, row)
 		}
-		tables = append(tables, strings.Join(rows, "\n"))
+		switch {
+		case len(header) == 1:
+		case unit == "errors" && !nonzero:
+			tables = append(tables, "errors: no failed read in any test.")
+		default:
+			tables = append(tables, Table(header, rows))
+		}
 	}
 	return fmt.Sprintf("The median of %d round(s) per figure, fewer than the %d for a confidence interval: medians alone "+
 		"(`--rounds %d` for benchstat's tables).\n\n%s", fewest(files), MinSamples, MinSamples, strings.Join(tables, "\n\n")), nil
@@ -70,26 +70,20 @@ func LoadTables(files []*results.File, stageColumns bool) (string, error) {
 // at the fixed rate, held against the noise band of the run's A/A pair (FIRST.again.txt) if it has one.
 func LoadVerdicts(files []*results.File) string {
 	var lines []string
-	var previous *results.File
-	for _, f := range files {
-		if !stages.IsStep(f.Name) {
-			continue
-		}
-		if previous != nil {
-			for _, m := range f.Measurements() {
-				if !strings.HasPrefix(m.Bench, "HTTPFixedRate") || (m.Unit != "p50-sec" && m.Unit != "p99-sec") {
-					continue
-				}
-				name := strings.TrimSuffix(m.Unit, "-sec") + " latency"
-				c, err := results.CompareIn(m.Unit, name, previous, nil, f, m.Bench)
-				if err != nil {
-					continue // a stage without that test
-				}
-				c = c.InRun(files[0], m.Bench)
-				lines = append(lines, fmt.Sprintf("- `%s` %s: %s", m.Bench, f.Name, results.FirstLine(c.Verdict(previous.Name))))
+	steps := Steps(files)
+	for i := 1; i < len(steps); i++ {
+		previous, f := steps[i-1], steps[i]
+		for _, m := range f.Measurements() {
+			if !strings.HasPrefix(m.Bench, "HTTPFixedRate") || (m.Unit != "p50-sec" && m.Unit != "p99-sec") {
+				continue
 			}
+			c, err := results.CompareIn(m.Unit, strings.TrimSuffix(m.Unit, "-sec")+" latency", previous, nil, f, m.Bench)
+			if err != nil {
+				continue // a stage without that test
+			}
+			verdict := c.InRun(files[0], m.Bench).Verdict(previous.Name)
+			lines = append(lines, fmt.Sprintf("- `%s` %s: %s", m.Bench, f.Name, results.FirstLine(verdict)))
 		}
-		previous = f
 	}
 	if len(lines) == 0 {
 		return ""
@@ -109,27 +103,4 @@ func fewest(files []*results.File) int {
 		}
 	}
 	return max(n, 0)
-}
-
-// format is how a figure in unit reads: a duration, a rate, a count.
-func format(unit string) func(float64) string {
-	switch {
-	case strings.HasSuffix(unit, "-sec"):
-		return results.Duration
-	case unit == "req/s":
-		return func(v float64) string { return fmt.Sprintf("%.0f", v) }
-	}
-	return Count
-}
-
-// failed is whether any file has a failed read at any of benches.
-func failed(files []*results.File, benches []string) bool {
-	for _, f := range files {
-		for _, b := range benches {
-			if slices.ContainsFunc(f.Values(b, "errors"), func(v float64) bool { return v > 0 }) {
-				return true
-			}
-		}
-	}
-	return false
 }

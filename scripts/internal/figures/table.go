@@ -63,6 +63,38 @@ func BenchstatBlock(args []string, then ...string) (string, error) {
 	return tables + "\n\n" + strings.Join(each, "\n\n") + "\n", nil
 }
 
+// Table is a markdown table of header and rows: the first column aligned left, the figures right.
+func Table(header []string, rows [][]string) string {
+	lines := []string{Row(header...), "|---|" + strings.Repeat("---:|", len(header)-1)}
+	for _, r := range rows {
+		lines = append(lines, Row(r...))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Row is a row of a markdown table.
+func Row(cells ...string) string { return "| " + strings.Join(cells, " | ") + " |" }
+
+// Cell is f's median of bench in unit (results.Median), formatted, or "—" if f has none.
+func Cell(f *results.File, bench, unit string, format func(float64) string) string {
+	if v := f.Values(bench, unit); len(v) > 0 {
+		return format(results.Median(v))
+	}
+	return "—"
+}
+
+// Steps are the steps among files, which build on one another: what a verdict compares with the one before.
+func Steps(files []*results.File) []*results.File {
+	return slices.DeleteFunc(slices.Clone(files), func(f *results.File) bool { return !stages.IsStep(f.Name) })
+}
+
+// InRun compares other with base at bench (results.Compare), against the noise band of the run
+// whose first stage is first.
+func InRun(first, base, other *results.File, bench string) (results.Comparison, error) {
+	c, err := results.Compare(base, nil, other, bench)
+	return c.InRun(first, bench), err
+}
+
 // MixedBench names BenchmarkMixed's result at writes percent and clients.
 func MixedBench(writes, clients int) string {
 	return fmt.Sprintf("Mixed/users=10000/writes=%d/clients=%d", writes, clients)
@@ -82,40 +114,37 @@ func MixedWanted() (wanted []results.Measurement) {
 // per share of writes), and for the most clients at the most writes the mean time a read waited;
 // under them, where each step stops paying against the one before it, with each client count.
 func MixedTable(files []*results.File) string {
-	var tables []string
+	var tables, found []string
+	most := bench.MixedWrites[len(bench.MixedWrites)-1]
 	for _, c := range bench.MixedClients {
-		head, align := "| "+clientsName(c)+" |", "|---|"
+		header := []string{clientsName(c)}
 		for _, w := range bench.MixedWrites {
-			head, align = head+fmt.Sprintf(" %d%% writes |", w), align+"---:|"
+			header = append(header, fmt.Sprintf("%d%% writes", w))
 		}
-		most := bench.MixedWrites[len(bench.MixedWrites)-1]
 		wait := c == bench.MixedClients[len(bench.MixedClients)-1] // where the clients queue, a read's wait shows
 		if wait {
-			head, align = head+fmt.Sprintf(" read wait, %d%% writes |", most), align+"---:|"
+			header = append(header, fmt.Sprintf("read wait, %d%% writes", most))
 		}
-		rows := []string{head, align}
+		var rows [][]string
 		for _, f := range files {
-			row := "| " + f.Name + " |"
+			row := []string{f.Name}
 			for _, w := range bench.MixedWrites {
-				row += " " + Cell(f, MixedBench(w, c), "sec/op", results.Duration) + " |"
+				row = append(row, Cell(f, MixedBench(w, c), "sec/op", results.Duration))
 			}
 			if wait {
-				row += " " + Cell(f, MixedBench(most, c), "read-wait-sec/op", results.Duration) + " |"
+				row = append(row, Cell(f, MixedBench(most, c), "read-wait-sec/op", results.Duration))
 			}
 			rows = append(rows, row)
 		}
-		tables = append(tables, strings.Join(rows, "\n"))
-	}
-	var found []string
-	for _, clients := range bench.MixedClients {
-		for _, c := range crossovers(files, clients) {
+		tables = append(tables, Table(header, rows))
+		for _, x := range crossovers(files, c) {
 			what := "pays at every share measured"
-			if c.at == 0 {
+			if x.at == 0 {
 				what = "does not pay even without writes"
-			} else if c.at > 0 {
-				what = fmt.Sprintf("stops paying at %d%% writes", bench.MixedWrites[c.at])
+			} else if x.at > 0 {
+				what = fmt.Sprintf("stops paying at %d%% writes", bench.MixedWrites[x.at])
 			}
-			found = append(found, fmt.Sprintf("- %s against %s, %s: %s", c.step, c.previous, clientsName(clients), what))
+			found = append(found, fmt.Sprintf("- %s against %s, %s: %s", x.step, x.previous, clientsName(c), what))
 		}
 	}
 	table := strings.Join(tables, "\n\n") + "\n\n"
@@ -125,14 +154,6 @@ func MixedTable(files []*results.File) string {
 	_, unitName := results.Deciding(MixedBench(0, 1), files...)
 	return table + "Crossovers (the first share of writes at which a step is not decidedly faster than the one before it, by " +
 		unitName + "; ringed on the chart):\n\n" + strings.Join(found, "\n") + "\n\n"
-}
-
-// Cell is f's median of bench in unit (results.Median), formatted, or "—" if f has none.
-func Cell(f *results.File, bench, unit string, format func(float64) string) string {
-	if v := f.Values(bench, unit); len(v) > 0 {
-		return format(results.Median(v))
-	}
-	return "—"
 }
 
 func clientsName(clients int) string {
@@ -149,14 +170,13 @@ type crossover struct {
 }
 
 // crossovers are, with clients, each step's crossover against the step before: the first share
-// of writes at which it is not decided faster by the verdicts' rule, against the run's noise band (results.Compare).
+// of writes at which it is not decided faster by the verdicts' rule, against the run's noise band.
 func crossovers(files []*results.File, clients int) (found []crossover) {
-	steps := slices.DeleteFunc(slices.Clone(files), func(f *results.File) bool { return !stages.IsStep(f.Name) })
+	steps := Steps(files)
 	for i := 1; i < len(steps); i++ {
 		previous, step := steps[i-1], steps[i]
 		at := slices.IndexFunc(bench.MixedWrites, func(w int) bool {
-			c, err := results.Compare(previous, nil, step, MixedBench(w, clients))
-			c = c.InRun(files[0], MixedBench(w, clients))
+			c, err := InRun(files[0], previous, step, MixedBench(w, clients))
 			return err == nil && !(c.Decided && c.Ratio > 1)
 		})
 		found = append(found, crossover{step.Name, previous.Name, at})

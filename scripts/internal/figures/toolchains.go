@@ -12,11 +12,8 @@ import (
 	"example.com/userperf/scripts/internal/stages"
 )
 
-// ToolchainsMatches are the result sizes of the toolchains block: 100 and 1,000 users of 10,000.
-var ToolchainsMatches = []string{Headline, Matches1000}
-
-// ToolchainsBlock is the generated block of a run of compare --go in dir: a row per stage with its CPU
-// time on each release at ToolchainsMatches, and the change from the first release where the run could tell it.
+// ToolchainsBlock is the generated block of a run of compare --go in dir: a row per stage with its CPU time
+// on each release, at 100 and 1,000 matches, and the change from the first release where the run could tell it.
 func ToolchainsBlock(dir string) (string, error) {
 	again, _ := filepath.Glob(filepath.Join(dir, "*.again.txt")) // the A/A label: the first stage on the first release
 	if len(again) != 1 {
@@ -45,40 +42,32 @@ func ToolchainsBlock(dir string) (string, error) {
 	slices.SortFunc(toolchains[1:], version.Compare)
 	slices.SortFunc(names, stages.Compare)
 	firstRun := runs[first+"@"+base]
-
-	head, align := "| stage |", "|---|"
-	for _, bench := range ToolchainsMatches {
-		for i, t := range toolchains {
-			if i == 0 {
-				head += " " + matches(bench) + ","
-			}
-			head, align = head+" "+t+" |", align+"---:|"
-			if i > 0 {
-				head, align = head+" change |", align+"---:|"
-			}
-		}
-	}
-	rows := []string{head, align}
+	header := []string{"stage"}
 	var noise []results.Comparison // the A/A label against its first run: the noise band at each size
 	var bands []string
-	for _, bench := range ToolchainsMatches {
+	for _, bench := range toolchainsMatches {
+		header = append(header, matches(bench)+", "+base)
+		for _, t := range toolchains[1:] {
+			header = append(header, t, "change")
+		}
 		c, err := results.Compare(firstRun, aa, aa, bench)
 		if err != nil {
 			return "", err
 		}
 		noise, bands = append(noise, c), append(bands, fmt.Sprintf("%s at %s", c.AASaid(), matches(bench)))
 	}
+	var rows [][]string
 	for _, name := range names {
-		row := "| " + name + " |"
-		for k, bench := range ToolchainsMatches {
+		row := []string{name}
+		for k, bench := range toolchainsMatches {
 			for i, t := range toolchains {
 				f := runs[name+"@"+t]
 				if f == nil {
 					return "", fmt.Errorf("%s: no results of %s on %s", dir, name, t)
 				}
-				row += " " + Cell(f, bench, noise[k].Unit, results.Duration) + " |"
+				row = append(row, Cell(f, bench, noise[k].Unit, results.Duration))
 				if i > 0 {
-					row += " " + change(runs[name+"@"+base], f, bench, noise[k].Noise) + " |"
+					row = append(row, change(runs[name+"@"+base], f, bench, noise[k].Noise))
 				}
 			}
 		}
@@ -86,7 +75,7 @@ func ToolchainsBlock(dir string) (string, error) {
 	}
 	config := results.AcrossToolchains(firstRun.Config, toolchains)
 	unit := noise[0].UnitName
-	return strings.Join(rows, "\n") + fmt.Sprintf("\n\n%s per operation of `Benchmark%s` and `matches=1000` (the "+
+	return Table(header, rows) + fmt.Sprintf("\n\n%s per operation of `Benchmark%s` and `matches=1000` (the "+
 		"lookup and the JSON encoding of 100 and of 1,000 users among 10,000, in process), the median of %d rounds: "+
 		"each stage's test binary built by each Go release, all run interleaved in one run on one machine. Change: "+
 		"a release's time over %s's, minus one (the median of every ratio of their samples), where its 95%% CI leaves out "+
@@ -103,6 +92,9 @@ func change(base, other *results.File, bench string, noise results.Interval) str
 	}
 	return fmt.Sprintf("%+.0f%%", 100*(1/c.Ratio-1))
 }
+
+// toolchainsMatches are the result sizes of the toolchains block: 100 and 1,000 users of 10,000.
+var toolchainsMatches = []string{Headline, Matches1000}
 
 // matches is the last part of a benchmark's name: matches=100.
 func matches(bench string) string { return bench[strings.LastIndex(bench, "/")+1:] }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -175,28 +176,17 @@ func folded(lines []string, i int) bool {
 func FoldBlocks(page, text string) string {
 	qs, _ := PageQuestions(page, text)
 	lines := strings.Split(text, "\n")
-	fold := map[int]bool{}
-	for _, q := range qs {
-		for i := q.Line; q.AnswerLine > 0 && i < q.AnswerLine-1; i++ {
-			if m := generated.FindStringSubmatch(lines[i]); m != nil && m[1] == "BEGIN" && !folded(lines, i) {
-				fold[i] = true
-			}
-		}
-	}
-	if len(fold) == 0 {
-		return text
-	}
 	var out []string
 	open := false
 	for i, l := range lines {
 		if open && strings.Contains(l, "<!-- END GENERATED") {
-			out = append(out, "", "</details>")
-			open = false
+			out, open = append(out, "", "</details>"), false
 		}
 		out = append(out, l)
-		if fold[i] {
-			out = append(out, Fold, "")
-			open = true
+		m := generated.FindStringSubmatch(l)
+		asked := slices.ContainsFunc(qs, func(q Question) bool { return q.Line <= i && i < q.AnswerLine-1 })
+		if m != nil && m[1] == "BEGIN" && asked && !folded(lines, i) {
+			out, open = append(out, Fold, ""), true
 		}
 	}
 	return strings.Join(out, "\n")

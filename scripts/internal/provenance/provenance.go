@@ -41,11 +41,8 @@ func Line(config map[string]string, then ...string) string {
 	if m := commitValue.FindStringSubmatch(config["commit"]); m != nil {
 		commit = "commit `" + m[1] + "`" + m[2]
 	}
-	by := "`" + get("command") + "`"
-	for _, t := range then {
-		by += ", then `" + t + "`"
-	}
-	return fmt.Sprintf("Measured on %s, %s, %s, %s, by %s.", machine, get("go-version"), date, commit, by)
+	by := strings.Join(append([]string{get("command")}, then...), "`, then `")
+	return fmt.Sprintf("Measured on %s, %s, %s, %s, by `%s`.", machine, get("go-version"), date, commit, by)
 }
 
 // commitValue is a header's commit: "8899ddb", maybe followed by Uncommitted; recordedCommit, a
