@@ -140,14 +140,22 @@ func TestFiguresWithoutACommit(t *testing.T) {
 	r.write("README.md", "<!-- BEGIN GENERATED: typed -->\n| 42µs |\n<!-- END GENERATED: typed -->\n"+
 		"<!-- BEGIN GENERATED: dirty -->\ncommit `"+head+"` "+Uncommitted+"\n<!-- END GENERATED: dirty -->\n"+
 		"<!-- BEGIN GENERATED: gone -->\ncommit `abcdef0`\n<!-- END GENERATED: gone -->\n"+
+		"<!-- BEGIN GENERATED: crossed -->\ncommit `"+head+"`\n<!-- END GENERATED: other -->\n"+
 		"<!-- BEGIN GENERATED: open -->\n")
 	r.commit()
-	_, printed := r.check()
+	var out strings.Builder
+	if _, err := Check(&out, r.root); err != nil {
+		t.Fatal(err)
+	}
+	printed := lines(strings.TrimSpace(out.String()))
 	want := []string{
 		"stale: README.md, block typed: records no commit",
 		"stale: README.md, block dirty: measured at " + head + " " + Uncommitted + ": no commit holds that code",
 		"stale: README.md, block gone: records commit abcdef0, which git cannot compare with HEAD",
+		"stale: README.md, block crossed: ends at the end marker of other", // once, and counted once
 		"stale: README.md: a BEGIN GENERATED marker has no END GENERATED marker",
+		"report: 5 of 5 generated blocks and charts are stale, 0 measured files differ from HEAD; commit the code, then measure again " +
+			"(go run ./scripts/compare --thorough, go run ./scripts/load, go run ./scripts/report --profiles)",
 	}
 	if !slices.Equal(printed, want) {
 		t.Errorf("printed:\n%s\nwant:\n%s", strings.Join(printed, "\n"), strings.Join(want, "\n"))

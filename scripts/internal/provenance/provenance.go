@@ -151,9 +151,11 @@ func Check(w io.Writer, root string) (bool, error) {
 		}
 		found := blocks.FindAllStringSubmatch(string(data), -1)
 		for _, b := range found {
-			if judge(doc+", block "+b[1], staleness(root, b[2], specs)); b[1] != b[3] {
-				judge(doc+", block "+b[1], "ends at the end marker of "+b[3])
+			why := staleness(root, b[2], specs)
+			if b[1] != b[3] {
+				why = "ends at the end marker of " + b[3]
 			}
+			judge(doc+", block "+b[1], why)
 		}
 		if strings.Count(string(data), "<!-- BEGIN GENERATED: ") != len(found) {
 			judge(doc, "a BEGIN GENERATED marker has no END GENERATED marker")
