@@ -354,14 +354,14 @@ var columns = []struct {
 	results.Measurement
 	format func(float64) string
 }{
-	{results.Measurement{Bench: figures.Headline, Unit: "allocs/op"}, figures.Count},
+	{results.Measurement{Bench: results.Headline, Unit: "allocs/op"}, figures.Count},
 	{results.Measurement{Bench: figures.ThroughEcho, Unit: "sec/op"}, results.Duration},
 	{results.Measurement{Bench: figures.WriteBench, Unit: "sec/op"}, results.Duration},
 	{results.Measurement{Bench: figures.BuildBench, Unit: figures.HeldUnit}, figures.ByteSize},
 }
 
 // wanted are the benchmarks that a compare run must hold: the stages table's columns, the charts' second size.
-var wanted = []results.Measurement{{Bench: figures.Headline, Unit: "sec/op"}, {Bench: figures.Matches1000, Unit: "sec/op"},
+var wanted = []results.Measurement{{Bench: results.Headline, Unit: "sec/op"}, {Bench: results.Matches1000, Unit: "sec/op"},
 	columns[0].Measurement, columns[1].Measurement, columns[2].Measurement, columns[3].Measurement}
 
 // stagesTable is the results page's tables, a row per stage (its time and speed-ups; then its
@@ -376,10 +376,10 @@ func stagesTable(root string, list []stages.Folder, files []*results.File) strin
 	var costs [][]string
 	var previous *results.File // the last step
 	for i, f := range files {
-		s, cpu := byName[f.Name], f.Values(figures.Headline, "cpu-sec/op")
+		s, cpu := byName[f.Name], f.Values(results.Headline, "cpu-sec/op")
 		page, change := chapter(root, s)
-		row := []string{f.Name, change, "—", figures.Cell(f, figures.Headline, "sec/op", results.Duration),
-			figures.Cell(f, figures.Headline, "cpu-sec/op", results.Duration), "—", "—", "—"}
+		row := []string{f.Name, change, "—", figures.Cell(f, results.Headline, "sec/op", results.Duration),
+			figures.Cell(f, results.Headline, "cpu-sec/op", results.Duration), "—", "—", "—"}
 		if page != "" {
 			row[0] = fmt.Sprintf("[%s](%s)", f.Name, filepath.Base(page)) // beside the results page
 		}
@@ -405,7 +405,7 @@ func stagesTable(root string, list []stages.Folder, files []*results.File) strin
 			costs = append(costs, []string{"bare Echo: a plain Echo handler, one route, the same bytes, no limits", "—", bare, "—", "—"})
 		}
 	}
-	_, unitName := results.Deciding(figures.Headline, files...)
+	_, unitName := results.Deciding(results.Headline, files...)
 	return strings.Join(speed, "\n") + "\n\n" + figures.Table([]string{"stage", "allocs/op", "through Echo", "write", "held/user"}, costs) +
 		fmt.Sprintf("\n\nDiff: the non-test Go files that differ from the previous stage, "+
 			"and their lines added plus removed (`git diff --no-index --numstat`). Median of %d runs of `Benchmark%s` (the "+
@@ -418,7 +418,7 @@ func stagesTable(root string, list []stages.Folder, files []*results.File) strin
 			"stage that is no step is compared with the first only. Through Echo, write, held/user: the medians of `Benchmark%s` "+
 			"(the same request through the Echo handler; bare Echo, the floor's bytes through a plain Echo handler), `Benchmark%s` "+
 			"(one Add and one Delete of a user with three roles) and `%s` of `Benchmark%s` (the heap the stage holds per user).\n%s\n",
-			len(files[0].Values(figures.Headline, "sec/op")), figures.Headline, 100*results.Reliable, 100*results.Noisy, unitName, figures.ThroughEcho,
+			len(files[0].Values(results.Headline, "sec/op")), results.Headline, 100*results.Reliable, 100*results.Noisy, unitName, figures.ThroughEcho,
 			figures.WriteBench, figures.HeldUnit, figures.BuildBench, provenance.Line(files[0].Config, itself))
 }
 
@@ -427,7 +427,7 @@ const bareEcho = "Bare"
 
 // speedup is how many times faster f is than base, held against the run's noise band; "~" where it cannot tell, or "—".
 func speedup(first, base, f *results.File) string {
-	c, err := figures.InRun(first, base, f, figures.Headline)
+	c, err := figures.InRun(first, base, f, results.Headline)
 	switch {
 	case err != nil:
 		return "—"
@@ -488,7 +488,7 @@ func chapterBlock(files []*results.File, stage string) (string, error) {
 	if i > 0 {
 		previous := shown[i-1]
 		args, what = append(args, previous.Name+"="+previous.Path), "against "+previous.Name
-		for _, bench := range []string{figures.Headline, figures.Matches1000} {
+		for _, bench := range []string{results.Headline, results.Matches1000} {
 			if c, err := figures.InRun(files[0], previous, f, bench); err == nil { // else a run without that row
 				verdicts += fmt.Sprintf("- `%s`: %s %s\n", bench, f.Name, strings.ReplaceAll(c.Verdict(previous.Name), "\n  ", "\n  - "))
 			}

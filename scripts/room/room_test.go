@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"example.com/userperf/scripts/internal/figures"
+	"example.com/userperf/scripts/internal/results"
 	"example.com/userperf/scripts/internal/stages"
 )
 
@@ -21,7 +21,7 @@ func handInFile(who, id, verdict string, origin, reference float64, extra ...str
 	return fmt.Sprintf("participant: %s\nid: %s\nmachine-cpu: Test CPU\nmachine-cores: 2\ncommit: 8899ddb\n"+
 		"origin-ex1: stage0-linear\nverdict-ex1: %s\nspeedup-ex1-origin: %g\nspeedup-ex1-reference: %g\n%s"+
 		"exercise: ex1\nrole: mine\npkg: example.com/userperf/ex1\nBenchmark%s-2 100 1000 ns/op\n",
-		who, id, verdict, origin, reference, strings.Join(extra, ""), figures.Headline)
+		who, id, verdict, origin, reference, strings.Join(extra, ""), results.Headline)
 }
 
 // workshopStarts stands for the workspace's exercise starts (exerciseStarts, tested on its own).

@@ -41,11 +41,9 @@ type Chart struct {
 	panels      []panel
 }
 
-// The benchmarks of the results page's table and charts: the main request and its larger size,
-// the same through Echo (where the floor compares), a write, and the heap per user.
+// The benchmarks of the results page's table and charts besides results.Headline and its larger
+// size: the same through Echo (where the floor compares), a write, and the heap per user.
 const (
-	Headline    = results.Headline
-	Matches1000 = results.Matches1000
 	ThroughEcho = "ServeHTTP/users=10000/matches=100"
 	WriteBench  = "Write/users=10000/roles=3" // one Add and one Delete
 	BuildBench  = "Build/users=10000"
@@ -68,7 +66,7 @@ type series struct{ label, bench, unit string }
 // Charts are the results page's charts of a compare run.
 func Charts(compare []*results.File) []Chart {
 	at10000 := func(unit string) []series {
-		return []series{{"100 matches", Headline, unit}, {"1,000 matches", Matches1000, unit}}
+		return []series{{"100 matches", results.Headline, unit}, {"1,000 matches", results.Matches1000, unit}}
 	}
 	var users []series // a series without results draws nothing
 	for _, n := range []int{1000, 10000, 100000, 1000000} {

@@ -80,7 +80,7 @@ func ToolchainsBlock(dir string) (string, error) {
 		"each stage's test binary built by each Go release, all run interleaved in one run on one machine. Change: "+
 		"a release's time over %s's, minus one (the median of every ratio of their samples), where its 95%% CI leaves out "+
 		"1x and the run's noise band (two measurements of %s on %s: %s); `~`: "+
-		"cannot tell on this machine.\n\n%s\n", strings.ToUpper(unit[:1])+unit[1:], Headline, len(firstRun.Values(Headline, "sec/op")),
+		"cannot tell on this machine.\n\n%s\n", strings.ToUpper(unit[:1])+unit[1:], results.Headline, len(firstRun.Values(results.Headline, "sec/op")),
 		base, first, base, strings.Join(bands, ", "), provenance.Line(config)), nil
 }
 
@@ -94,7 +94,7 @@ func change(base, other *results.File, bench string, noise results.Interval) str
 }
 
 // toolchainsMatches are the result sizes of the toolchains block: 100 and 1,000 users of 10,000.
-var toolchainsMatches = []string{Headline, Matches1000}
+var toolchainsMatches = []string{results.Headline, results.Matches1000}
 
 // matches is the last part of a benchmark's name: matches=100.
 func matches(bench string) string { return bench[strings.LastIndex(bench, "/")+1:] }
