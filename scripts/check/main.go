@@ -17,7 +17,9 @@
 // names), the exercise's reference (its solution in workshop/solutions,
 // else the next step) and the start again, which says how far the same
 // stage measured twice differs, interleaved, until the stage and its start
-// are told apart or shown alike, or the budget is spent. Exercise 5 (from
+// are told apart (before the budget's end, only at a p-value under 0.01:
+// looking after every round would otherwise call noise a step more often)
+// or shown alike, or the budget is spent. Exercise 5 (from
 // stage4-append) also weighs the heap held per user against its
 // reference's: more than twice as much, with reads no faster, fails. Each
 // step's output, the speeds, the verdict and how long the check took

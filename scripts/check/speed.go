@@ -21,6 +21,18 @@ func pattern(row string) string { return "^Benchmark" + strings.ReplaceAll(row, 
 // minRounds is the fewest samples from which benchstat gives a p-value.
 const minRounds = 6
 
+// settled is whether the rounds can stop at step: alike, or decided, and before the last round
+// only where benchstat's p-value is also under earlyP. A check looks after every round from
+// minRounds on, and each look is a chance to call noise a step: with the rule alone at every
+// look, identical code came out a step several times as often as at one look, which
+// TestLooksAfterEveryRound bounds. The last round is held to the rule alone.
+func settled(step results.Comparison, last bool) bool {
+	return step.Same || step.Decided && (last || step.P < earlyP)
+}
+
+// earlyP is the p-value below which a decided step stops the rounds before the budget is spent.
+const earlyP = 0.01
+
 // speed measures the stage against base and reference, at the row that answers the question of
 // the exercise starting at start (else base), in interleaved rounds, until the stage and
 // base are told apart or shown alike, or budget is spent; it keeps each stage's samples in
@@ -56,12 +68,16 @@ func (k *check) speed(base, start, reference, role, prediction string, budget ti
 		}
 		step, err := results.Compare(read(base), read(base+".again"), read(k.stage.Name), row)
 		k.must(err, "comparing with "+base, file(k.stage.Name))
-		if step.Decided || step.Same || time.Now().After(deadline) {
+		if last := time.Now().After(deadline); settled(step, last) || last {
 			run.Rounds = n
 			break
 		} else if time.Since(said) >= 15*time.Second {
 			said = time.Now()
-			fmt.Printf("\r   round %d, %s left, not decided yet:\n     %s\n", n, time.Until(deadline).Round(time.Second),
+			status := "not decided yet"
+			if step.Decided {
+				status = fmt.Sprintf("decided, at p = %.2g: going on until p < %g or the budget's end", step.P, earlyP)
+			}
+			fmt.Printf("\r   round %d, %s left, %s:\n     %s\n", n, time.Until(deadline).Round(time.Second), status,
 				results.FirstLine(step.Verdict(base)))
 		}
 	}

@@ -2,10 +2,14 @@ package main
 
 import (
 	"errors"
+	"math"
+	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"example.com/userperf/scripts/internal/results"
 	"example.com/userperf/scripts/internal/testevents"
 )
 
@@ -87,5 +91,46 @@ func TestClearestFirst(t *testing.T) {
 	seeds := failed("FuzzDifferential/seed#3", "FuzzDifferential")
 	if got := clearestFirst([]*testRun{shared, failed(), failed(), seeds}); got[0] != shared || ownFailed(shared) != "" {
 		t.Errorf("a fuzz target's seeds or a shared suite's test is taken for the stage's own")
+	}
+}
+
+// A check of a stage that is its start with nothing changed looks at the rule after every round,
+// from minRounds to as many as its budget holds, and stops at the first settled look: each look
+// is a chance to call noise a step. Simulated on samples of one distribution, drawn in rounds
+// that share the machine's drift as interleaved rounds do, the looks together must call a step
+// rarely: at most 2.5% of checks, half what a 95% CI allows at one look.
+func TestLooksAfterEveryRound(t *testing.T) {
+	const checks, rounds, spread = 1000, 30, 0.2 // rounds: about what a minute and a half holds here
+	random := rand.New(rand.NewPCG(45, 7))
+	draw := func(drift float64) float64 { return drift * math.Exp(spread*random.NormFloat64()) }
+	file := func(values []float64) *results.File {
+		return results.NewFile("", nil, map[results.Measurement][]float64{{Bench: "B", Unit: "cpu-sec/op"}: slices.Clone(values)})
+	}
+	steps, alike := 0, 0
+	for range checks {
+		var base, again, stage []float64
+		for n := 1; n <= rounds; n++ {
+			drift := math.Exp(spread * random.NormFloat64())
+			base, again, stage = append(base, draw(drift)), append(again, draw(drift)), append(stage, draw(drift))
+			if n < minRounds {
+				continue
+			}
+			step, err := results.Compare(file(base), file(again), file(stage), "B")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if settled(step, n == rounds) {
+				if step.Decided {
+					steps++
+				} else {
+					alike++
+				}
+				break
+			}
+		}
+	}
+	t.Logf("%d checks of identical code, up to %d rounds each: %d called a step, %d alike", checks, rounds, steps, alike)
+	if steps > checks/40 {
+		t.Errorf("%d of %d checks of identical code called a step; want at most 2.5%%", steps, checks)
 	}
 }

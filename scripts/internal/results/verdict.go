@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/aclements/go-moremath/stats"
 	"golang.org/x/perf/benchmath"
@@ -183,15 +184,27 @@ func Speed(base, other []float64) Interval {
 	}
 	slices.Sort(ratios)
 	s := Interval{Ratio: Median(ratios), Lo: 0, Hi: math.Inf(1)}
-	u := stats.UDist{N1: len(base), N2: len(other)}
-	k := 0 // how many ratios the CI leaves out at each end
-	for u.CDF(float64(k)) <= (1-Confidence)/2 {
-		k++
-	}
-	if k > 0 {
+	if k := leftOut(len(base), len(other)); k > 0 {
 		s.Lo, s.Hi = ratios[k-1], ratios[len(ratios)-k]
 	}
 	return s
+}
+
+// leftOutBySizes keeps leftOut's answers: U's exact distribution takes milliseconds for 30
+// samples each, and a check asks again after every round.
+var leftOutBySizes sync.Map // [2]int{n1, n2} -> int
+
+// leftOut is how many ratios of n1 x n2 samples Speed's CI leaves out at each end.
+func leftOut(n1, n2 int) int {
+	if k, ok := leftOutBySizes.Load([2]int{n1, n2}); ok {
+		return k.(int)
+	}
+	u, k := stats.UDist{N1: n1, N2: n2}, 0
+	for u.CDF(float64(k)) <= (1-Confidence)/2 {
+		k++
+	}
+	leftOutBySizes.Store([2]int{n1, n2}, k)
+	return k
 }
 
 // Busy is the warning that c's A/A pair deserves where its CI reaches beyond BusyBand, or "".
