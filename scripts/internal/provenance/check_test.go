@@ -90,11 +90,11 @@ func TestFreshFiguresPass(t *testing.T) {
 	// Prose, a command and libraries that only present or choose, and a
 	// module that is no stage are not measured code.
 	r.write("docs/stage0-linear.md", "# Stage 0\n\nMore prose.\n")
-	r.write("scripts/report/main.go", "package main // changed\n")
-	r.write("scripts/internal/figures/chart.go", "package figures // changed\n")
-	r.write("scripts/internal/stages/stages.go", "package stages // changed\n")
-	r.write("scripts/internal/harness/cmd.go", "package harness // changed\n")
-	r.write("workshop/quest/quest.go", "package quest // changed\n")
+	r.write("scripts/report/main.go", "package main\n\nvar changed int\n")
+	r.write("scripts/internal/figures/chart.go", "package figures\n\nvar changed int\n")
+	r.write("scripts/internal/stages/stages.go", "package stages\n\nvar changed int\n")
+	r.write("scripts/internal/harness/cmd.go", "package harness\n\nvar changed int\n")
+	r.write("workshop/quest/quest.go", "package quest\n\nvar changed int\n")
 	r.commit()
 	if ok, printed := r.check(); !ok || len(printed) != 0 {
 		t.Errorf("fresh figures: OK %v, printed %q", ok, printed)
@@ -167,5 +167,38 @@ func TestCommitOfACleanTree(t *testing.T) {
 	r.write("README.md", "prose changes do not make a measurement uncommitted\n")
 	if got, err := Commit(r.root); err != nil || got != r.git("rev-parse", "--short", "HEAD") {
 		t.Errorf("Commit = %q, %v", got, err)
+	}
+}
+
+func TestCommentsDoNotMakeFiguresStale(t *testing.T) {
+	r := newRepo(t)
+	r.write("stage0-linear/store.go", "package main\n\nfunc f() int { return 1 }\n")
+	r.commit()
+	measured := r.figures()
+
+	// A comment, gofmt's layout and a stray copy change no build.
+	r.write("stage0-linear/store.go", "// Package main is stage 0.\npackage main\n\n// f says why.\nfunc f() int {\n\treturn 1 // one\n}\n")
+	r.write("stage0-linear/store.go.orig", "leftover of a merge\n")
+	if ok, printed := r.check(); !ok || len(printed) != 0 {
+		t.Errorf("a comment, uncommitted: OK %v, printed %q", ok, printed)
+	}
+	if commit, _ := Commit(r.root); strings.Contains(commit, Uncommitted) {
+		t.Errorf("Commit = %q after a comment changed, want no mark", commit)
+	}
+	r.commit()
+	if ok, printed := r.check(); !ok || len(printed) != 0 {
+		t.Errorf("a comment, committed: OK %v, printed %q", ok, printed)
+	}
+
+	// A directive is read by the compiler: it changes the code.
+	r.write("stage0-linear/store.go", "package main\n\n//go:noinline\nfunc f() int { return 1 }\n")
+	if ok, printed := r.check(); ok || !slices.Equal(printed, []string{"uncommitted: stage0-linear/store.go"}) {
+		t.Errorf("a directive, uncommitted: OK %v, printed %q", ok, printed)
+	}
+	r.commit()
+	why := "measured at " + measured + "; changed since: stage0-linear/store.go"
+	want := []string{"stale: README.md, block stages: " + why, "stale: docs/charts/time.svg: " + why, "stale: docs/results.md, block mixed: " + why}
+	if ok, printed := r.check(); ok || !slices.Equal(printed, want) {
+		t.Errorf("a directive, committed: OK %v, printed\n%s\nwant\n%s", ok, strings.Join(printed, "\n"), strings.Join(want, "\n"))
 	}
 }

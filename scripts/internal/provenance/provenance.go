@@ -5,9 +5,12 @@
 package provenance
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
+	"go/scanner"
+	"go/token"
 	"io"
 	"io/fs"
 	"os"
@@ -93,7 +96,66 @@ var harness = []string{
 	":(glob)common/api/**", ":(glob)common/bench/**", ":(glob)common/user/**", ":(glob)common/apitest/plain/**",
 	"common/apitest/apitest.go", "common/apitest/internals.go", "common/go.mod", "common/go.sum", ":(glob)peers/**", ":(glob)scripts/internal/harness/**", ":(glob)scripts/internal/stageserver/**",
 	":(glob)scripts/compare/**", ":(glob)scripts/serialize/**", ":(glob)scripts/profile/**", ":(glob)scripts/load/**",
-	":(exclude)scripts/internal/harness/cmd.go", ":(exclude,glob)**/*.md", ":(exclude,glob)**/*.svg", ":(exclude,glob)scripts/**/*_test.go",
+	":(exclude)scripts/internal/harness/cmd.go", ":(exclude,glob)scripts/**/*_test.go",
+}
+
+// built says whether a file of the measured folders goes into a build: Go files, go.mod and go.sum
+// (no measured package embeds a file); prose, pictures and a stray copy do not.
+func built(path string) bool {
+	base := filepath.Base(path)
+	return strings.HasSuffix(base, ".go") || base == "go.mod" || base == "go.sum"
+}
+
+// sameCode says whether two versions of a file build the same program: for Go, the same tokens
+// but for comments (a directive such as //go:noinline counts), so that a comment or gofmt does not
+// make a figure stale; for go.mod and go.sum, the same bytes.
+func sameCode(path string, a, b []byte) bool {
+	if !strings.HasSuffix(path, ".go") {
+		return bytes.Equal(a, b)
+	}
+	return slices.Equal(goTokens(a), goTokens(b))
+}
+
+// goTokens returns src's tokens, less its comments but directives. A semicolon is one token
+// however written, and none before a closing bracket, where Go lets a line end or not.
+func goTokens(src []byte) []string {
+	var s scanner.Scanner
+	s.Init(token.NewFileSet().AddFile("", -1, len(src)), src, nil, scanner.ScanComments)
+	var tokens []string
+	for {
+		_, tok, lit := s.Scan()
+		switch {
+		case tok == token.EOF:
+			return tokens
+		case tok == token.COMMENT && !directive.MatchString(lit):
+			continue
+		case tok == token.SEMICOLON:
+			lit = ";"
+		case (tok == token.RBRACE || tok == token.RPAREN) && len(tokens) > 0 && tokens[len(tokens)-1] == ";":
+			tokens = tokens[:len(tokens)-1]
+		}
+		tokens = append(tokens, cmp.Or(lit, tok.String()))
+	}
+}
+
+// directive is a comment that the go command or the compiler reads.
+var directive = regexp.MustCompile(`^(//go:|//line |/\*line |//export |// \+build )`)
+
+// codeChanged says whether the file at path differs in code between two revisions, to "" being
+// the work tree.
+func codeChanged(root, path, from, to string) bool {
+	if !built(path) {
+		return false
+	}
+	read := func(rev string) ([]byte, error) {
+		if rev == "" {
+			return os.ReadFile(filepath.Join(root, path))
+		}
+		return exec.Command("git", "-C", root, "show", rev+":"+path).Output()
+	}
+	a, err := read(from)
+	b, err2 := read(to)
+	return err != nil || err2 != nil || !sameCode(path, a, b) // a file missing on one side is new code
 }
 
 // measured returns the git pathspecs of the code that the figures measure (the stages' Go files,
@@ -108,7 +170,9 @@ func measured(root string) (specs, uncommitted []string, err error) {
 	args := []string{"--no-optional-locks", "status", "--porcelain", "--no-renames", "--untracked-files=all", "--"}
 	out, err2 := git(root, append(args, specs...)...)
 	for _, line := range lines(out) {
-		uncommitted = append(uncommitted, line[min(3, len(line)):]) // after the two status letters
+		if path := line[min(3, len(line)):]; codeChanged(root, path, "HEAD", "") { // after the two status letters
+			uncommitted = append(uncommitted, path)
+		}
 	}
 	return specs, uncommitted, errors.Join(err, err2)
 }
@@ -198,10 +262,10 @@ func Fresh(root, commit string) (string, error) {
 	return changedSince(root, commit, specs), nil
 }
 
-// changedSince says which measured files changed after commit, or "".
+// changedSince says which measured files changed in code after commit, or "".
 func changedSince(root, commit string, specs []string) string {
-	out, err := git(root, append([]string{"diff", "--name-only", commit, "HEAD", "--"}, specs...)...)
-	files := lines(out)
+	out, err := git(root, append([]string{"diff", "--name-only", "--no-renames", commit, "HEAD", "--"}, specs...)...)
+	files := slices.DeleteFunc(lines(out), func(path string) bool { return !codeChanged(root, path, commit, "HEAD") })
 	switch {
 	case err != nil:
 		return fmt.Sprintf("records commit %s, which git cannot compare with HEAD", commit)

@@ -315,12 +315,15 @@ func (n Count) say() string {
 		return n.Unit + ": varies from round to round, and is zero in some; cannot tell"
 	}
 	ci, band, decimals := figures(n.Lo, n.Hi, n.Band, n.Decided)
-	what := "cannot tell"
+	what, held := "cannot tell", "noise band "+band
 	if n.Decided {
 		what = n.change()
 	}
-	return fmt.Sprintf("%s: varies from round to round, so decided as a time: %s (ratio %s, 95%% CI %s, noise band %s)",
-		n.Unit, what, asPrinted(n.Ratio, decimals), ci, band)
+	if n.Band == 0 { // the A/A pair's CI held 1x, or there was none
+		held = "no noise band"
+	}
+	return fmt.Sprintf("%s: varies from round to round, so decided as a time: %s (ratio %s, 95%% CI %s, %s)",
+		n.Unit, what, asPrinted(n.Ratio, decimals), ci, held)
 }
 
 // figures prints an interval and a noise band of half width band, "[1.46x, 1.55x]" and

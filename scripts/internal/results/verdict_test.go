@@ -193,6 +193,11 @@ func TestCounts(t *testing.T) {
 		strings.Contains(FirstLine(v), "B/op") {
 		t.Errorf("B/op's line: %q", v)
 	}
+	c, _ = Compare(f("a", bytes), nil, f("b", scaled(bytes, 0.5)), "B")
+	if v := c.Verdict("a"); !strings.Contains(v, "B/op: varies from round to round, so decided as a time: 50% fewer B/op (ratio 2.00x, 95% CI [") ||
+		!strings.HasSuffix(v, "], no noise band)") {
+		t.Errorf("B/op's line without an A/A pair: %q", v)
+	}
 	c, _ = Compare(f("a", bytes), f("a.again", scaled(bytes, 1.3)), f("b", scaled(bytes, 0.9)), "B")
 	if c.Counts[0].Decided {
 		t.Errorf("a 10%% change of B/op inside a 30%% noise band is decided: %+v", c.Counts[0])
