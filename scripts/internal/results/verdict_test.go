@@ -278,4 +278,12 @@ func TestInRun(t *testing.T) {
 	if got := c.InRun(first, "B"); !got.AA || got.Decided || math.Abs(got.Band()-0.25) > 0.01 {
 		t.Errorf("with a.again.txt 25%% apart: %+v, want undecided within its band", got)
 	}
+	// A file made by a program has no path, so no pair beside it, even in a folder where a file
+	// named as the pair of an empty path is.
+	t.Chdir(dir)
+	write(".again", 125, 126, 124, 125, 127, 123)
+	made := NewFile("a", nil, map[Measurement][]float64{{"B", c.Unit}: first.Values("B", c.Unit)})
+	if got := c.InRun(made, "B"); got.AA || !got.Decided {
+		t.Errorf("a file made by a program: %+v, want it unchanged", got)
+	}
 }
