@@ -131,7 +131,7 @@ const (
 // maxKeptPerRole is how many bytes of heap testNothingKept allows per role
 // written in a round. A stage that keeps an emptied role keeps its name (16
 // bytes on the heap) and its slot in a map, four times the bound or more;
-// one that keeps nothing grows by a few kilobytes in all.
+// one that keeps nothing grows by nothing in most rounds.
 const maxKeptPerRole = 4
 
 // testNothingKept checks that a stage whose users come and go does not
@@ -157,8 +157,7 @@ func testNothingKept(t *testing.T, newStage api.NewStage) {
 // bookkeeping, and returns the least the heap grew in any round after the
 // first (which grows the maps that Go keeps) and how many roles a round
 // writes. The least, because a leak grows the heap in every round, while a
-// map may grow its table once in any round, even with nothing kept (under
-// the race detector, about one run in fifteen grew 96 KiB so).
+// map may grow its table in any one round even when nothing is kept.
 func heapKept(stage api.Stage) (grew int64, written int, err error) {
 	grew = math.MaxInt64
 	var before int64
